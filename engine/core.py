@@ -1,0 +1,290 @@
+"""The game-agnostic parts: events, the log, the fold and the rules interface.
+
+Nothing here knows Corner Claim. A game module supplies a `Rules` object and registers its
+own event types; `Game` keeps the log, checks `seq`, and folds events into state. A second
+game (Corners, say) sits beside Corner Claim by providing another `Rules`.
+
+Events are frozen and past-tense. A command (`Rules.play`, `.undo`, `.leave`) checks the
+current state and returns the event it would append, or raises; `Rules.apply` folds an event
+into a new state, checking it again so a log loaded from disk is held to the same rules.
+Derived facts (an automatic skip, the end of the game) are never events.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from .errors import EngineError, LogError, StaleSeqError
+
+FORMAT_VERSION = 1
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+def event_type(cls):
+    """Class decorator: register an event class under its `TYPE` for JSON loading."""
+    if cls.TYPE in EVENT_TYPES:
+        raise ValueError(f"event type {cls.TYPE} registered twice")
+    EVENT_TYPES[cls.TYPE] = cls
+    return cls
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Something that happened to a game. `seq` is 1, 2, 3… within the game, without gaps."""
+
+    TYPE: ClassVar[str] = "event"
+    seq: int
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = list(v)
+        return {"type": self.TYPE, **d}
+
+    @staticmethod
+    def from_dict(data: Any) -> Event:
+        """Build an event from its JSON dict; raises LogError on anything malformed."""
+        if not isinstance(data, dict):
+            raise LogError(f"an event must be an object, not {type(data).__name__}")
+        cls = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+        if cls is None:
+            raise LogError(f"unknown event type {data.get('type')!r}")
+        names = {f.name: f for f in fields(cls)}
+        extra = set(data) - set(names) - {"type"}
+        missing = set(names) - set(data)
+        if extra or missing:
+            what = f"missing {sorted(missing)}" if missing else f"unexpected {sorted(extra)}"
+            raise LogError(f"event {cls.TYPE} is {what}")
+        kwargs = {}
+        for name, f in names.items():
+            value = data[name]
+            kwargs[name] = _check_field(cls.TYPE, name, f.type, value)
+        return cls(**kwargs)
+
+
+def _check_field(type_name: str, name: str, annotation: Any, value: Any) -> Any:
+    ann = str(annotation)
+    bad = LogError(f"event {type_name}: field {name} has a bad value {value!r}")
+    if ann == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad
+    elif ann == "str":
+        if not isinstance(value, str):
+            raise bad
+    elif ann.startswith("tuple[str"):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise bad
+        value = tuple(value)
+    return value
+
+
+@event_type
+@dataclass(frozen=True, kw_only=True)
+class GameCreated(Event):
+    """A new game: which game and variant, and the players' display names in seat order."""
+
+    TYPE: ClassVar[str] = "game_created"
+    game: str
+    variant: str
+    players: tuple[str, ...] = ()
+
+
+@event_type
+@dataclass(frozen=True, kw_only=True)
+class PlayerLeft(Event):
+    """A seat left the table (in a two-seat game: resigned)."""
+
+    TYPE: ClassVar[str] = "player_left"
+    seat: int
+
+
+@event_type
+@dataclass(frozen=True, kw_only=True)
+class MoveTakenBack(Event):
+    """Undo: the move at `from_seq` and every move after it no longer count.
+
+    The taken-back events stay in the log; the fold skips them.
+    """
+
+    TYPE: ClassVar[str] = "move_taken_back"
+    seat: int
+    from_seq: int
+
+
+S = TypeVar("S")
+
+
+class Rules(Protocol[S]):
+    """What a game module provides. States are immutable values."""
+
+    game: str
+
+    def initial_state(self, created: GameCreated) -> S: ...
+
+    def apply(self, state: S, event: Event) -> S:
+        """Fold one event in; raises EngineError if the event breaks the rules."""
+        ...
+
+    def legal_moves(self, state: S, seat: int) -> list[Any]: ...
+
+    def is_over(self, state: S) -> bool: ...
+
+    def outcome(self, state: S) -> Any: ...
+
+    def play(self, state: S, seat: int, move: str) -> Event: ...
+
+    def undo(self, state: S, seat: int) -> Event: ...
+
+    def leave(self, state: S, seat: int) -> Event: ...
+
+
+RULES: dict[str, Rules] = {}
+
+
+def register_rules(rules: Rules) -> Rules:
+    RULES[rules.game] = rules
+    return rules
+
+
+def rules_for(game: str) -> Rules:
+    try:
+        return RULES[game]
+    except KeyError:
+        raise LogError(f"unknown game {game!r}") from None
+
+
+class Game(Generic[S]):
+    """One game's log and its current state (the fold of the log).
+
+    `play`, `undo` and `leave` take the `seq` the client acted on (optional) and refuse with
+    StaleSeqError if the log has moved on; each appends exactly one event or raises.
+    """
+
+    def __init__(self, rules: Rules[S], events: list[Event], states: list[S]) -> None:
+        self.rules = rules
+        self._events = events
+        self._states = states  # states[i] is the state after events[i]
+
+    @classmethod
+    def new(cls, game: str, variant: str, players: tuple[str, ...] = ()) -> Game:
+        created = GameCreated(seq=1, game=game, variant=variant, players=tuple(players))
+        rules = rules_for(game)
+        return cls(rules, [created], [rules.initial_state(created)])
+
+    @classmethod
+    def from_events(cls, events) -> Game:
+        """Fold a whole log; raises LogError if it is empty, out of order or breaks a rule."""
+        events = list(events)
+        if not events or not isinstance(events[0], GameCreated):
+            raise LogError("a game log must start with game_created")
+        first = events[0]
+        if first.seq != 1:
+            raise LogError(f"the first event must have seq 1, not {first.seq}")
+        rules = rules_for(first.game)
+        try:
+            game = cls(rules, [first], [rules.initial_state(first)])
+        except EngineError as e:
+            raise LogError(f"event 1: {e.message}") from e
+        for event in events[1:]:
+            try:
+                game.append(event)
+            except LogError:
+                raise
+            except EngineError as e:
+                raise LogError(f"event {event.seq}: {e.message}") from e
+        return game
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def seq(self) -> int:
+        return self._events[-1].seq
+
+    @property
+    def state(self) -> S:
+        return self._states[-1]
+
+    def state_at(self, seq: int) -> S:
+        """The state right after event `seq` (1 ≤ seq ≤ self.seq)."""
+        if not 1 <= seq <= self.seq:
+            raise EngineError(f"no event {seq} in this game (1 to {self.seq})")
+        return self._states[seq - 1]
+
+    def events_since(self, seq: int) -> list[Event]:
+        return self._events[max(seq, 0):]
+
+    # -- changing --------------------------------------------------------------------------
+    def append(self, event: Event) -> S:
+        """Fold `event` in. Its seq must be exactly the last seq + 1."""
+        if isinstance(event, GameCreated):
+            raise LogError(f"event {event.seq}: game_created may only be the first event")
+        if event.seq != self.seq + 1:
+            raise LogError(f"event seq {event.seq} out of order (expected {self.seq + 1})")
+        state = self.rules.apply(self.state, event)
+        self._events.append(event)
+        self._states.append(state)
+        return state
+
+    def _check_seq(self, seq: int | None) -> None:
+        if seq is not None and seq != self.seq:
+            raise StaleSeqError(
+                f"the game has moved on: you acted on {seq}, the latest is {self.seq}",
+                latest=self.seq,
+            )
+
+    def play(self, seat: int, move: str, *, seq: int | None = None) -> Event:
+        self._check_seq(seq)
+        event = self.rules.play(self.state, seat, move)
+        self.append(event)
+        return event
+
+    def undo(self, seat: int, *, seq: int | None = None) -> Event:
+        self._check_seq(seq)
+        event = self.rules.undo(self.state, seat)
+        self.append(event)
+        return event
+
+    def leave(self, seat: int, *, seq: int | None = None) -> Event:
+        self._check_seq(seq)
+        event = self.rules.leave(self.state, seat)
+        self.append(event)
+        return event
+
+    # -- JSON ------------------------------------------------------------------------------
+    def to_json(self) -> str:
+        return log_to_json(self._events)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        return cls.from_events(log_from_json(text))
+
+
+def log_to_json(events) -> str:
+    return json.dumps(
+        {"format": "cornerclaim-log", "version": FORMAT_VERSION,
+         "events": [e.to_dict() for e in events]},
+        indent=None, separators=(",", ":"),
+    )
+
+
+def log_from_json(text: str | bytes) -> list[Event]:
+    """Parse a JSON log; raises LogError on bad JSON, a wrong version or a bad event."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError) as e:
+        raise LogError(f"not a JSON game log: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != "cornerclaim-log":
+        raise LogError("not a Corner Claim game log (format is not cornerclaim-log)")
+    if data.get("version") != FORMAT_VERSION:
+        raise LogError(f"unsupported log version {data.get('version')!r} (this host reads 1)")
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise LogError("the log has no list of events")
+    return [Event.from_dict(e) for e in events]

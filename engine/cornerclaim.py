@@ -1,0 +1,323 @@
+"""Corner Claim's own rules module: the state, the placement check, turns, scoring, results.
+
+Seats are numbered 1..n in play order. The state is an immutable value folded from events;
+`to_move` is derived (a seat without a legal placement is skipped, never asked to pass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from . import errors as E
+from .core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type, register_rules
+from .notation import cell_name, parse_cells
+from .pieces import PIECES, SHAPE_INDEX, normalise
+from .position import Position
+from .variants import VARIANTS, Variant
+
+GAME = "cornerclaim"
+MATCH_POINTS = {"win": 22, "draw": 8, "loss": 3}
+
+
+@event_type
+@dataclass(frozen=True, kw_only=True)
+class PiecePlaced(Event):
+    """A seat laid a piece; `move` is its cells in canonical Pentobi notation."""
+
+    TYPE: ClassVar[str] = "piece_placed"
+    seat: int
+    move: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final (or current) standing: per seat score, result and match points, in seat order."""
+
+    scores: tuple[int, ...]
+    results: tuple[str, ...]  # "win" | "draw" | "loss"
+    points: tuple[int, ...]
+    winners: tuple[int, ...]  # seats (1-based) that won or drew on the top score
+
+    def to_dict(self) -> dict:
+        return {
+            "scores": list(self.scores), "results": list(self.results),
+            "points": list(self.points), "winners": list(self.winners),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class State:
+    """The fold of a game's log. `position` must not be mutated (copy it to explore)."""
+
+    variant: Variant
+    seq: int
+    players: tuple[str, ...]
+    placements: tuple[tuple[int, int, int], ...]  # (seq, seat, move id), in play order
+    left: frozenset[int]
+    position: Position = field(repr=False)
+    to_move: int | None  # seat to place next; None when the game is over
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def key(self) -> tuple:
+        return (self.seq, self.players, self.placements, self.same_position_key())
+
+    def same_position_key(self) -> tuple:
+        """What the players see: board, hands, who left, whose turn (not the log's seq)."""
+        return (self.position.key(), self.left, self.to_move, tuple(s for _, s, _ in self.placements))
+
+    @property
+    def nu_seats(self) -> int:
+        return self.variant.nu_seats
+
+    @property
+    def seats(self) -> range:
+        return range(1, self.variant.nu_seats + 1)
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    def move_str(self, move: int) -> str:
+        return self.position.bc.move_to_str(move)
+
+    def legal_moves(self, seat: int) -> list[int]:
+        """Legal move ids of `seat` now (empty for a seat that left or when it is over)."""
+        if seat in self.left or self.is_over:
+            return []
+        return self.position.legal_moves(seat - 1)
+
+    def can_move(self, seat: int) -> bool:
+        return seat not in self.left and not self.is_over and self.position.has_moves(seat - 1)
+
+    def open_corners(self, seat: int) -> list[str]:
+        """Cells the seat may build from (its attach points), as names."""
+        return self.position.bc.cell_names(self.position.attach_points(seat - 1))
+
+    def pieces_left(self, seat: int) -> list[str]:
+        return [PIECES[i].name for i in self.position.pieces_left(seat - 1)]
+
+    def score(self, seat: int) -> int:
+        return self.position.score(seat - 1)
+
+    def board(self) -> list[list[int]]:
+        """Rows top (row n) to bottom (row 1); each cell 0 or the seat that covers it."""
+        pos = self.position
+        bc = pos.bc
+        n = bc.size
+        rows = []
+        for y in range(n - 1, -1, -1):
+            row = []
+            for x in range(n):
+                bit = 1 << bc.bit(x, y)
+                row.append(next((c + 1 for c in range(pos.nu_colors) if pos.occupied[c] & bit), 0))
+            rows.append(row)
+        return rows
+
+    def last_placement_seq(self, seat: int) -> int | None:
+        return next((q for q, s, _ in reversed(self.placements) if s == seat), None)
+
+
+def _next_to_move(variant: Variant, pos: Position, placements, left) -> int | None:
+    """The seat after the last placer (or seat 1) that is still seated and can place."""
+    n = variant.nu_seats
+    if n == 2 and left:
+        return None  # two seats: leaving is resigning
+    start = placements[-1][1] % n if placements else 0
+    for i in range(n):
+        c = (start + i) % n
+        if c + 1 not in left and pos.has_moves(c):
+            return c + 1
+    return None
+
+
+class CornerClaimRules:
+    """Corner Claim for the `Game` log. Every method is pure."""
+
+    game = GAME
+
+    # -- fold ------------------------------------------------------------------------------
+    def initial_state(self, created: GameCreated) -> State:
+        variant = VARIANTS.get(created.variant)
+        if variant is None:
+            raise E.EngineError(
+                f"unknown variant {created.variant!r} (duo, trio or classic)", variant=created.variant
+            )
+        players = created.players or tuple(c.capitalize() for c in variant.colours)
+        if len(players) != variant.nu_seats:
+            raise E.EngineError(f"{variant.name} has {variant.nu_seats} seats, not {len(players)}")
+        pos = Position(variant)
+        return State(variant, created.seq, tuple(players), (), frozenset(), pos,
+                     _next_to_move(variant, pos, (), frozenset()))
+
+    def apply(self, state: State, event: Event) -> State:
+        if isinstance(event, PiecePlaced):
+            move = self.check_placement(state, event.seat, event.move)
+            pos = state.position.copy()
+            pos.play(event.seat - 1, move)
+            placements = state.placements + ((event.seq, event.seat, move),)
+            return self._with(state, event.seq, placements, state.left, pos)
+        if isinstance(event, PlayerLeft):
+            self._check_leave(state, event.seat)
+            return self._with(state, event.seq, state.placements, state.left | {event.seat},
+                              state.position)
+        if isinstance(event, MoveTakenBack):
+            self._check_undo(state, event.seat, event.from_seq)
+            kept = tuple(p for p in state.placements if p[0] < event.from_seq)
+            pos = Position(state.variant)
+            for _, seat, move in kept:
+                pos.play(seat - 1, move)
+            return self._with(state, event.seq, kept, state.left, pos)
+        raise E.LogError(f"event type {event.TYPE} does not belong to a Corner Claim game")
+
+    @staticmethod
+    def _with(state: State, seq: int, placements, left, pos: Position) -> State:
+        return State(state.variant, seq, state.players, placements, left, pos,
+                     _next_to_move(state.variant, pos, placements, left))
+
+    # -- commands --------------------------------------------------------------------------
+    def play(self, state: State, seat: int, move: str) -> PiecePlaced:
+        """Check `move` (cells in Pentobi notation) for `seat`; return the event to append."""
+        m = self.check_placement(state, seat, move)
+        return PiecePlaced(seq=state.seq + 1, seat=seat, move=state.move_str(m))
+
+    def undo(self, state: State, seat: int, *, count: int = 1) -> MoveTakenBack:
+        """Take back the seat's latest `count` placements and every placement after them."""
+        self._check_seat(state, seat)
+        own = [q for q, s, _ in state.placements if s == seat]
+        if len(own) < count or count < 1:
+            raise E.NothingToUndoError(f"seat {seat} has no placement to take back")
+        event = MoveTakenBack(seq=state.seq + 1, seat=seat, from_seq=own[-count])
+        self._check_undo(state, seat, event.from_seq)
+        return event
+
+    def leave(self, state: State, seat: int) -> PlayerLeft:
+        self._check_leave(state, seat)
+        return PlayerLeft(seq=state.seq + 1, seat=seat)
+
+    def check_pass(self, state: State, seat: int) -> None:
+        """A pass is never an event: allowed (a no-op) only when the seat has no placement.
+
+        Such a seat is already skipped by `to_move`, so its pass needs no turn check.
+        """
+        self._check_seat(state, seat)
+        if state.can_move(seat):
+            raise E.CannotPassError("you cannot pass while a placement exists")
+
+    # -- queries ---------------------------------------------------------------------------
+    def legal_moves(self, state: State, seat: int) -> list[int]:
+        return state.legal_moves(seat)
+
+    def is_over(self, state: State) -> bool:
+        return state.is_over
+
+    def outcome(self, state: State) -> Outcome:
+        """Scores and results. Seats that left lose; the best score among the rest wins
+        (ties draw). In a two-seat game the seat that stayed wins whatever the score."""
+        n = state.nu_seats
+        scores = tuple(state.score(s) for s in state.seats)
+        seated = [s for s in state.seats if s not in state.left]
+        if seated:
+            best = max(scores[s - 1] for s in seated)
+            top = tuple(s for s in seated if scores[s - 1] == best)
+        else:
+            top = ()
+        if n == 2 and len(seated) == 1:
+            top = tuple(seated)
+        results = tuple(
+            ("win" if len(top) == 1 else "draw") if s in top else "loss" for s in state.seats
+        )
+        points = tuple(MATCH_POINTS[r] for r in results)
+        return Outcome(scores, results, points, top)
+
+    # -- checks ----------------------------------------------------------------------------
+    def parse_move(self, state: State, seat: int, text: str) -> int:
+        """Text -> move id, checking notation, board and piece shape (not the position)."""
+        cells = parse_cells(text)
+        if len(cells) > 5:
+            raise E.NotAPieceError("a piece has at most five squares")
+        bc = state.position.bc
+        off = [c for c in cells if not bc.on(*c)]
+        if off:
+            n = bc.size
+            raise E.OffBoardError(
+                f"{cell_name(*off[0])} is off the {n}×{n} board", cell=cell_name(*off[0])
+            )
+        if normalise(cells) not in SHAPE_INDEX:
+            raise E.NotAPieceError(f"those {len(cells)} squares do not form one of the 21 pieces")
+        return bc.move_by_cells_mask[bc.mask_of(cells)]
+
+    def check_placement(self, state: State, seat: int, text: str) -> int:
+        """The move id if `seat` may place `text` now; otherwise the precise reason."""
+        self._check_turn(state, seat)
+        move = self.parse_move(state, seat, text)
+        pos = state.position
+        c = seat - 1
+        bc = pos.bc
+        piece = PIECES[bc.move_piece[move]]
+        if pos.forbidden[c] & bc.piece_bit[piece.index]:
+            raise E.PieceUsedError(f"you have already placed the {piece.name}", piece=piece.name)
+        cells = bc.move_cells_mask[move]
+        taken = cells & sum(pos.occupied)
+        if taken:
+            name = bc.cell_names(taken)[0]
+            raise E.OverlapError(f"{name} is already covered", cell=name)
+        if not pos.nu_played[c]:
+            if not cells & pos.start_bit[c]:
+                start = state.variant.start_name(c)
+                raise E.StartCellError(
+                    f"your first piece must cover your start square {start}", cell=start
+                )
+            return move
+        edge = cells & pos.forbidden[c]
+        if edge:
+            name = bc.cell_names(edge)[0]
+            raise E.EdgeContactError(
+                f"touches your own piece along an edge at {name}", cell=name
+            )
+        if not cells & pos.corners[c]:
+            raise E.NoCornerContactError("must touch one of your own pieces at a corner")
+        return move
+
+    def _check_seat(self, state: State, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= state.nu_seats:
+            raise E.BadSeatError(f"seat must be 1 to {state.nu_seats}", seat=seat)
+
+    def _check_turn(self, state: State, seat: int) -> None:
+        self._check_seat(state, seat)
+        if seat in state.left:
+            raise E.SeatLeftError(f"seat {seat} has left this game")
+        if state.is_over:
+            raise E.GameOverError("the game is over")
+        if seat != state.to_move:
+            raise E.NotYourTurnError(
+                f"it is seat {state.to_move}'s turn, not seat {seat}'s", to_move=state.to_move
+            )
+
+    def _check_leave(self, state: State, seat: int) -> None:
+        self._check_seat(state, seat)
+        if seat in state.left:
+            raise E.SeatLeftError(f"seat {seat} has already left")
+        if state.is_over:
+            raise E.GameOverError("the game is over")
+
+    def _check_undo(self, state: State, seat: int, from_seq: int) -> None:
+        self._check_seat(state, seat)
+        if seat in state.left:
+            raise E.SeatLeftError(f"seat {seat} has left this game")
+        if state.nu_seats == 2 and state.left:
+            raise E.GameOverError("the game is over")
+        if not any(q == from_seq and s == seat for q, s, _ in state.placements):
+            raise E.NothingToUndoError(f"event {from_seq} is not a placement of seat {seat}")
+
+
+RULES = register_rules(CornerClaimRules())
+
+
+def new_game(variant: str, players: tuple[str, ...] = ()):
+    """A fresh Corner Claim `Game` (seq 1: game_created)."""
+    from .core import Game
+
+    return Game.new(GAME, variant, players)

@@ -1,0 +1,99 @@
+"""Distinct errors for distinct failures, each with a stable `code` and a human message.
+
+The server maps each code to one HTTP status; the message is shown to players as it is.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, **details) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class NotationError(EngineError):
+    """The move text could not be read as cells in Pentobi's notation."""
+
+    code = "bad_notation"
+
+
+class IllegalMoveError(EngineError):
+    """A well-formed placement that the rules forbid; `code` names the rule."""
+
+    code = "illegal_move"
+
+
+class NotAPieceError(IllegalMoveError):
+    code = "not_a_piece"
+
+
+class PieceUsedError(IllegalMoveError):
+    code = "piece_used"
+
+
+class OffBoardError(IllegalMoveError):
+    code = "off_board"
+
+
+class OverlapError(IllegalMoveError):
+    code = "overlap"
+
+
+class StartCellError(IllegalMoveError):
+    code = "start_cell"
+
+
+class EdgeContactError(IllegalMoveError):
+    code = "edge_contact"
+
+
+class NoCornerContactError(IllegalMoveError):
+    code = "no_corner_contact"
+
+
+class TurnError(EngineError):
+    """The action is well formed but not allowed now (turn, game over, left seat)."""
+
+    code = "turn"
+
+
+class NotYourTurnError(TurnError):
+    code = "not_your_turn"
+
+
+class GameOverError(TurnError):
+    code = "game_over"
+
+
+class SeatLeftError(TurnError):
+    code = "seat_left"
+
+
+class CannotPassError(TurnError):
+    code = "cannot_pass"
+
+
+class NothingToUndoError(TurnError):
+    code = "nothing_to_undo"
+
+
+class StaleSeqError(EngineError):
+    """The client acted on an older `seq` than the log's latest."""
+
+    code = "stale_seq"
+
+
+class BadSeatError(EngineError):
+    code = "bad_seat"
+
+
+class LogError(EngineError):
+    """A malformed, out-of-order or unknown-version event log."""
+
+    code = "bad_log"
