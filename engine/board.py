@@ -30,7 +30,8 @@ class BoardConst:
         self.size = size
         self.stride = stride = size + 1
         self.origin = origin = 2 * stride + 2
-        self.on_board = sum(1 << (origin + y * stride + x) for y in range(size) for x in range(size))
+        row = (1 << size) - 1
+        self.on_board = sum(row << (origin + y * stride) for y in range(size))
         self.piece_base = origin + (size + 3) * stride
         self.piece_bit = tuple(1 << (self.piece_base + p.index) for p in PIECES)
         move_mask: list[int] = []

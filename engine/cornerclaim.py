@@ -66,7 +66,8 @@ class State:
 
     def same_position_key(self) -> tuple:
         """What the players see: board, hands, who left, whose turn (not the log's seq)."""
-        return (self.position.key(), self.left, self.to_move, tuple(s for _, s, _ in self.placements))
+        seats = tuple(s for _, s, _ in self.placements)
+        return (self.position.key(), self.left, self.to_move, seats)
 
     @property
     def nu_seats(self) -> int:
@@ -143,7 +144,8 @@ class CornerClaimRules:
         variant = VARIANTS.get(created.variant)
         if variant is None:
             raise E.EngineError(
-                f"unknown variant {created.variant!r} (duo, trio or classic)", variant=created.variant
+                f"unknown variant {created.variant!r} (duo, trio or classic)",
+                variant=created.variant,
             )
         players = created.players or tuple(c.capitalize() for c in variant.colours)
         if len(players) != variant.nu_seats:

@@ -24,9 +24,11 @@ def test_golden_first_move_counts():
 
 def test_start_squares_and_colours():
     duo = new_game("duo").state
-    assert duo.variant.size == 14 and duo.open_corners(1) == ["e10"] and duo.open_corners(2) == ["j5"]
+    assert duo.variant.size == 14
+    assert duo.open_corners(1) == ["e10"] and duo.open_corners(2) == ["j5"]
     classic = new_game("classic").state
-    assert [classic.open_corners(s) for s in classic.seats] == [["a20"], ["t20"], ["t1"], ["a1"]]
+    corners = [classic.open_corners(s) for s in classic.seats]
+    assert corners == [["a20"], ["t20"], ["t1"], ["a1"]]
     assert classic.variant.colours == ("blue", "yellow", "red", "green")
     trio = new_game("trio").state
     assert [trio.open_corners(s) for s in trio.seats] == [["a20"], ["t20"], ["t1"]]
