@@ -1,0 +1,423 @@
+"""`cornerclaim gtp`: the Go Text Protocol as Pentobi's GTP engine speaks it for Corner Claim.
+
+The same scripts drive both: colours as Pentobi takes them (duo `b`/`w`, `black`/`white`,
+`blue`/`green`; trio and classic `1`–`4` or `blue`/`yellow`/`red`/`green`), moves in Pentobi
+notation, responses `=[id] text` / `?[id] message` each ending in a blank line, and
+`final_score` in Pentobi's exact text. See docs/formats.md for every command.
+
+`GtpSession` is pure: `handle(line)` returns the response text. Only `run()` touches stdin and
+stdout, and `loadsgf`/`savesgf` reach files through the `read_file`/`write_file` callables the
+adapter hands in. Engine modules are imported on first use, so `configure()` stays cheap for
+`cornerclaim --help`, which builds every subcommand's parser.
+
+Plays are accepted in any order, as Pentobi accepts them (controllers set up positions that
+way). The session keeps its own list of placements on a `Position` and asks the engine's own
+placement check (`RULES.check_placement`) as if it were that colour's turn — no rule lives here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.cornerclaim import State
+
+PROTOCOL_VERSION = "2"
+NAME = "Corner Claim"
+VARIANT_CHOICES = ("duo", "trio", "classic")
+_TWO_COLOURS = {"b": 1, "black": 1, "blue": 1, "w": 2, "white": 2, "green": 2}
+_FOUR_COLOURS = {"1": 1, "blue": 1, "2": 2, "yellow": 2, "3": 3, "red": 3, "4": 4, "green": 4}
+_WORD = re.compile(r'"([^"]*)"|(\S+)')
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class GtpFailure(Exception):
+    """A command failed; the message becomes the `?` response."""
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options as `pentobi-gtp` takes them, so a controller's command line works unchanged.
+    Pentobi's search options (`--quiet`, `--nobook`, `--noresign`, `--threads`) are accepted
+    and ignored."""
+    parser.add_argument("--game", "-g", choices=VARIANT_CHOICES, default="classic",
+                        help="game variant at start-up (default: classic, as Pentobi)")
+    parser.add_argument("--level", "-l", type=int, default=1,
+                        help="computer level for genmove (highest available at or below)")
+    parser.add_argument("--seed", "-r", type=int, default=None,
+                        help="seed for genmove, making a session's moves repeatable")
+    for flag in ("--quiet", "--nobook", "--noresign"):
+        parser.add_argument(flag, action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read commands from stdin, answer on stdout, until `quit` or end of input."""
+    from datetime import date
+
+    session = GtpSession(
+        args.game, level=args.level, seed=args.seed,
+        read_file=_read_text, write_file=_write_text, today=lambda: date.today().isoformat(),
+    )
+    try:
+        for line in sys.stdin:
+            response = session.handle(line)
+            if response:
+                sys.stdout.write(response)
+                sys.stdout.flush()
+            if session.quit:
+                break
+    except BrokenPipeError:  # the controller went away: nothing left to answer
+        pass
+    return 0
+
+
+def _read_text(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(2_000_000)
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _no_files(*_args) -> None:
+    raise GtpFailure("this session has no file access")
+
+
+# -- the session -----------------------------------------------------------------------------
+
+
+def format_response(ok: bool, cmd_id: str, text: str) -> str:
+    """`=id text` or `?id text`, ending in exactly one blank line. A blank line inside the
+    text gets a space, as in Pentobi, so it cannot end the response early."""
+    text = text.replace("\n\n", "\n \n").replace("\n\n", "\n \n")
+    if not text.endswith("\n"):
+        text += "\n"
+    return f"{'=' if ok else '?'}{cmd_id} {text}\n"
+
+
+def split_command(line: str) -> list[str]:
+    """Words of a command line: control characters and `#` comments dropped, tabs as spaces,
+    double quotes grouping a word with spaces (file names)."""
+    line = _CONTROL.sub("", line.replace("\t", " ")).split("#", 1)[0]
+    return [quoted if quoted or not bare else bare for quoted, bare in _WORD.findall(line)]
+
+
+class GtpSession:
+    """One engine's board and command table. `handle(line)` answers one command line;
+    `quit` turns True after the `quit` command."""
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        *,
+        level: int = 1,
+        seed: int | None = None,
+        read_file: Callable[[str], str | bytes] | None = None,
+        write_file: Callable[[str, str], None] | None = None,
+        today: Callable[[], str] | None = None,
+    ) -> None:
+        self.level = level
+        self.quit = False
+        self._seeds = random.Random(seed) if seed is not None else None
+        self._read_file = read_file or _no_files
+        self._write_file = write_file or _no_files
+        self._today = today
+        self.commands: dict[str, Callable[[list[str]], str]] = {
+            name[4:]: getattr(self, name) for name in dir(self) if name.startswith("cmd_")
+        }
+        self.reset(variant)
+
+    def reset(self, variant: str) -> None:
+        """An empty board of `variant`."""
+        from engine.position import Position
+        from engine.variants import VARIANTS
+
+        self.variant = VARIANTS[variant]
+        self.moves: list[tuple[int, int]] = []  # (seat, move id), in the order played
+        self.position = Position(self.variant)
+
+    def handle(self, line: str) -> str:
+        """The response to one command line ("" for an empty or comment line)."""
+        words = split_command(line)
+        if not words:
+            return ""
+        cmd_id = words.pop(0) if len(words) > 1 and words[0].isdigit() else ""
+        name, args = words[0], words[1:]
+        handler = self.commands.get(name)
+        try:
+            if handler is None:
+                raise GtpFailure(f"unknown command ({name})")
+            return format_response(True, cmd_id, handler(args))
+        except GtpFailure as e:
+            return format_response(False, cmd_id, str(e))
+        except Exception as e:  # a bug must not end the session: say so and go on
+            return format_response(False, cmd_id, f"internal error: {type(e).__name__}: {e}")
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _seat(self, args: list[str], count: int = 1) -> int:
+        """The colour argument as a seat; `count` is how many arguments the command takes."""
+        if len(args) < 1:
+            raise GtpFailure("missing color argument")
+        if len(args) > count:
+            raise GtpFailure("too many arguments")
+        word = args[0].lower()
+        n = self.variant.nu_seats
+        seat = (_TWO_COLOURS if n == 2 else _FOUR_COLOURS).get(word)
+        if seat is None or seat > n:
+            raise GtpFailure(f"invalid color argument '{word}'")
+        return seat
+
+    def _state(self, to_move: int | None) -> State:
+        """The engine's view of this board with `to_move` to place (None: game over).
+
+        Lets the engine's checks and computer players judge a position set up in any order.
+        """
+        from engine.cornerclaim import State
+
+        placements = tuple((i + 2, s, m) for i, (s, m) in enumerate(self.moves))
+        names = tuple(c.capitalize() for c in self.variant.colours)
+        return State(self.variant, len(self.moves) + 1, names, placements, frozenset(),
+                     self.position, to_move)
+
+    def _is_over(self) -> bool:
+        return not any(self.position.has_moves(c) for c in range(self.variant.nu_seats))
+
+    def _play(self, seat: int, text: str) -> None:
+        """Play `text` (cells or `pass`) for `seat` if the engine allows it; else raise."""
+        from engine.cornerclaim import RULES
+        from engine.errors import EngineError
+
+        state = self._state(seat)
+        try:
+            if text.strip().lower() == "pass":
+                RULES.check_pass(state, seat)  # a pass changes nothing and is not kept
+                return
+            move = RULES.check_placement(state, seat, text)
+        except EngineError as e:
+            raise GtpFailure(f"illegal move: {e.message}") from None
+        self._place(seat, move)
+
+    def _place(self, seat: int, move: int) -> None:
+        position = self.position.copy()
+        position.play(seat - 1, move)
+        self.position = position
+        self.moves.append((seat, move))
+
+    def _no_args(self, args: list[str]) -> None:
+        if args:
+            raise GtpFailure("no arguments expected")
+
+    def _computer_move(self, seat: int) -> int | None:
+        """The computer player's move for `seat` at the session's level, checked legal."""
+        from engine.ai import LEVELS, choose_move
+        from engine.cornerclaim import RULES
+        from engine.errors import EngineError
+
+        state = self._state(seat)
+        if not state.can_move(seat):
+            return None
+        level = max((n for n in LEVELS if n <= self.level), default=min(LEVELS))
+        seed = self._seeds.randrange(2**32) if self._seeds else None
+        move = choose_move(state, seat, level=level, seed=seed)
+        if move is not None:
+            try:
+                RULES.check_placement(state, seat, state.move_str(move))
+            except EngineError:
+                raise GtpFailure(f"player generated illegal move: {state.move_str(move)}") from None
+        return move
+
+    # -- commands --------------------------------------------------------------------------
+    def cmd_protocol_version(self, args: list[str]) -> str:
+        self._no_args(args)
+        return PROTOCOL_VERSION
+
+    def cmd_name(self, args: list[str]) -> str:
+        self._no_args(args)
+        return NAME
+
+    def cmd_version(self, args: list[str]) -> str:
+        from importlib.metadata import PackageNotFoundError, version
+
+        self._no_args(args)
+        try:
+            return version("cornerclaim")
+        except PackageNotFoundError:
+            return "unknown"
+
+    def cmd_known_command(self, args: list[str]) -> str:
+        if len(args) != 1:
+            raise GtpFailure("known_command takes one argument")
+        return "true" if args[0] in self.commands else "false"
+
+    def cmd_list_commands(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "\n".join(sorted(self.commands))
+
+    def cmd_quit(self, args: list[str]) -> str:
+        self.quit = True
+        return ""
+
+    def cmd_clear_board(self, args: list[str]) -> str:
+        self._no_args(args)
+        self.reset(self.variant.name)
+        return ""
+
+    def cmd_set_game(self, args: list[str]) -> str:
+        """`set_game Blokus Duo`: change variant by its GM name, as Pentobi does."""
+        from replays.sgf import VARIANT_BY_GM
+
+        variant = VARIANT_BY_GM.get(" ".join(args).lower())
+        if variant is None:
+            raise GtpFailure("invalid argument")
+        self.reset(variant)
+        return ""
+
+    def cmd_play(self, args: list[str]) -> str:
+        seat = self._seat(args[:1])
+        if len(args) < 2:
+            raise GtpFailure("missing move argument")
+        self._play(seat, " ".join(args[1:]))
+        return ""
+
+    def cmd_genmove(self, args: list[str]) -> str:
+        seat = self._seat(args)
+        move = self._computer_move(seat)
+        if move is None:
+            return "pass"
+        self._place(seat, move)
+        return self.position.bc.move_to_str(move)
+
+    def cmd_reg_genmove(self, args: list[str]) -> str:
+        """Like genmove, without playing the move."""
+        move = self._computer_move(self._seat(args))
+        if move is None:
+            raise GtpFailure("player failed to generate a move")
+        return self.position.bc.move_to_str(move)
+
+    def cmd_undo(self, args: list[str]) -> str:
+        """Take back the last placement, whichever colour made it."""
+        self._no_args(args)
+        if not self.moves:
+            raise GtpFailure("cannot undo")
+        kept = self.moves[:-1]
+        self.reset(self.variant.name)
+        for seat, move in kept:
+            self._place(seat, move)
+        return ""
+
+    def cmd_all_legal(self, args: list[str]) -> str:
+        seat = self._seat(args)
+        bc = self.position.bc
+        return "".join(bc.move_to_str(m) + "\n" for m in self.position.legal_moves(seat - 1))
+
+    def cmd_final_score(self, args: list[str]) -> str:
+        """Duo: `B+9`, `W+2` or `0`; otherwise each colour's points followed by a space,
+        byte for byte as Pentobi answers."""
+        from replays.sgf import duo_score
+
+        self._no_args(args)
+        pos = self.position
+        if self.variant.nu_seats == 2:
+            return duo_score(pos.points(0) - pos.points(1))
+        return "".join(f"{pos.points(c)} " for c in range(self.variant.nu_seats))
+
+    def cmd_showboard(self, args: list[str]) -> str:
+        self._no_args(args)
+        return "\n" + render_board(self._state(None))
+
+    def cmd_loadsgf(self, args: list[str]) -> str:
+        """`loadsgf file [n]`: the file's variant and position (before move n if given)."""
+        from engine.errors import EngineError
+        from replays.sgf import read_sgf
+
+        if not 1 <= len(args) <= 2:
+            raise GtpFailure("loadsgf takes a file name and an optional move number")
+        upto = _move_number(args[1]) - 1 if len(args) == 2 else None
+        try:
+            record = read_sgf(self._read_file(args[0]))
+        except OSError as e:
+            raise GtpFailure(f"cannot read {args[0]}: {e.strerror or e}") from None
+        except EngineError as e:
+            raise GtpFailure(e.message) from None
+        self._replay(record.variant, record.moves[:upto])
+        return ""
+
+    def _replay(self, variant: str, moves) -> None:
+        """Replace the board by `moves` played on an empty `variant` board; all or nothing."""
+        saved = (self.variant, self.moves, self.position)
+        self.reset(variant)
+        try:
+            for number, (seat, cells) in enumerate(moves, 1):
+                try:
+                    self._play(seat, cells or "pass")
+                except GtpFailure as e:
+                    raise GtpFailure(f"move {number}: {e}") from None
+        except GtpFailure:
+            self.variant, self.moves, self.position = saved
+            raise
+
+    def cmd_savesgf(self, args: list[str]) -> str:
+        from replays.sgf import result_string, write_sgf
+
+        if len(args) != 1:
+            raise GtpFailure("savesgf takes a file name")
+        bc = self.position.bc
+        text = write_sgf(
+            self.variant.name, [(s, bc.move_to_str(m)) for s, m in self.moves],
+            date=self._today() if self._today else None,
+            result=result_string(self._state(None)) if self._is_over() else None,
+        )
+        try:
+            self._write_file(args[0], text)
+        except OSError as e:
+            raise GtpFailure(f"cannot write {args[0]}: {e.strerror or e}") from None
+        return ""
+
+
+def _move_number(word: str) -> int:
+    if not word.isdigit() or int(word) < 1:
+        raise GtpFailure(f"invalid move number '{word}' (1 or more)")
+    return int(word)
+
+
+# -- showboard -------------------------------------------------------------------------------
+
+
+def render_board(state: State) -> str:
+    """The board as text, row 1 at the bottom, each colour by its initial (`.` empty, `+` a
+    free start square), with each colour's points and pieces left beside the top rows."""
+    n = state.variant.size
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:n]
+    marks = [c[0].upper() for c in state.variant.colours]
+    starts = {(x, n - 1 - y) for x, y in state.variant.starts}
+    side = _side_panel(state, marks)
+    header = "   " + " ".join(letters)
+    lines = [header]
+    for r, row in enumerate(state.board()):
+        cells = " ".join(
+            marks[v - 1] if v else "+" if (x, r) in starts else "." for x, v in enumerate(row)
+        )
+        extra = f"  {side[r]}" if r < len(side) else ""
+        lines.append(f"{n - r:2} {cells} {n - r:<2}{extra}".rstrip())
+    lines.append(header)
+    return "\n".join(lines) + "\n"
+
+
+def _side_panel(state: State, marks: list[str]) -> list[str]:
+    pos = state.position
+    lines = []
+    for c, colour in enumerate(state.variant.colours):
+        left = state.pieces_left(c + 1)
+        lines.append(f"{colour.capitalize()}({marks[c]}): {pos.points(c)} points")
+        lines.append(" ".join(left) if left else "all pieces placed")
+    return lines
