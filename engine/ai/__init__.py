@@ -1,14 +1,27 @@
 """Computer players. Pure: given a state, a seat, a level and a seed, return a move id.
 
-`choose_move` is the one entry point the host, GTP and benchmarks use; levels are listed in
-`LEVELS` with their friendly names.
+`choose_move` is the one entry point the host, GTP and benchmarks use; `hint` is the move a
+mid level would play, for a human who asks. Levels are listed in `LEVELS` with friendly
+names: two one-ply players for beginners, then Monte-Carlo tree search with growing budgets.
+
+A search level is defined by its number of playouts, so a given seed always gives the same
+move; its `seconds` cap only cuts a search short on a slow or busy machine (a cut search is
+no longer reproducible). The top level is the exception: it thinks for its whole time budget.
+
+Tree reuse: the search tree of the previous call is kept (one per process) and its subtree
+is reused when the next call is for the same seat and level in a position that extends the
+previous one by a few placements (a valid tree whichever game it came from). A game's moves
+are then reproducible given its seeds and the calls before it in the process; pass
+`reuse=False` for a search that depends on nothing but its arguments.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
-from .greedy import greedy_move
+from .greedy import greedy_move, sampled_move
+from .mcts import Node, Search, child_for
 
 
 @dataclass(frozen=True)
@@ -16,15 +29,87 @@ class Level:
     number: int
     name: str
     description: str
+    playouts: int = 0  # 0: a one-ply player
+    seconds: float = 3.0
+    temperature: float = 0.0  # one-ply players: 0 plays the best move, more is looser
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "Greedy", "lays its biggest piece where it opens the most corners"),
+    1: Level(1, "Sprout", "plays big pieces near its corners, but often not the best one",
+             temperature=1.2),
+    2: Level(2, "Scout", "always lays the piece that looks best right now", temperature=0.15),
+    3: Level(3, "Tactician", "looks a few moves ahead (Monte-Carlo search, 150 games)",
+             playouts=150),
+    4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 600 games)", playouts=600),
+    5: Level(5, "Master", "reads deeply (Monte-Carlo search, 2 000 games)", playouts=2000),
+    6: Level(6, "Grandmaster", "thinks for about 3 seconds a move", playouts=1_000_000,
+             seconds=3.0),
 }
+HINT_LEVEL = 3
+
+_reuse: dict[str, tuple[tuple, tuple, Node]] = {}
 
 
-def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None) -> int | None:
-    """The move (id) the computer plays for `seat` at `level`; None when it has no move."""
-    if level not in LEVELS:
+def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
+                playouts: int | None = None, seconds: float | None = None,
+                reuse: bool = True) -> int | None:
+    """The move (id) the computer plays for `seat` at `level`; None when it has no move.
+
+    `playouts` and `seconds` override the level's budget (tests use a few playouts).
+    Cost: one-ply levels take a few ms; search levels about `playouts` × 0.3–1 ms, capped
+    at `seconds`.
+    """
+    spec = LEVELS.get(level)
+    if spec is None:
         raise ValueError(f"no computer level {level} (levels: {sorted(LEVELS)})")
-    return greedy_move(state.position, seat - 1, seed=seed)
+    pos = state.position
+    color = seat - 1
+    if not pos.has_moves(color):
+        return None
+    if not spec.playouts:
+        if spec.temperature <= 0.2:
+            return greedy_move(pos, color, seed=seed)
+        return sampled_move(pos, color, temperature=spec.temperature, seed=seed)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 32)
+    budget = spec.playouts if playouts is None else playouts
+    limit = spec.seconds if seconds is None else seconds
+    placements = tuple((s, m) for _, s, m in state.placements)
+    key = (state.variant.name, seat, level)
+    root = _reused_root(key, placements, color) if reuse else None
+    recent = tuple((s - 1, m) for s, m in placements[-3:])
+    search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent)
+    if search.root.color != color:
+        return None
+    search.run(budget, limit)
+    if reuse:
+        _reuse["last"] = (key, placements, search.root)
+    return search.best_move()
+
+
+def hint(state, seat: int) -> int | None:
+    """The move a mid level would play for `seat` (reproducible: a fixed seed, no reuse)."""
+    return choose_move(state, seat, level=HINT_LEVEL, seed=0, reuse=False)
+
+
+def _reused_root(key: tuple, placements: tuple, color: int) -> Node | None:
+    last = _reuse.get("last")
+    if last is None or last[0] != key:
+        return None
+    old = last[1]
+    if len(placements) <= len(old) or placements[: len(old)] != old:
+        return None
+    node: Node | None = last[2]
+    for s, m in placements[len(old):]:
+        node = child_for(node, s - 1, m) if node is not None else None
+    if node is None or node.color != color:
+        return None
+    return node
+
+
+def _mix(seed: int, ply: int) -> int:
+    """A per-move seed, so a game does not replay the same random stream every move."""
+    return (seed * 1_000_003 + ply * 7919) % (1 << 61)
+
+
+__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL"]

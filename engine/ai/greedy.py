@@ -1,31 +1,37 @@
-"""A one-ply greedy player: biggest piece first, then most new corners for itself and most
-corners taken from the others; ties broken by a seeded random draw."""
+"""One-ply players for beginners: judge every legal move with `heuristic.score_moves`.
+
+`greedy_move` plays the best-looking move (a seeded draw breaks ties); `sampled_move` draws
+a move with probability growing with its score (a softmax at `temperature`), so it plays
+plausibly — big pieces, near its corners — but makes the mistakes a beginner makes.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 
-from ..pieces import PIECES
+from .heuristic import score_moves
 
 
 def greedy_move(pos, color: int, *, seed: int | None = None) -> int | None:
+    """The legal move with the best heuristic score; None when there is none. ~1–3 ms."""
     moves = pos.legal_moves(color)
     if not moves:
         return None
     rnd = random.Random(seed)
-    bc = pos.bc
-    others = [c for c in range(pos.nu_colors) if c != color]
-    their_corners = 0
-    for c in others:
-        their_corners |= pos.attach_points(c)
-    own_forb = pos.forbidden[color]
-    best, best_key = None, None
-    for m in moves:
-        cells = bc.move_cells_mask[m]
-        size = PIECES[bc.move_piece[m]].size
-        new_corners = bc.diagonal_neighbours(cells) & ~own_forb & ~bc.edge_neighbours(cells)
-        corners = new_corners.bit_count() + 2 * (cells & their_corners).bit_count()
-        key = (size, corners, rnd.random())
-        if best_key is None or key > best_key:
-            best, best_key = m, key
-    return best
+    scores = score_moves(pos, color, moves)
+    best = max(range(len(moves)), key=lambda i: (scores[i], rnd.random()))
+    return moves[best]
+
+
+def sampled_move(pos, color: int, *, temperature: float,
+                 seed: int | None = None) -> int | None:
+    """A legal move drawn with weight exp(score / temperature); None when there is none."""
+    moves = pos.legal_moves(color)
+    if not moves:
+        return None
+    rnd = random.Random(seed)
+    scores = score_moves(pos, color, moves)
+    top = max(scores)
+    weights = [math.exp((s - top) / temperature) for s in scores]
+    return rnd.choices(moves, weights)[0]
