@@ -1,0 +1,222 @@
+"""The REST API under /api: thin views over `GameService`, schemas from `server.schemas`.
+
+A view parses (flask-smorest + marshmallow), reads the Bearer token, calls one service
+method and returns its dict. Rules and checks live in the engine and the service only.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from . import schemas as S
+from .replay import to_blksgf
+from .service import GameService
+
+blp = Blueprint("games", __name__, url_prefix="/api",
+                description="Corner Claim games: lobby, seats, moves, takebacks, replays")
+
+AUTH = [{"bearer": []}]
+ERRORS = (400, 401, 403, 404, 409, 413, 422)
+
+
+def service() -> GameService:
+    return current_app.extensions["cornerclaim"]
+
+
+def bearer() -> str | None:
+    """The token from `Authorization: Bearer <token>` (None without one)."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
+def host_version() -> str:
+    try:
+        return metadata.version("cornerclaim")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def documented_errors(fn):
+    """Declare the shared error shape for the statuses a view can answer with."""
+    for status in ERRORS:
+        fn = blp.alt_response(status, schema=S.ErrorSchema, description="error")(fn)
+    return fn
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, S.Health)
+    def get(self):
+        """Is the host up? Also the version and how many games it holds."""
+        return {"ok": True, "version": host_version(), "games": len(service().tables())}
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.response(200, S.Lobby)
+    def get(self):
+        """The lobby: every open, running and finished game."""
+        return {"games": service().lobby()}
+
+    @blp.arguments(S.CreateGame)
+    @blp.response(201, S.Created)
+    @documented_errors
+    def post(self, body):
+        """Create a game; returns the host token and the tokens of its local seats."""
+        return service().create(body["variant"], body["seats"])
+
+
+@blp.route("/games/<game_id>")
+class GameView(MethodView):
+    @blp.response(200, S.GameState)
+    @documented_errors
+    def get(self, game_id):
+        """The game's state: board, seats, pieces left, open corners, scores, result."""
+        return service().state(game_id)
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>")
+class SeatView(MethodView):
+    @blp.arguments(S.Claim)
+    @blp.response(200, S.ClaimResult)
+    @documented_errors
+    def post(self, body, game_id, seat):
+        """Claim an open seat with a display name; returns the seat's secret token."""
+        return service().claim(game_id, seat, body["name"])
+
+    @blp.response(200, S.GameState)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def delete(self, game_id, seat):
+        """Host only: turn a computer seat into an open seat for a person to claim."""
+        return service().remove_computer(game_id, seat, bearer())
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/left")
+class DeclareLeft(MethodView):
+    @blp.response(200, S.EventResult)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, game_id, seat):
+        """Host or another seated player: declare a seat left after its grace period away."""
+        return {"event": service().declare_left(game_id, seat, bearer())}
+
+
+@blp.route("/games/<game_id>/legal")
+class LegalView(MethodView):
+    @blp.arguments(S.LegalQuery, location="query")
+    @blp.response(200, S.Legal)
+    @documented_errors
+    def get(self, query, game_id):
+        """Every legal placement of the seat now (none when it is not its turn)."""
+        return service().legal(game_id, query["seat"], query.get("piece"))
+
+
+@blp.route("/games/<game_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(S.MoveRequest)
+    @blp.response(201, S.EventResult)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, body, game_id):
+        """Place a piece: `move` is its cells, `seq` the last seq the client saw."""
+        event = service().move(game_id, body["seat"], body["move"], body["seq"], bearer())
+        return {"event": event}
+
+
+@blp.route("/games/<game_id>/undo")
+class Undo(MethodView):
+    @blp.arguments(S.UndoRequest)
+    @blp.response(200, S.UndoResult)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, body, game_id):
+        """Take back the seat's latest placement, or ask the other players to allow it."""
+        return service().undo(game_id, body["seat"], body["seq"], bearer())
+
+
+@blp.route("/games/<game_id>/undo/answer")
+class UndoAnswer(MethodView):
+    @blp.arguments(S.UndoAnswer)
+    @blp.response(200, S.UndoResult)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, body, game_id):
+        """Accept or decline the pending takeback request."""
+        return service().undo_answer(game_id, body["seat"], body["accept"], bearer())
+
+
+@blp.route("/games/<game_id>/leave")
+class Leave(MethodView):
+    @blp.arguments(S.SeatOnly)
+    @blp.response(200, S.EventResult)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, body, game_id):
+        """Leave the table (in a two-seat game: resign)."""
+        return {"event": service().leave(game_id, body["seat"], bearer())}
+
+
+@blp.route("/games/<game_id>/close")
+class Close(MethodView):
+    @blp.response(200, S.GameState)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, game_id):
+        """Host only: close the game (it shows as finished with the standing as it is)."""
+        return service().close(game_id, bearer())
+
+
+@blp.route("/games/<game_id>/rematch")
+class RematchView(MethodView):
+    @blp.response(200, S.Rematch)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, game_id):
+        """A finished game's rematch at the same seats: one id however many ask."""
+        return service().rematch(game_id, bearer())
+
+
+@blp.route("/games/<game_id>/events")
+class EventsView(MethodView):
+    @blp.arguments(S.SinceQuery, location="query")
+    @blp.response(200, S.Events)
+    @documented_errors
+    def get(self, query, game_id):
+        """The log after seq `since` (0: everything)."""
+        events = service().events_since(game_id, query["since"])
+        return {"game_id": game_id, "seq": service().state(game_id)["seq"], "events": events}
+
+
+@blp.route("/games/<game_id>/replay.json")
+class ReplayJson(MethodView):
+    @blp.response(200, content_type="application/json",
+                  description="the engine's JSON game log (format cornerclaim-log)")
+    @documented_errors
+    def get(self, game_id):
+        """The whole event log, loadable by `engine.core.Game.from_json`."""
+        return Response(service().log_json(game_id), mimetype="application/json",
+                        headers=_attachment(game_id, "json"))
+
+
+@blp.route("/games/<game_id>/replay.blksgf")
+class ReplaySgf(MethodView):
+    @blp.response(200, content_type="application/x-blokus-sgf",
+                  description="Pentobi's SGF game record")
+    @documented_errors
+    def get(self, game_id):
+        """The placements that count, as a Pentobi .blksgf file."""
+        table = service().table(game_id)
+        with table.lock:
+            text = to_blksgf(table.state)
+        return Response(text, mimetype="application/x-blokus-sgf",
+                        headers=_attachment(game_id, "blksgf"))
+
+
+def _attachment(game_id: str, ext: str) -> dict[str, str]:
+    return {"Content-Disposition": f'inline; filename="cornerclaim-{game_id}.{ext}"'}

@@ -1,0 +1,151 @@
+"""The app factory: `create_app(config)` builds one host (Flask app, its own SocketIO, the
+event store, the service, the bot runner). Nothing is global, so tests run many hosts side
+by side, each on its own data dir.
+
+Config keys (all optional except DATA_DIR):
+    DATA_DIR           folder of the SQLite event store
+    BOT_DELAY          seconds a computer waits before thinking (0.8; 0 in tests)
+    BOT_WORKERS        bot processes (every core but one)
+    AWAY_GRACE         seconds a seat is away before it may be declared left (120)
+    UNDO_TIMEOUT       seconds a takeback request waits for answers (30)
+    MAX_CONTENT_LENGTH request body limit in bytes (16 KiB)
+    CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo)
+    START_BOTS         start the bot runner (True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, abort, send_from_directory
+from flask_smorest import Api
+from flask_socketio import SocketIO
+from werkzeug.exceptions import HTTPException
+
+from . import schemas as S
+from .api import blp
+from .bots import BotPool, BotRunner
+from .errors import ApiError, error_body
+from .realtime import init_realtime
+from .service import GameService
+from .store import SqliteStore
+
+REPO = Path(__file__).resolve().parent.parent
+SOCKET_IO_JS = "node_modules/socket.io-client/dist/socket.io.min.js"
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 413: "too_large", 415: "bad_request",
+              422: "invalid_request", 429: "too_many_requests"}
+
+DEFAULTS: dict[str, Any] = {
+    "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
+    "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(REPO / "client_web"), "START_BOTS": True,
+    "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
+    "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer"}}}},
+}
+
+UP_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Corner Claim host</title></head><body>
+<h1>Corner Claim</h1><p>The host is up. The phone UI is not installed yet;
+the API is at <a href="/api/openapi.json">/api/openapi.json</a>.</p></body></html>
+"""
+
+
+class HostApi(Api):
+    """flask-smorest's Api with the host's error shape for every HTTP error."""
+
+    ERROR_SCHEMA = S.ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException):
+        code = error.code or 500
+        name = HTTP_CODES.get(code, "internal" if code >= 500 else "bad_request")
+        data = getattr(error, "data", None) or {}
+        messages = data.get("messages") or data.get("errors") or {}
+        details: dict[str, Any] = {}
+        message = error.description or error.name
+        if messages:
+            details["errors"] = messages
+            if code == 400 and "json" in messages:
+                name, message = "bad_json", "the request body is not valid JSON"
+            elif code == 422:
+                message = "the request is not valid: " + _first(messages)
+        return error_body(name, message, details), code
+
+
+def _first(messages: Any) -> str:
+    """The first leaf of marshmallow's nested messages, as `field: text`."""
+    path = []
+    while isinstance(messages, dict) and messages:
+        key, messages = next(iter(messages.items()))
+        path.append(str(key))
+    if isinstance(messages, list) and messages:
+        messages = messages[0]
+    return f"{'.'.join(p for p in path if p not in ('json', 'query'))}: {messages}"
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build a host. `config["DATA_DIR"]` is required; see the module doc for the rest."""
+    app = Flask(__name__, static_folder=None)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    if not app.config.get("DATA_DIR"):
+        raise ValueError("create_app needs DATA_DIR")
+    app.json.sort_keys = False
+
+    store = SqliteStore(app.config["DATA_DIR"])
+    service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
+                          away_grace=float(app.config["AWAY_GRACE"]))
+    app.extensions["cornerclaim"] = service
+
+    api = HostApi(app)
+    api.register_blueprint(blp)
+
+    @app.errorhandler(ApiError)
+    def api_error(e: ApiError):
+        return e.body(), e.status
+
+    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=64 * 1024,
+                        ping_interval=10, ping_timeout=10)
+    thinking = init_realtime(socketio, service)
+    pool = BotPool(app.config["BOT_WORKERS"])
+    runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking)
+    app.extensions["cornerclaim_bots"] = runner
+    if app.config["START_BOTS"]:
+        runner.start()
+
+    _static_routes(app, Path(app.config["CLIENT_DIR"]))
+    return app
+
+
+def shutdown_app(app: Flask) -> None:
+    """Stop the bots and close the store (the web server is stopped by its owner)."""
+    runner: BotRunner = app.extensions["cornerclaim_bots"]
+    runner.stop()
+    runner.pool.shutdown()
+    app.extensions["cornerclaim"].store.close()
+
+
+def _static_routes(app: Flask, client: Path) -> None:
+    """The phone UI at / (or a plain "host is up" page) and the Socket.IO client script."""
+
+    @app.get("/")
+    def index():
+        if (client / "index.html").is_file():
+            return send_from_directory(client, "index.html")
+        return UP_PAGE, 200, {"Content-Type": "text/html; charset=utf-8"}
+
+    @app.get("/vendor/socket.io.min.js")
+    def socket_io_js():
+        if not (client / SOCKET_IO_JS).is_file():
+            abort(404, "the phone UI's socket.io client is not installed (npm install)")
+        return send_from_directory(client, SOCKET_IO_JS, mimetype="text/javascript")
+
+    @app.get("/<path:path>")
+    def client_file(path: str):
+        if path.startswith(("api/", "node_modules/")) or not client.is_dir():
+            abort(404)
+        return send_from_directory(client, path)

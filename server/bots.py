@@ -1,0 +1,224 @@
+"""Computer seats play by themselves, computed in a separate process pool.
+
+Why processes: a strong bot is CPU-bound pure Python, and the GIL would make every request,
+socket and other game wait while it thinks. The pool uses the *spawn* context (the same on
+Linux, macOS and Windows, and safe with the web server's threads) and leaves one core to the
+web server. A worker gets the game's log as JSON, folds it with the engine and calls
+`engine.ai.choose_move`; the answer comes back as a placement and goes through the same
+service command as a person's move (seq-checked, so a takeback meanwhile just discards it).
+
+If a worker dies (killed, out of memory) the pool is broken: the runner replaces the pool and
+retries the job. While a bot computes, listeners hear `thinking` (true, then false).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+import zlib
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 3
+
+
+def choose_in_worker(log_json: str, seat: int, level: int, seed: int) -> str | None:
+    """Runs in a worker process: fold the log, ask the engine's player, return cells text."""
+    from engine.ai import choose_move
+    from engine.core import Game
+
+    state = Game.from_json(log_json).state
+    move = choose_move(state, seat, level=level, seed=seed)
+    return None if move is None else state.move_str(move)
+
+
+def default_workers() -> int:
+    """Every core but one (for the web server), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class BotPool:
+    """A spawn-context ProcessPoolExecutor that replaces itself when a worker dies."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the bot pool is shut down")
+            if self._pool is None:
+                ctx = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
+            return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, fn: Callable[..., Any], *args: Any,
+               done: Callable[[Any, BaseException | None], None]) -> None:
+        """Run `fn(*args)` in a worker; call `done(result, error)` from a pool thread.
+
+        A BrokenProcessPool (at submit or in the future) replaces the pool and retries up to
+        MAX_RETRIES times; other exceptions are passed to `done`.
+        """
+        self._submit(fn, args, done, 0)
+
+    def _submit(self, fn, args, done, attempt: int) -> None:
+        try:
+            pool = self._executor()
+            future = pool.submit(fn, *args)
+        except BrokenProcessPool:
+            self._retry(pool, fn, args, done, attempt, BrokenProcessPool("broken at submit"))
+            return
+        except RuntimeError as e:  # shut down
+            done(None, e)
+            return
+
+        def finished(f: Future) -> None:
+            try:
+                result = f.result()
+            except BrokenProcessPool as e:
+                self._retry(pool, fn, args, done, attempt, e)
+            except BaseException as e:  # the worker raised: report, do not retry
+                done(None, e)
+            else:
+                done(result, None)
+
+        future.add_done_callback(finished)
+
+    def _retry(self, pool, fn, args, done, attempt: int, error: BaseException) -> None:
+        log.warning("bot worker died (%s); replacing the pool", error)
+        self._replace(pool)
+        if attempt + 1 >= MAX_RETRIES:
+            done(None, error)
+        else:
+            # a fresh thread: the broken pool's own thread must not wait on the new pool
+            threading.Thread(target=self._submit, args=(fn, args, done, attempt + 1),
+                             daemon=True).start()
+
+    def worker_pids(self) -> list[int]:
+        """Pids of the live workers (for tests and diagnostics)."""
+        with self._lock:
+            pool = self._pool
+        return [p.pid for p in (pool._processes or {}).values()] if pool else []
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class BotRunner:
+    """Watches the service; when a computer seat is to move, has the pool choose its move.
+
+    At most one job per game at a time; a job computed for an older seq is discarded by the
+    service's seq check and the runner looks again.
+    """
+
+    def __init__(self, service, pool: BotPool, *, delay: float = 0.8,
+                 on_thinking: Callable[[str, int, bool], None] | None = None) -> None:
+        self.service = service
+        self.pool = pool
+        self.delay = delay
+        self.on_thinking = on_thinking
+        self._busy: set[str] = set()
+        self._lock = threading.Lock()
+        self._timers: set[threading.Timer] = set()
+        self._stopped = False
+        service.listeners.append(self._on_change)
+
+    def start(self) -> None:
+        """Look at every game once (after a restart, computer seats resume)."""
+        for table in self.service.tables():
+            self.poke(table.id)
+
+    def _on_change(self, kind: str, table, payload: dict) -> None:
+        if kind in ("event", "state"):
+            self.poke(table.id)
+
+    def _due(self, game_id: str) -> tuple[int, int, int, str] | None:
+        """(seat, level, seq, log) if a computer seat is to move in a running game."""
+        table = self.service.table(game_id)
+        with table.lock:
+            if table.status != "running":
+                return None
+            seat = table.state.to_move
+            if seat is None or table.seats[seat - 1].kind != "computer":
+                return None
+            return seat, table.seats[seat - 1].level or 1, table.game.seq, table.game.to_json()
+
+    def poke(self, game_id: str) -> None:
+        """Schedule a move for the game's computer seat if one is due and none is pending."""
+        with self._lock:
+            if self._stopped or game_id in self._busy:
+                return
+        if self._due(game_id) is None:  # outside our lock: _due takes the table's lock
+            return
+        with self._lock:
+            if self._stopped or game_id in self._busy:
+                return
+            self._busy.add(game_id)
+        if self.delay > 0:
+            timer = threading.Timer(self.delay, self._compute, (game_id,))
+            timer.daemon = True
+            with self._lock:
+                self._timers.add(timer)
+            timer.start()
+        else:
+            threading.Thread(target=self._compute, args=(game_id,), daemon=True).start()
+
+    def _compute(self, game_id: str) -> None:
+        with self._lock:
+            self._timers = {t for t in self._timers if t.is_alive()}
+        due = self._due(game_id)
+        if due is None or self._stopped:
+            self._release(game_id)
+            return
+        seat, level, seq, log_json = due
+        self._thinking(game_id, seat, True)
+        seed = zlib.crc32(f"{game_id}:{seq}".encode())
+
+        def done(move: str | None, error: BaseException | None) -> None:
+            self._thinking(game_id, seat, False)
+            if error is not None:
+                log.error("game %s: the bot for seat %s failed: %r", game_id, seat, error)
+            elif move is not None:
+                self.service.bot_move(game_id, seat, move, seq)
+            self._release(game_id)
+            if error is None:
+                self.poke(game_id)
+
+        self.pool.submit(choose_in_worker, log_json, seat, level, seed, done=done)
+
+    def _release(self, game_id: str) -> None:
+        with self._lock:
+            self._busy.discard(game_id)
+
+    def _thinking(self, game_id: str, seat: int, thinking: bool) -> None:
+        if self.on_thinking is not None:
+            try:
+                self.on_thinking(game_id, seat, thinking)
+            except Exception:
+                log.exception("thinking listener failed")
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            timers, self._timers = self._timers, set()
+        for t in timers:
+            t.cancel()

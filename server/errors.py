@@ -1,0 +1,85 @@
+"""One error shape for every failure a client can cause, and one HTTP status per code.
+
+Every 4xx the host sends — from the engine's rules, the service's checks, marshmallow
+validation or Flask itself (404, 405, 413) — is `{"error": {"code", "message", "details"}}`,
+and the socket acknowledgements use the same dict. Engine errors keep their precise message
+("touches your own piece along an edge at f6") and their details.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import EngineError, IllegalMoveError, TurnError
+
+#: HTTP status of each error code the host can send; unknown codes fall back by family.
+STATUS: dict[str, int] = {
+    "bad_json": 400,
+    "bad_request": 400,
+    "bad_seat": 400,
+    "bad_log": 400,
+    "engine_error": 400,
+    "bad_notation": 422,
+    "invalid_request": 422,
+    "bad_piece": 422,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "unknown_game": 404,
+    "method_not_allowed": 405,
+    "too_large": 413,
+    "stale_seq": 409,
+    "not_started": 409,
+    "seat_taken": 409,
+    "not_open": 409,
+    "not_computer": 409,
+    "not_away": 409,
+    "grace_period": 409,
+    "undo_pending": 409,
+    "no_undo_request": 409,
+    "not_finished": 409,
+    "closed": 409,
+}
+
+
+class ApiError(Exception):
+    """A failure the client caused (or must know about), with its code and status."""
+
+    def __init__(self, code: str, message: str, *, status: int | None = None,
+                 **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status or STATUS.get(code, 400)
+        self.details = details
+
+    def body(self) -> dict[str, Any]:
+        return error_body(self.code, self.message, self.details)
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict:
+    """The shared shape: `{"error": {"code", "message", "details"}}`."""
+    return {"error": {"code": code, "message": message, "details": _jsonable(details or {})}}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def from_engine(error: EngineError) -> ApiError:
+    """The engine's error as an ApiError: its code, message and details kept as they are."""
+    if error.code in STATUS:
+        status = STATUS[error.code]
+    elif isinstance(error, IllegalMoveError):
+        status = 422
+    elif isinstance(error, TurnError):
+        status = 409
+    else:
+        status = 400
+    return ApiError(error.code, error.message, status=status, **error.details)

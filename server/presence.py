@@ -1,0 +1,57 @@
+"""Who is at the table right now: which sockets hold which seats, and since when a seat is away.
+
+A phone that sleeps or loses Wi-Fi is *away*, not gone: its seat waits for it, and only after
+a grace period may another seated player or the host declare it left. Presence is memory
+only — after a restart every human seat counts as away from the moment the host started.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+Key = tuple[str, int]  # (game id, seat)
+
+
+class Presence:
+    """Socket ids per seat, and the moment each seat last lost its last socket."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._started = clock()
+        self._lock = threading.Lock()
+        self._sids: dict[Key, set[str]] = defaultdict(set)
+        self._held: dict[str, set[Key]] = defaultdict(set)
+        self._away_since: dict[Key, float] = {}
+
+    def connect(self, sid: str, game_id: str, seat: int) -> None:
+        with self._lock:
+            self._sids[(game_id, seat)].add(sid)
+            self._held[sid].add((game_id, seat))
+            self._away_since.pop((game_id, seat), None)
+
+    def disconnect(self, sid: str) -> set[str]:
+        """Forget a socket; return the ids of games whose presence changed."""
+        now = self._clock()
+        changed = set()
+        with self._lock:
+            for key in self._held.pop(sid, set()):
+                sids = self._sids[key]
+                sids.discard(sid)
+                if not sids:
+                    self._away_since[key] = now
+                    changed.add(key[0])
+        return changed
+
+    def connected(self, game_id: str, seat: int) -> bool:
+        with self._lock:
+            return bool(self._sids.get((game_id, seat)))
+
+    def away_for(self, game_id: str, seat: int) -> float:
+        """Seconds since the seat lost its last socket (0 while connected)."""
+        with self._lock:
+            if self._sids.get((game_id, seat)):
+                return 0.0
+            return self._clock() - self._away_since.get((game_id, seat), self._started)

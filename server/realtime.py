@@ -1,0 +1,149 @@
+"""Socket.IO: one room per game, events pushed in seq order, commands with acknowledgements.
+
+Every client→server event gets an acknowledgement: `{"ok": true, ...}` or the REST error
+shape `{"error": {"code", "message", "details"}}`. Commands call the same `GameService`
+methods as REST, so no check is written twice. The service announces changes while it holds
+the game's lock; emitting only queues packets, so rooms see events in seq order and a
+`join` (which also holds the lock) gets exactly the events a later broadcast will not repeat.
+The full contract is in docs/api.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import marshmallow as ma
+from flask import request
+from flask_socketio import SocketIO, join_room, leave_room
+from marshmallow import fields, validate
+
+from . import schemas as S
+from . import views
+from .errors import ApiError, error_body
+from .service import GameService
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+TOKEN = fields.String(validate=validate.Length(min=1, max=200))
+GAME_ID = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class JoinMsg(S.Strict):
+    game_id = GAME_ID
+    last_seq = fields.Integer(load_default=0, strict=True, validate=S.SEQ)
+    tokens = fields.List(TOKEN, load_default=list, validate=validate.Length(max=4))
+
+
+class GameMsg(S.Strict):
+    game_id = GAME_ID
+
+
+class MoveMsg(S.MoveRequest):
+    game_id = GAME_ID
+    token = TOKEN
+
+
+class UndoMsg(S.UndoRequest):
+    game_id = GAME_ID
+    token = TOKEN
+
+
+class UndoAnswerMsg(S.UndoAnswer):
+    game_id = GAME_ID
+    token = TOKEN
+
+
+class SeatMsg(S.SeatOnly):
+    game_id = GAME_ID
+    token = TOKEN
+
+
+def _acked(schema: type[ma.Schema], fn: Callable[[dict], dict]) -> Callable[[Any], dict]:
+    """Validate the payload with `schema`, run `fn`, and turn any failure into an error ack."""
+
+    def handler(data: Any = None) -> dict:
+        try:
+            if not isinstance(data, dict):
+                raise ApiError("bad_request", "the message must be a JSON object")
+            try:
+                msg = schema().load(data)
+            except ma.ValidationError as e:
+                raise ApiError("invalid_request", "the message is not valid",
+                               errors=e.messages) from None
+            return {"ok": True, **fn(msg)}
+        except ApiError as e:
+            return e.body()
+        except Exception:
+            log.exception("socket handler failed")
+            return error_body("internal", "the host failed on this message")
+
+    return handler
+
+
+def init_realtime(socketio: SocketIO, service: GameService) -> Callable[..., None]:
+    """Register the handlers and the broadcast listener; return the `thinking` emitter."""
+
+    def emit_state(kind: str, table: Table, payload: dict[str, Any]) -> None:
+        room = table.id
+        if kind == "event":
+            socketio.emit("event", {"game_id": room, "event": payload,
+                                    "state": views.game_body(table, service.presence)}, to=room)
+        elif kind == "state":
+            socketio.emit("state", {"game_id": room,
+                                    "state": views.game_body(table, service.presence)}, to=room)
+        elif kind == "presence":
+            socketio.emit("presence", payload, to=room)
+        elif kind == "undo_request":
+            socketio.emit("undo_request", {"game_id": room, **payload}, to=room)
+
+    service.listeners.append(emit_state)
+
+    def thinking(game_id: str, seat: int, value: bool) -> None:
+        socketio.emit("thinking", {"game_id": game_id, "seat": seat, "thinking": value},
+                      to=game_id)
+
+    def join(msg: dict) -> dict:
+        table = service.table(msg["game_id"])
+        with table.lock:  # no event can slip between the catch-up and the room
+            seats = service.join(request.sid, table.id, msg["tokens"])
+            join_room(table.id)
+            events = [e.to_dict() for e in table.game.events_since(msg["last_seq"])]
+            return {"seats": seats, "events": events,
+                    "state": views.game_body(table, service.presence)}
+
+    def unjoin(msg: dict) -> dict:
+        leave_room(msg["game_id"])
+        return {}
+
+    def move(msg: dict) -> dict:
+        return {"event": service.move(msg["game_id"], msg["seat"], msg["move"], msg["seq"],
+                                      msg.get("token"))}
+
+    def undo(msg: dict) -> dict:
+        return service.undo(msg["game_id"], msg["seat"], msg["seq"], msg.get("token"))
+
+    def undo_answer(msg: dict) -> dict:
+        return service.undo_answer(msg["game_id"], msg["seat"], msg["accept"], msg.get("token"))
+
+    def leave(msg: dict) -> dict:
+        return {"event": service.leave(msg["game_id"], msg["seat"], msg.get("token"))}
+
+    def declare_left(msg: dict) -> dict:
+        return {"event": service.declare_left(msg["game_id"], msg["seat"], msg.get("token"))}
+
+    handlers = {
+        "join": (JoinMsg, join), "unjoin": (GameMsg, unjoin), "move": (MoveMsg, move),
+        "undo": (UndoMsg, undo), "undo_answer": (UndoAnswerMsg, undo_answer),
+        "leave": (SeatMsg, leave), "declare_left": (SeatMsg, declare_left),
+    }
+    for name, (schema, fn) in handlers.items():
+        socketio.on_event(name, _acked(schema, fn))
+
+    def on_disconnect(reason: Any = None) -> None:
+        service.disconnect(request.sid)
+
+    socketio.on_event("disconnect", on_disconnect)
+    return thinking

@@ -1,0 +1,213 @@
+"""Marshmallow schemas for every REST request and response, published by flask-smorest in
+/api/openapi.json. They check shape and types only; whether a move is legal is the engine's
+question. Unknown fields are refused (422) so a typo never silently does nothing.
+"""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from engine.variants import VARIANTS
+
+SEAT = validate.Range(min=1, max=4)
+SEQ = validate.Range(min=0, max=2**31)
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+# -- errors -------------------------------------------------------------------------------
+class ErrorBody(ma.Schema):
+    code = fields.String(required=True, metadata={"example": "edge_contact"})
+    message = fields.String(required=True)
+    details = fields.Dict(required=True)
+
+
+class ErrorSchema(ma.Schema):
+    """The one error shape of every 4xx (and the socket's error acknowledgements)."""
+
+    error = fields.Nested(ErrorBody, required=True)
+
+
+# -- requests -----------------------------------------------------------------------------
+class SeatSpec(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(["open", "local", "computer"]))
+    name = fields.String(validate=validate.Length(min=1, max=40), allow_none=True)
+    level = fields.Integer(validate=validate.Range(min=1, max=99))
+
+
+class CreateGame(Strict):
+    variant = fields.String(required=True, validate=validate.OneOf(sorted(VARIANTS)))
+    seats = fields.List(fields.Nested(SeatSpec), required=True,
+                        validate=validate.Length(min=2, max=4))
+
+
+class Claim(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class MoveRequest(Strict):
+    seat = fields.Integer(required=True, strict=True, validate=SEAT)
+    move = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"example": "e9,d10,e10,f10,e11"})
+    seq = fields.Integer(required=True, strict=True, validate=SEQ)
+
+
+class UndoRequest(Strict):
+    seat = fields.Integer(required=True, strict=True, validate=SEAT)
+    seq = fields.Integer(required=True, strict=True, validate=SEQ)
+
+
+class UndoAnswer(Strict):
+    seat = fields.Integer(required=True, strict=True, validate=SEAT)
+    accept = fields.Boolean(required=True)
+
+
+class SeatOnly(Strict):
+    seat = fields.Integer(required=True, strict=True, validate=SEAT)
+
+
+class LegalQuery(Strict):
+    seat = fields.Integer(required=True, validate=SEAT)
+    piece = fields.String(validate=validate.Length(min=1, max=4))
+
+
+class SinceQuery(Strict):
+    since = fields.Integer(load_default=0, validate=SEQ)
+
+
+# -- responses ----------------------------------------------------------------------------
+class Created(ma.Schema):
+    id = fields.String(required=True)
+    host_token = fields.String(required=True)
+    tokens = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                         metadata={"description": "seat number -> token of each local seat"})
+
+
+class ClaimResult(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True)
+
+
+def EventBody(**kwargs) -> fields.Dict:  # noqa: N802 - reads like the other schemas
+    """An engine event as a dict: `type`, `seq` and the type's own fields (seat, move,
+    from_seq...). A Dict, not a Schema, so dumping keeps every field of every event type."""
+    return fields.Dict(metadata={"description": "an engine event: {type, seq, ...}",
+                                 "example": {"type": "piece_placed", "seq": 2, "seat": 1,
+                                             "move": "e9,d10,e10,f10,e11"}}, **kwargs)
+
+
+class SeatState(ma.Schema):
+    seat = fields.Integer()
+    colour = fields.String()
+    kind = fields.String()
+    name = fields.String(allow_none=True)
+    level = fields.Integer(allow_none=True)
+    claimed = fields.Boolean()
+    connected = fields.Boolean()
+    away = fields.Boolean()
+    left = fields.Boolean()
+    score = fields.Integer()
+    pieces_left = fields.List(fields.String())
+    open_corners = fields.List(fields.String())
+    can_move = fields.Boolean()
+
+
+class Result(ma.Schema):
+    winners = fields.List(fields.Integer())
+    scores = fields.List(fields.Integer())
+    results = fields.List(fields.String())
+    points = fields.List(fields.Integer())
+
+
+class LastMove(ma.Schema):
+    seat = fields.Integer()
+    move = fields.String()
+    seq = fields.Integer()
+
+
+class UndoRequestState(ma.Schema):
+    seat = fields.Integer()
+    seq = fields.Integer()
+    waiting = fields.List(fields.Integer())
+    accepted = fields.List(fields.Integer())
+    expires_in = fields.Float()
+
+
+class GameState(ma.Schema):
+    id = fields.String()
+    variant = fields.String()
+    size = fields.Integer()
+    status = fields.String(metadata={"enum": ["open", "running", "finished"]})
+    closed = fields.Boolean()
+    seq = fields.Integer()
+    to_move = fields.Integer(allow_none=True)
+    board = fields.List(fields.List(fields.Integer()),
+                        metadata={"description": "rows, top row first; 0 or seat number"})
+    seats = fields.List(fields.Nested(SeatState))
+    result = fields.Nested(Result, allow_none=True)
+    last_move = fields.Nested(LastMove, allow_none=True)
+    undo_request = fields.Nested(UndoRequestState, allow_none=True)
+    rematch_id = fields.String(allow_none=True)
+
+
+class LobbySeat(ma.Schema):
+    seat = fields.Integer()
+    kind = fields.String()
+    name = fields.String(allow_none=True)
+    claimed = fields.Boolean()
+
+
+class LobbyEntry(ma.Schema):
+    id = fields.String()
+    variant = fields.String()
+    status = fields.String()
+    seq = fields.Integer()
+    created_at = fields.Float()
+    seats = fields.List(fields.Nested(LobbySeat))
+    open_seats = fields.List(fields.Integer())
+
+
+class Lobby(ma.Schema):
+    games = fields.List(fields.Nested(LobbyEntry))
+
+
+class LegalMove(ma.Schema):
+    piece = fields.String()
+    move = fields.String()
+
+
+class Legal(ma.Schema):
+    seat = fields.Integer()
+    seq = fields.Integer()
+    moves = fields.List(fields.Nested(LegalMove))
+
+
+class EventResult(ma.Schema):
+    event = EventBody(required=True)
+
+
+class UndoResult(ma.Schema):
+    event = EventBody(allow_none=True)
+    undo_request = fields.Nested(UndoRequestState, allow_none=True)
+
+
+class Events(ma.Schema):
+    game_id = fields.String()
+    seq = fields.Integer()
+    events = fields.List(EventBody())
+
+
+class Rematch(ma.Schema):
+    id = fields.String()
+    created = fields.Boolean()
+
+
+class Health(ma.Schema):
+    ok = fields.Boolean()
+    version = fields.String()
+    games = fields.Integer()

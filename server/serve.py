@@ -1,0 +1,115 @@
+"""`cornerclaim serve`: start the LAN host, print its URL and a QR code of it.
+
+The URL uses the PC's LAN IP address, not a `.local` name (Android does not resolve mDNS
+names in the browser). The HTTP server is Werkzeug's threaded server with Flask-SocketIO in
+`threading` mode and simple-websocket: pure Python, the same on Linux, macOS and Windows,
+with real WebSockets and no C extensions — the reasons are in docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import socket
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options only: importing the web stack waits until `run`."""
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (8000)")
+    parser.add_argument("--data-dir", default=None,
+                        help="folder of the game store (default: the user's data folder)")
+    parser.add_argument("--no-mdns", action="store_true", help="do not announce on the LAN")
+    parser.add_argument("--bot-delay", type=float, default=0.8,
+                        help="seconds a computer seat waits before it moves (0.8)")
+    parser.add_argument("--away-grace", type=float, default=120.0,
+                        help="seconds before an away seat may be declared left (120)")
+    parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+
+
+def default_data_dir() -> str:
+    import platformdirs
+
+    return platformdirs.user_data_dir("cornerclaim", appauthor=False)
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN: the source address of a route outwards.
+
+    Connecting a UDP socket sends nothing; it only asks the OS which interface it would use.
+    """
+    for probe in ("192.168.0.1", "10.255.255.255", "8.8.8.8"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                address = s.getsockname()[0]
+                if not address.startswith("0."):
+                    return address
+        except OSError:
+            continue
+    return "127.0.0.1"
+
+
+def public_url(host: str, port: int) -> str:
+    address = lan_address() if host in ("0.0.0.0", "", "::") else host
+    return f"http://{address}:{port}/"
+
+
+def print_banner(url: str, data_dir: str, *, qr: bool) -> None:
+    print(f"Corner Claim host is up: {url}", flush=True)
+    print(f"Games are saved in {data_dir}", flush=True)
+    if qr:
+        import segno
+
+        print("Scan to join:")
+        segno.make(url, error="m").terminal(compact=True)
+    print("Press Ctrl+C to stop.", flush=True)
+
+
+def _interrupt(signum, frame) -> None:
+    """SIGTERM stops the host like Ctrl+C: unregister mDNS, stop the bots, close the store."""
+    raise KeyboardInterrupt
+
+
+def run(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    from .api import host_version
+    from .app import create_app, shutdown_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    data_dir = args.data_dir or default_data_dir()
+    app = create_app({"DATA_DIR": data_dir, "BOT_DELAY": args.bot_delay,
+                      "AWAY_GRACE": args.away_grace})
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as e:
+        print(f"cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        shutdown_app(app)
+        return 2
+    url = public_url(args.host, server.port)
+    announcer = None
+    if not args.no_mdns:
+        from .discovery import Announcer
+
+        service = app.extensions["cornerclaim"]
+        announcer = Announcer(url.split("//")[1].split(":")[0], server.port,
+                              version=host_version(),
+                              open_games=lambda: sum(t.status == "open"
+                                                     for t in service.tables())).start()
+    print_banner(url, data_dir, qr=not args.no_qr)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.serve_forever()  # Werkzeug's returns on KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("Stopping.", flush=True)
+        server.server_close()
+        if announcer is not None:
+            announcer.stop()
+        shutdown_app(app)
+    return 0

@@ -1,0 +1,398 @@
+"""The one service layer that REST, the socket and the bot runner all go through.
+
+Each command takes a game's lock (one writer per game), checks credentials and host policy,
+asks the engine for the event (the engine holds every rule), commits it to the store, folds
+it into the live `Game`, and only then tells the listeners (socket broadcast, bot runner) —
+so an acknowledged or broadcast move is always on disk, and events reach rooms in seq order.
+At start-up every game is rebuilt by folding its stored events.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from engine.ai import LEVELS
+from engine.core import Event, Game
+from engine.cornerclaim import new_game
+from engine.errors import EngineError, GameOverError, StaleSeqError
+from engine.pieces import PIECE_NAMES, PIECES
+
+from . import views
+from .errors import ApiError, from_engine
+from .presence import Presence
+from .store import EventStore, GameRecord, SeatRecord
+from .table import Table, UndoRequest, new_token
+
+log = logging.getLogger(__name__)
+
+#: listener(kind, table, payload) with kind in "event", "state", "presence", "undo_request".
+Listener = Callable[[str, Table, dict[str, Any]], None]
+
+
+class GameService:
+    """All games on this host. Thread-safe; every public method may raise ApiError."""
+
+    def __init__(self, store: EventStore, *, undo_timeout: float = 30.0,
+                 away_grace: float = 120.0, clock: Callable[[], float] = time.monotonic):
+        self.store = store
+        self.undo_timeout = undo_timeout
+        self.away_grace = away_grace
+        self.presence = Presence(clock)
+        self.listeners: list[Listener] = []
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+        self._load()
+
+    # -- start-up --------------------------------------------------------------------------
+    def _load(self) -> None:
+        for record in self.store.games():
+            events = [Event.from_dict(e) for e in self.store.events_since(record.id, 0)]
+            try:
+                game = Game.from_events(events)
+            except EngineError:
+                log.exception("game %s: its stored log does not fold; skipped", record.id)
+                continue
+            self._tables[record.id] = Table(record, game, self.store.seats(record.id))
+
+    # -- lookup ----------------------------------------------------------------------------
+    def table(self, game_id: str) -> Table:
+        with self._lock:
+            table = self._tables.get(game_id)
+        if table is None:
+            raise ApiError("unknown_game", f"there is no game {game_id!r}", game_id=game_id)
+        return table
+
+    def tables(self) -> list[Table]:
+        with self._lock:
+            return list(self._tables.values())
+
+    def _notify(self, kind: str, table: Table, payload: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(kind, table, payload)
+            except Exception:  # a broken listener must not undo a committed move
+                log.exception("listener failed on %s for game %s", kind, table.id)
+
+    # -- reading ---------------------------------------------------------------------------
+    def state(self, game_id: str) -> dict[str, Any]:
+        table = self.table(game_id)
+        with table.lock:
+            return views.game_body(table, self.presence)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        result = []
+        for table in self.tables():
+            with table.lock:
+                result.append(views.lobby_entry(table))
+        return result
+
+    def events_since(self, game_id: str, since: int) -> list[dict[str, Any]]:
+        table = self.table(game_id)
+        with table.lock:
+            return [e.to_dict() for e in table.game.events_since(max(since, 0))]
+
+    def log_json(self, game_id: str) -> str:
+        table = self.table(game_id)
+        with table.lock:
+            return table.game.to_json()
+
+    def legal(self, game_id: str, seat: int, piece: str | None = None) -> dict[str, Any]:
+        """Legal placements of `seat` now (empty when it is not that seat's turn)."""
+        if piece is not None and piece not in PIECE_NAMES:
+            raise ApiError("bad_piece", f"there is no piece {piece!r}", pieces=list(PIECE_NAMES))
+        table = self.table(game_id)
+        with table.lock:
+            table.seat(seat)
+            state = table.state
+            moves = []
+            if state.to_move == seat and not table.finished:
+                bc = state.position.bc
+                for m in state.legal_moves(seat):
+                    name = PIECES[bc.move_piece[m]].name
+                    if piece is None or name == piece:
+                        moves.append({"piece": name, "move": state.move_str(m)})
+            return {"seat": seat, "seq": table.game.seq, "moves": moves}
+
+    # -- creating and seating --------------------------------------------------------------
+    def create(self, variant: str, seats: list[dict[str, Any]], *,
+               rematch_of: Table | None = None) -> dict[str, Any]:
+        """A new game. Returns its id, the host token and the local seats' tokens."""
+        for i, spec in enumerate(seats, start=1):
+            if spec["kind"] == "computer" and spec.get("level", 1) not in LEVELS:
+                raise ApiError("invalid_request", f"seat {i}: no computer level {spec['level']}",
+                               levels=sorted(LEVELS))
+        names = tuple(spec.get("name") or f"Seat {i}" for i, spec in enumerate(seats, 1))
+        try:
+            game = new_game(variant, names)
+        except EngineError as e:
+            raise from_engine(e) from None
+        host_token, host_hash = new_token()
+        tokens: dict[int, str] = {}
+        records = []
+        for i, spec in enumerate(seats, start=1):
+            kind = spec["kind"]
+            level = spec.get("level", 1) if kind == "computer" else None
+            token_hash = None
+            if kind == "local":
+                tokens[i], token_hash = new_token()
+            records.append(SeatRecord(i, kind, spec.get("name"), level, token_hash))
+        record = GameRecord(uuid.uuid4().hex[:12], time.time(), variant, host_hash,
+                            rematch_of=rematch_of.id if rematch_of else None)
+        if rematch_of is not None:  # same people at the same seats: same credentials
+            record.host_hash = rematch_of.record.host_hash
+            for new, old in zip(records, rematch_of.seats, strict=True):
+                new.token_hash = old.token_hash if old.kind != "computer" else None
+        self.store.create_game(record, records, game.events[0].to_dict())
+        table = Table(record, game, records)
+        with self._lock:
+            self._tables[record.id] = table
+        with table.lock:
+            self._notify("state", table, {})
+        return {"id": record.id, "host_token": host_token,
+                "tokens": {str(k): v for k, v in tokens.items()}}
+
+    def claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
+        """Claim an open seat with a display name; returns the seat's token."""
+        table = self.table(game_id)
+        with table.lock:
+            record = table.seat(seat)
+            if record.kind != "open":
+                raise ApiError("not_open", f"seat {seat} is a {record.kind} seat, not open")
+            if record.token_hash or seat in table.state.left:
+                raise ApiError("seat_taken", f"seat {seat} is already taken")
+            if table.finished:
+                raise ApiError("closed", "this game has finished")
+            token, token_hash = new_token()
+            updated = SeatRecord(seat, "open", name, None, token_hash)
+            self.store.update_seat(game_id, updated)
+            table.seats[seat - 1] = updated
+            self._notify("state", table, {})
+            return {"seat": seat, "token": token, "game_id": game_id}
+
+    # -- playing ---------------------------------------------------------------------------
+    def _commit(self, table: Table, action: Callable[[Game], Event]) -> dict[str, Any]:
+        """Run an engine command on the live game, make its event durable, then announce it.
+
+        The engine checks and folds in memory first; if the commit fails the live game is
+        rebuilt from its previous events, so memory never runs ahead of the disk.
+        """
+        before = list(table.game.events)
+        try:
+            event = action(table.game)
+        except EngineError as e:
+            raise from_engine(e) from None
+        try:
+            self.store.append(table.id, event.to_dict())
+        except BaseException:
+            table.game = Game.from_events(before)
+            raise
+        self._drop_undo_request(table, reason="moved_on")
+        body = event.to_dict()
+        self._notify("event", table, body)
+        return body
+
+    def _require_playing(self, table: Table) -> None:
+        if table.record.closed:
+            raise ApiError("closed", "the host closed this game")
+        if table.status == "open" and not table.state.is_over:
+            raise ApiError("not_started", "waiting for open seats to be claimed",
+                           open_seats=table.unclaimed())
+
+    def move(self, game_id: str, seat: int, move: str, seq: int, token: str | None) -> dict:
+        table = self.table(game_id)
+        with table.lock:
+            table.require_seat_token(seat, token)
+            self._require_playing(table)
+            return self._commit(table, lambda g: g.play(seat, move, seq=seq))
+
+    def bot_move(self, game_id: str, seat: int, move: str, seq: int) -> dict | None:
+        """A computer seat's placement, computed for `seq`; None if the game moved on."""
+        table = self.table(game_id)
+        with table.lock:
+            if table.seat(seat).kind != "computer" or table.finished or table.status != "running":
+                return None
+            try:
+                return self._commit(table, lambda g: g.play(seat, move, seq=seq))
+            except ApiError as e:
+                if e.code not in ("stale_seq", "not_your_turn"):
+                    log.warning("game %s: bot move %s refused: %s", game_id, move, e.message)
+                return None
+
+    def leave(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        table = self.table(game_id)
+        with table.lock:
+            table.require_seat_token(seat, token)
+            if table.record.closed:
+                raise ApiError("closed", "the host closed this game")
+            return self._commit(table, lambda g: g.leave(seat))
+
+    def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        """The host or another seated player declares an away seat left after the grace."""
+        table = self.table(game_id)
+        with table.lock:
+            record = table.seat(seat)
+            if not table.is_host(token):
+                others = [s for s in table.seats_of(token) if s != seat]
+                if not token:
+                    raise ApiError("unauthorized", "this needs a seat or host token")
+                if not any(s in table.humans() for s in others):
+                    raise ApiError("forbidden", "only the host or another seated player may")
+            if record.kind == "computer":
+                raise ApiError("not_away", f"seat {seat} is a computer; remove it instead")
+            unclaimed = seat in table.unclaimed()
+            if not unclaimed and self.presence.connected(game_id, seat):
+                raise ApiError("not_away", f"seat {seat} is connected")
+            away = self.presence.away_for(game_id, seat)
+            if not unclaimed and away < self.away_grace:
+                wait = round(self.away_grace - away, 1)
+                raise ApiError("grace_period", f"seat {seat} has been away {away:.0f} s; "
+                               f"wait {wait:.0f} s more", seconds_left=wait)
+            if table.record.closed:
+                raise ApiError("closed", "the host closed this game")
+            return self._commit(table, lambda g: g.leave(seat))
+
+    # -- undo ------------------------------------------------------------------------------
+    def undo(self, game_id: str, seat: int, seq: int, token: str | None) -> dict[str, Any]:
+        """Take back the seat's latest placement: at once if no other human is seated,
+        else as a request the other seated humans must accept (see docs/api.md)."""
+        table = self.table(game_id)
+        with table.lock:
+            table.require_seat_token(seat, token)
+            self._require_playing(table)
+            if table.state.is_over:
+                raise from_engine(GameOverError("the game is over: no more takebacks"))
+            others = [s for s in table.humans() if s != seat and table.seats[s - 1].kind == "open"]
+            if not others:
+                event = self._commit(table, lambda g: g.undo(seat, seq=seq))
+                return {"event": event, "undo_request": None}
+            if table.undo_request is not None:
+                raise ApiError("undo_pending", "a takeback is already waiting for an answer",
+                               undo_request=table.undo_request.to_dict())
+            if seq != table.game.seq:
+                raise from_engine(StaleSeqError(
+                    f"the game has moved on: you acted on {seq}, the latest is "
+                    f"{table.game.seq}", latest=table.game.seq))
+            try:
+                table.game.rules.undo(table.state, seat)  # is there anything to take back?
+            except EngineError as e:
+                raise from_engine(e) from None
+            request = UndoRequest(seat, seq, others, expires_in=self.undo_timeout)
+            table.undo_request = request
+            timer = threading.Timer(self.undo_timeout, self._expire_undo, (table, request))
+            timer.daemon = True
+            table.undo_timer = timer
+            timer.start()
+            self._notify("undo_request", table, {"undo_request": request.to_dict()})
+            return {"event": None, "undo_request": request.to_dict()}
+
+    def undo_answer(self, game_id: str, seat: int, accept: bool,
+                    token: str | None) -> dict[str, Any]:
+        table = self.table(game_id)
+        with table.lock:
+            table.require_seat_token(seat, token)
+            request = table.undo_request
+            if request is None or seat not in request.waiting:
+                raise ApiError("no_undo_request", f"no takeback is waiting for seat {seat}")
+            if not accept:
+                self._drop_undo_request(table, reason="declined", by=seat)
+                return {"event": None, "undo_request": None}
+            request.waiting.remove(seat)
+            request.accepted.append(seat)
+            if request.waiting:
+                self._notify("undo_request", table, {"undo_request": request.to_dict()})
+                return {"event": None, "undo_request": request.to_dict()}
+            event = self._commit(table, lambda g: g.undo(request.seat, seq=request.seq))
+            return {"event": event, "undo_request": None}
+
+    def _expire_undo(self, table: Table, request: UndoRequest) -> None:
+        with table.lock:
+            if table.undo_request is request:
+                self._drop_undo_request(table, reason="timeout")
+
+    def _drop_undo_request(self, table: Table, *, reason: str, by: int | None = None) -> None:
+        if table.undo_request is None:
+            return
+        if table.undo_timer is not None:
+            table.undo_timer.cancel()
+        dropped = table.undo_request
+        table.undo_request = table.undo_timer = None
+        self._notify("undo_request", table, {"undo_request": None, "dropped": dropped.to_dict(),
+                                             "reason": reason, "by": by})
+
+    # -- host actions ----------------------------------------------------------------------
+    def close(self, game_id: str, token: str | None) -> dict[str, Any]:
+        table = self.table(game_id)
+        with table.lock:
+            table.require_host(token)
+            if not table.record.closed:
+                self.store.set_closed(game_id)
+                table.record.closed = True
+                self._drop_undo_request(table, reason="closed")
+                self._notify("state", table, {})
+            return views.game_body(table, self.presence)
+
+    def remove_computer(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        """Turn a computer seat into an open seat a person can claim (the game waits)."""
+        table = self.table(game_id)
+        with table.lock:
+            table.require_host(token)
+            record = table.seat(seat)
+            if record.kind != "computer":
+                raise ApiError("not_computer", f"seat {seat} is not a computer")
+            if table.finished:
+                raise ApiError("closed", "this game has finished")
+            updated = SeatRecord(seat, "open", None, None, None)
+            self.store.update_seat(game_id, updated)
+            table.seats[seat - 1] = updated
+            self._notify("state", table, {})
+            return views.game_body(table, self.presence)
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The rematch's id: created by the first seat (or host) to ask, shared by the rest."""
+        table = self.table(game_id)
+        with table.lock:
+            if not table.is_host(token) and not table.seats_of(token):
+                if not token:
+                    raise ApiError("unauthorized", "a rematch needs a seat or host token")
+                raise ApiError("forbidden", "only the players or the host may ask for a rematch")
+            if table.record.rematch_id:
+                return {"id": table.record.rematch_id, "created": False}
+            if not table.finished:
+                raise ApiError("not_finished", "the game is still being played")
+            specs = [{"kind": s.kind, "name": s.name, "level": s.level or 1} for s in table.seats]
+            created = self.create(table.record.variant, specs, rematch_of=table)
+            self.store.link_rematch(game_id, created["id"])
+            table.record.rematch_id = created["id"]
+            self._notify("state", table, {})
+            return {"id": created["id"], "created": True}
+
+    # -- presence --------------------------------------------------------------------------
+    def join(self, sid: str, game_id: str, tokens: list[str]) -> list[int]:
+        """A socket joins a game; returns the seats its tokens hold (none for a spectator)."""
+        table = self.table(game_id)
+        with table.lock:
+            seats = sorted({s for t in tokens for s in table.seats_of(t)})
+            for seat in seats:
+                self.presence.connect(sid, game_id, seat)
+            if seats:
+                self._notify("presence", table, self.presence_body(table))
+            return seats
+
+    def disconnect(self, sid: str) -> None:
+        for game_id in self.presence.disconnect(sid):
+            try:
+                table = self.table(game_id)
+            except ApiError:
+                continue
+            with table.lock:
+                self._notify("presence", table, self.presence_body(table))
+
+    def presence_body(self, table: Table) -> dict[str, Any]:
+        seats = views.game_body(table, self.presence)["seats"]
+        return {"game_id": table.id, "seats": [
+            {"seat": s["seat"], "connected": s["connected"], "away": s["away"]} for s in seats]}

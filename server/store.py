@@ -1,0 +1,235 @@
+"""The durable event store: every game's log, seats and credentials, on stdlib sqlite3.
+
+Why SQLite: one file in the data dir, no server to install on a home PC, and with WAL plus
+`synchronous=FULL` a committed transaction survives a power cut — so a move the host has
+acknowledged is on disk. `EventStore` is the small interface the service layer needs
+(append with an expected seq, read since a seq, list games, seat records); another backend
+(PostgreSQL) can implement it later without touching the service.
+
+Events are stored as the engine's own JSON dicts (`Event.to_dict`) and read back with
+`Event.from_dict`; the store never interprets them. The primary key (game_id, seq) and the
+expected-seq check inside one IMMEDIATE transaction make gaps and double appends impossible.
+Token *hashes* only are stored, never tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          TEXT PRIMARY KEY,
+    created_at  REAL NOT NULL,
+    variant     TEXT NOT NULL,
+    host_hash   TEXT NOT NULL,
+    closed      INTEGER NOT NULL DEFAULT 0,
+    rematch_of  TEXT,
+    rematch_id  TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id  TEXT NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,
+    type     TEXT NOT NULL,
+    body     TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seats (
+    game_id     TEXT NOT NULL REFERENCES games(id),
+    seat        INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    name        TEXT,
+    level       INTEGER,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    game_id     TEXT NOT NULL REFERENCES games(id),
+    seat        INTEGER NOT NULL,
+    token_hash  TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+"""
+
+
+class SeqConflict(Exception):
+    """An append whose seq is not exactly the stored last seq + 1 (a gap or a race)."""
+
+    def __init__(self, expected: int, latest: int) -> None:
+        super().__init__(f"append at seq {expected} but the log ends at {latest}")
+        self.expected = expected
+        self.latest = latest
+
+
+@dataclass
+class SeatRecord:
+    """One seat's durable facts: how it is played, by whom, and its token hash if claimed."""
+
+    seat: int
+    kind: str  # "open" | "local" | "computer"
+    name: str | None = None
+    level: int | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class GameRecord:
+    """A game's row: what the lobby and the service need besides the event log."""
+
+    id: str
+    created_at: float
+    variant: str
+    host_hash: str
+    closed: bool = False
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+
+
+class EventStore(Protocol):
+    """What the service layer needs from durable storage."""
+
+    def create_game(self, game: GameRecord, seats: list[SeatRecord],
+                    first_event: dict[str, Any]) -> None: ...
+
+    def append(self, game_id: str, event: dict[str, Any]) -> None:
+        """Commit `event` (with its `seq`) durably; SeqConflict unless seq == last + 1."""
+        ...
+
+    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]: ...
+
+    def games(self) -> list[GameRecord]: ...
+
+    def seats(self, game_id: str) -> list[SeatRecord]: ...
+
+    def update_seat(self, game_id: str, seat: SeatRecord) -> None: ...
+
+    def set_closed(self, game_id: str) -> None: ...
+
+    def link_rematch(self, old_id: str, new_id: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SqliteStore:
+    """`EventStore` on one SQLite file. Thread-safe: one connection behind a lock.
+
+    One lock is enough for a LAN party (a commit is a few milliseconds); the service layer
+    also holds a per-game lock so there is one writer per game at a time.
+    """
+
+    FILENAME = "cornerclaim.sqlite3"
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if path.is_dir() or not path.suffix:
+            path.mkdir(parents=True, exist_ok=True)
+            path = path / self.FILENAME
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    # -- writing ---------------------------------------------------------------------------
+    def _write(self, statements: Iterable[tuple[str, tuple]]) -> None:
+        """Run statements in one IMMEDIATE transaction; commit (fsync) or roll back."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def create_game(self, game: GameRecord, seats: list[SeatRecord],
+                    first_event: dict[str, Any]) -> None:
+        if first_event.get("seq") != 1:
+            raise SeqConflict(first_event.get("seq", 0), 0)
+        stmts = [(
+            "INSERT INTO games (id, created_at, variant, host_hash, closed, rematch_of)"
+            " VALUES (?, ?, ?, ?, 0, ?)",
+            (game.id, game.created_at, game.variant, game.host_hash, game.rematch_of),
+        )]
+        for s in seats:
+            stmts.append(("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
+                          (game.id, s.seat, s.kind, s.name, s.level)))
+            if s.token_hash:
+                stmts.append(("INSERT INTO seat_tokens VALUES (?, ?, ?)",
+                              (game.id, s.seat, s.token_hash)))
+        stmts.append(self._event_insert(game.id, first_event))
+        self._write(stmts)
+
+    @staticmethod
+    def _event_insert(game_id: str, event: dict[str, Any]) -> tuple[str, tuple]:
+        return ("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                (game_id, event["seq"], event["type"], json.dumps(event), time.time()))
+
+    def append(self, game_id: str, event: dict[str, Any]) -> None:
+        seq = event["seq"]
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute(
+                    "SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+                latest = row[0] or 0
+                if seq != latest + 1 or latest == 0:
+                    raise SeqConflict(seq, latest)
+                self._db.execute(*self._event_insert(game_id, event))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def update_seat(self, game_id: str, seat: SeatRecord) -> None:
+        stmts = [
+            ("UPDATE seats SET kind = ?, name = ?, level = ? WHERE game_id = ? AND seat = ?",
+             (seat.kind, seat.name, seat.level, game_id, seat.seat)),
+            ("DELETE FROM seat_tokens WHERE game_id = ? AND seat = ?", (game_id, seat.seat)),
+        ]
+        if seat.token_hash:
+            stmts.append(("INSERT INTO seat_tokens VALUES (?, ?, ?)",
+                          (game_id, seat.seat, seat.token_hash)))
+        self._write(stmts)
+
+    def set_closed(self, game_id: str) -> None:
+        self._write([("UPDATE games SET closed = 1 WHERE id = ?", (game_id,))])
+
+    def link_rematch(self, old_id: str, new_id: str) -> None:
+        self._write([("UPDATE games SET rematch_id = ? WHERE id = ?", (new_id, old_id))])
+
+    # -- reading ---------------------------------------------------------------------------
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        rows = self._query(
+            "SELECT body FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq))
+        return [json.loads(body) for (body,) in rows]
+
+    def games(self) -> list[GameRecord]:
+        rows = self._query(
+            "SELECT id, created_at, variant, host_hash, closed, rematch_of, rematch_id"
+            " FROM games ORDER BY created_at, id")
+        return [GameRecord(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        rows = self._query(
+            "SELECT s.seat, s.kind, s.name, s.level, t.token_hash FROM seats s"
+            " LEFT JOIN seat_tokens t ON t.game_id = s.game_id AND t.seat = s.seat"
+            " WHERE s.game_id = ? ORDER BY s.seat", (game_id,))
+        return [SeatRecord(*r) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

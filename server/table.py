@@ -1,0 +1,123 @@
+"""One live game on the host: its engine `Game` (the fold of the stored log), its seats and
+credentials, and the transient things around it (a pending undo request).
+
+Credentials are random `secrets.token_urlsafe` strings handed to the client once; the host
+keeps only their SHA-256 (a slow KDF buys nothing for 256-bit random tokens) and compares
+with `hmac.compare_digest`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Game
+from engine.cornerclaim import State
+
+from .errors import ApiError
+from .store import GameRecord, SeatRecord
+
+HUMAN_KINDS = ("open", "local")
+
+
+def new_token() -> tuple[str, str]:
+    """A fresh token and its hash."""
+    token = secrets.token_urlsafe(32)
+    return token, hash_token(token)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str | None, token_hash: str | None) -> bool:
+    if not token or not token_hash:
+        return False
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
+@dataclass
+class UndoRequest:
+    """A takeback waiting for the other seated humans; dropped on any new event."""
+
+    seat: int
+    seq: int  # the game's seq when asked: the undo happens at exactly this seq or not at all
+    waiting: list[int]
+    accepted: list[int] = field(default_factory=list)
+    expires_in: float = 30.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "seq": self.seq, "waiting": list(self.waiting),
+                "accepted": list(self.accepted), "expires_in": self.expires_in}
+
+
+@dataclass
+class Table:
+    """A game and its seats. Hold `lock` while reading a consistent view or changing it."""
+
+    record: GameRecord
+    game: Game
+    seats: list[SeatRecord]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    undo_request: UndoRequest | None = None
+    undo_timer: threading.Timer | None = None
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    def seat(self, seat: int) -> SeatRecord:
+        """The seat record; bad_seat (400) for a seat number the game does not have."""
+        if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= len(self.seats):
+            return self.seats[seat - 1]
+        raise ApiError("bad_seat", f"seat must be 1 to {len(self.seats)}", seat=seat)
+
+    def unclaimed(self) -> list[int]:
+        """Open seats nobody has claimed yet (seats that left do not count)."""
+        return [s.seat for s in self.seats
+                if s.kind == "open" and not s.token_hash and s.seat not in self.state.left]
+
+    @property
+    def finished(self) -> bool:
+        return self.record.closed or self.state.is_over
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        return "open" if self.unclaimed() else "running"
+
+    def humans(self) -> list[int]:
+        """Seats held by a person (claimed open or local) who has not left."""
+        return [s.seat for s in self.seats if s.kind in HUMAN_KINDS and s.token_hash
+                and s.seat not in self.state.left]
+
+    def require_seat_token(self, seat: int, token: str | None) -> SeatRecord:
+        """The seat if `token` is its token; 401 without a token, 403 with a wrong one."""
+        record = self.seat(seat)
+        if not token:
+            raise ApiError("unauthorized", f"seat {seat} needs its token (Authorization: Bearer)")
+        if not token_matches(token, record.token_hash):
+            raise ApiError("forbidden", f"that token does not hold seat {seat}", seat=seat)
+        return record
+
+    def require_host(self, token: str | None) -> None:
+        if not token:
+            raise ApiError("unauthorized", "this needs the host token (Authorization: Bearer)")
+        if not token_matches(token, self.record.host_hash):
+            raise ApiError("forbidden", "that is not this game's host token")
+
+    def seats_of(self, token: str | None) -> list[int]:
+        """Every seat this token holds (a token holds one seat, local tokens likewise)."""
+        return [s.seat for s in self.seats if token_matches(token, s.token_hash)]
+
+    def is_host(self, token: str | None) -> bool:
+        return token_matches(token, self.record.host_hash)
