@@ -1,0 +1,217 @@
+"""Play a match between two engines and print the result with a 95 % interval.
+
+An engine is either a GTP command line (any program speaking Pentobi's GTP dialect, e.g.
+our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`), or
+`level:N` for one of our levels played in-process (no GTP, same code path as the host).
+Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
+
+Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
+A sits in one seat (rotating through them) and B plays every other seat (one GTP process).
+Games run in parallel (`--jobs`, default 2: both cores). Every game is saved as .blksgf.
+
+  python scripts/match.py --a 'level:6' --b 'level:5' --games 20 --out /tmp/m1
+  python scripts/match.py --a '.venv/bin/python -m server.cli gtp --game duo --level 6' \
+      --b '/path/pentobi-gtp -g duo -l 5 --book book_duo.blksgf --quiet' --games 40
+
+Prints one line per game, then: A's win rate (draws count half) with a Wilson 95 %
+interval, the mean score difference (A minus the mean of the other seats), A's mean rank
+(1 = best, ties averaged) and each engine's mean seconds per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shlex
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.cornerclaim import RULES, new_game  # noqa: E402
+from engine.errors import EngineError  # noqa: E402
+
+COLOUR_WORDS = {2: ("b", "w"), 3: ("1", "2", "3"), 4: ("1", "2", "3", "4")}
+GM_NAMES = {"duo": "Blokus Duo", "classic": "Blokus", "trio": "Blokus Three-Player"}
+
+
+class GtpEngine:
+    """A GTP engine in a subprocess; `genmove` returns cells, 'pass' or 'resign'."""
+
+    def __init__(self, command: str, variant: str) -> None:
+        self.proc = subprocess.Popen(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+        )
+        self.send(f"set_game {GM_NAMES[variant]}")
+        self.send("clear_board")
+
+    def send(self, command: str) -> str:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"engine died on {command!r}")
+            if line.strip() == "" and lines:
+                break
+            if line.strip():
+                lines.append(line.strip())
+        text = "\n".join(lines)
+        if text.startswith("?"):
+            raise RuntimeError(f"engine refused {command!r}: {text}")
+        return text[1:].strip()
+
+    def genmove(self, game, seat: int) -> str:
+        return self.send(f"genmove {COLOUR_WORDS[game.state.nu_seats][seat - 1]}")
+
+    def played(self, game, seat: int, cells: str) -> None:
+        self.send(f"play {COLOUR_WORDS[game.state.nu_seats][seat - 1]} {cells}")
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+        except (RuntimeError, BrokenPipeError, OSError):
+            pass
+        self.proc.kill()
+        self.proc.wait()
+
+
+class LevelEngine:
+    """One of our levels, called in-process exactly as the host calls it."""
+
+    def __init__(self, level: int, seed: int) -> None:
+        self.level = level
+        self.seed = seed
+
+    def genmove(self, game, seat: int) -> str:
+        from engine.ai import choose_move
+
+        state = game.state
+        move = choose_move(state, seat, level=self.level, seed=self.seed + state.seq)
+        return "pass" if move is None else state.move_str(move)
+
+    def played(self, game, seat: int, cells: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def make_engine(spec: str, variant: str, seed: int):
+    if spec.startswith("level:"):
+        return LevelEngine(int(spec.split(":", 1)[1]), seed)
+    return GtpEngine(spec, variant)
+
+
+def play_game(job: tuple) -> dict:
+    """Play game `index`; returns scores, A's seat, seconds per move and the .blksgf path."""
+    index, a_spec, b_spec, variant, out_dir, seed = job
+    game = new_game(variant)
+    n = game.state.nu_seats
+    a_seat = index % n + 1
+    a = make_engine(a_spec, variant, seed * 1000 + index)
+    b = make_engine(b_spec, variant, seed * 1000 + index + 500)
+    engines = {s: (a if s == a_seat else b) for s in range(1, n + 1)}
+    spent = {"a": [0.0, 0], "b": [0.0, 0]}
+    forfeit = None
+    try:
+        while not game.state.is_over:
+            seat = game.state.to_move
+            eng = engines[seat]
+            t = time.perf_counter()
+            cells = eng.genmove(game, seat)
+            who = "a" if eng is a else "b"
+            spent[who][0] += time.perf_counter() - t
+            spent[who][1] += 1
+            if cells.lower() in ("pass", "resign", ""):
+                forfeit = seat
+                break
+            try:
+                game.play(seat, cells)
+            except EngineError:
+                forfeit = seat
+                break
+            for other in {id(e): e for e in engines.values()}.values():
+                if other is not eng:
+                    other.played(game, seat, cells)
+    finally:
+        a.close()
+        b.close()
+    from replays.sgf import game_to_sgf
+
+    path = Path(out_dir) / f"game{index:03d}.blksgf"
+    path.write_text(game_to_sgf(game))
+    scores = list(RULES.outcome(game.state).scores)
+    if forfeit is not None:
+        scores[forfeit - 1] = -999
+    return {"index": index, "a_seat": a_seat, "scores": scores, "spent": spent,
+            "path": str(path), "forfeit": forfeit}
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise(results: list[dict]) -> dict:
+    points = diffs = ranks = 0.0
+    spent = {"a": [0.0, 0], "b": [0.0, 0]}
+    for r in results:
+        s = r["scores"]
+        mine = s[r["a_seat"] - 1]
+        others = [x for i, x in enumerate(s) if i != r["a_seat"] - 1]
+        best_other = max(others)
+        points += 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+        diffs += mine - sum(others) / len(others)
+        ranks += 1 + sum(1 for x in others if x > mine) + 0.5 * sum(1 for x in others if x == mine)
+        for k in spent:
+            spent[k][0] += r["spent"][k][0]
+            spent[k][1] += r["spent"][k][1]
+    n = len(results)
+    rate = points / n
+    lo, hi = wilson(rate, n)
+    return {"games": n, "rate": rate, "lo": lo, "hi": hi, "diff": diffs / n, "rank": ranks / n,
+            "sec_a": spent["a"][0] / max(spent["a"][1], 1),
+            "sec_b": spent["b"][0] / max(spent["b"][1], 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--a", required=True, help="engine A: GTP command or level:N")
+    ap.add_argument("--b", required=True, help="engine B: GTP command or level:N")
+    ap.add_argument("--game", default="duo", choices=sorted(GM_NAMES))
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default="/tmp/cornerclaim-match")
+    args = ap.parse_args(argv)
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    jobs = [(i, args.a, args.b, args.game, args.out, args.seed) for i in range(args.games)]
+    results = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for r in pool.map(play_game, jobs):
+            results.append(r)
+            mark = f" forfeit by seat {r['forfeit']}" if r["forfeit"] else ""
+            print(f"game {r['index']:3d}: A seat {r['a_seat']} scores {r['scores']}{mark}",
+                  flush=True)
+    s = summarise(results)
+    print(f"A: {args.a}\nB: {args.b}\n{args.game}, {s['games']} games: A scores "
+          f"{100 * s['rate']:.1f}% (95% CI {100 * s['lo']:.1f}–{100 * s['hi']:.1f}%), "
+          f"mean score diff {s['diff']:+.1f}, A mean rank {s['rank']:.2f}; "
+          f"s/move A {s['sec_a']:.2f}, B {s['sec_b']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""Computer players: legal moves at every level in every variant, reproducible with a seed,
+whole games between bots that the engine accepts. Budgets are tiny (a few playouts): these
+tests check behaviour, never strength or speed."""
+
+import random
+
+import pytest
+
+from engine.ai import LEVELS, choose_move, hint
+from engine.ai.mcts import rewards
+from engine.cornerclaim import RULES, new_game
+
+VARIANTS = ("duo", "trio", "classic")
+FAST = {"playouts": 12, "seconds": 5.0}
+
+
+def random_game(variant: str, plies: int, seed: int):
+    """A game after up to `plies` uniformly random placements."""
+    rnd = random.Random(seed)
+    game = new_game(variant)
+    for _ in range(plies):
+        state = game.state
+        if state.is_over:
+            break
+        seat = state.to_move
+        move = rnd.choice(state.legal_moves(seat))
+        game.play(seat, state.move_str(move))
+    return game
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_plays_a_legal_move_on_random_positions(variant, level):
+    for i, plies in enumerate((0, 3, 9, 20, 35, 60)):
+        state = random_game(variant, plies, seed=100 * level + i).state
+        if state.is_over:
+            continue
+        seat = state.to_move
+        move = choose_move(state, seat, level=level, seed=i, **FAST)
+        assert move in state.legal_moves(seat)
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_seat_without_placements_gets_none(level):
+    game = random_game("duo", 200, seed=3)
+    state = game.state
+    assert state.is_over
+    assert choose_move(state, 1, level=level, seed=1, **FAST) is None
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_same_seed_same_move(level):
+    state = random_game("duo", 8, seed=11).state
+    seat = state.to_move
+    first = choose_move(state, seat, level=level, seed=42, reuse=False, **FAST)
+    again = choose_move(state, seat, level=level, seed=42, reuse=False, **FAST)
+    assert first == again
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bots_play_whole_games_the_engine_accepts(variant):
+    """Seats at different levels play to the end through `Game.play`, which re-checks
+    every placement; tree reuse is on, as in a real game."""
+    game = new_game(variant)
+    levels = {1: 6, 2: 3, 3: 1, 4: 5}
+    while not game.state.is_over:
+        state = game.state
+        seat = state.to_move
+        move = choose_move(state, seat, level=levels[seat], seed=seat, playouts=20)
+        assert move is not None
+        game.play(seat, state.move_str(move))
+    assert len(RULES.outcome(game.state).scores) == game.state.nu_seats
+
+
+def test_hint_is_a_reproducible_legal_move():
+    state = random_game("classic", 10, seed=5).state
+    seat = state.to_move
+    move = hint(state, seat)
+    assert move in state.legal_moves(seat)
+    assert hint(state, seat) == move
+
+
+def test_levels_have_friendly_names_from_beginner_to_strongest():
+    assert len(LEVELS) >= 5
+    assert all(level.name and level.description for level in LEVELS.values())
+    budgets = [LEVELS[n].playouts for n in sorted(LEVELS)]
+    assert budgets == sorted(budgets)
+
+
+def test_reward_ranks_every_colour():
+    r = rewards([-10, -3, -3, -20])
+    assert r[1] == r[2] > r[0] > r[3]
+    two = rewards([-5, -9])
+    assert two[0] > 0.9 and two[1] < 0.1
+
+
+def test_unknown_level_is_refused():
+    state = new_game("duo").state
+    with pytest.raises(ValueError):
+        choose_move(state, 1, level=99)
