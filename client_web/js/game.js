@@ -1,0 +1,607 @@
+// The game screen: board, tray, seats, and the controls of the piece in hand.
+//
+// The client holds no rules. For the seat to move it asks the host for the legal placements
+// of a piece when that piece is first lifted (cached until the host's seq changes) and, while
+// dragging, only looks the cells under the piece up in that list. Moves go to the host with
+// the seq they were made on; a refusal is shown in the host's own words.
+
+import { api, memory, HostError } from "./api.js";
+import { Board } from "./board.js";
+import { h, COLOUR_LETTER, title } from "./dom.js";
+import { follow, unfollow } from "./net.js";
+import { PIECES, PIECE_NAMES, rotate, flip, canRotate, canFlip, cellsKey, moveKey, anchorOf,
+  parseCell, cellName, shapeSvg } from "./shapes.js";
+import { keepAwake } from "./wake.js";
+
+const perf = (window.ccPerf = window.ccPerf || { drag: [], frame: [] });
+
+export function mountGame(root, gameId, { watch = false } = {}) {
+  const g = {
+    id: gameId,
+    watch,
+    state: null,
+    board: null,
+    tokens: memory.tokens(gameId), // {seat: token}
+    thinking: {},
+    legal: new Map(), // "seq:seat:piece" -> {byKey: Map(key -> move), cover: [names]} | Promise
+    hand: null, // {seat, piece, cells, x, y}
+    drag: null,
+    busy: false,
+    lastActive: null,
+  };
+
+  // ---- layout -------------------------------------------------------------------------
+  const turn = h("div.turn", { "data-testid": "turn", role: "status", "aria-live": "polite" }, "Connecting…");
+  const message = h("p.message", { "data-testid": "message", role: "alert" });
+  const boardWrap = h("div.board-wrap");
+  const handInfo = h("p.sr-only", { "aria-live": "polite", "data-testid": "hand-info" });
+  const btn = (id, label, aria, onclick, cls = "") =>
+    h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
+  const b = {
+    rotate: btn("rotate", "⟳ Turn", "Turn the piece a quarter (R)", () => turnHand(rotate)),
+    flip: btn("flip", "⇋ Flip", "Flip the piece over (F)", () => turnHand(flip)),
+    place: btn("place", "Place", "Place the piece here (Space)", () => place(), ".primary"),
+    pass: btn("pass", "Pass", "Pass: only when nothing you hold fits", () => pass()),
+    undo: btn("undo", "↶ Undo", "Take back your last move (Z)", () => undo()),
+    leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
+  };
+  const handControls = h("div.controls.hand-controls", { role: "group", "aria-label": "Piece in hand" },
+    b.rotate, b.flip, b.place);
+  const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.undo, b.leave);
+  const tray = h("div.tray", { "data-testid": "tray", role: "group", "aria-label": "Your pieces" });
+  const seatsBox = h("div.seats", { "data-testid": "seats" });
+  const panel = h("div.panel"); // claim, undo request, game over
+  const dialog = h("dialog.confirm", { "data-testid": "leave-dialog", "aria-labelledby": "leave-title" });
+  const screen = h("div.game", { "data-testid": "game" },
+    h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
+      h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
+    h("div.play", {}, boardWrap,
+      h("div.side", {}, message, handInfo, handControls, tray, turnControls, panel, seatsBox)),
+    dialog);
+  root.append(screen);
+
+  // ---- who am I -----------------------------------------------------------------------
+  const seatsOf = () => (g.state ? g.state.seats : []);
+  const colourOf = (seat) => seatsOf()[seat - 1]?.colour || "blue";
+  const colours = () => Object.fromEntries(seatsOf().map((s) => [s.seat, s.colour]));
+  const mySeats = () => seatsOf().filter((s) => g.tokens[s.seat] && !s.left).map((s) => s.seat);
+  const isHotSeat = () => mySeats().length > 1;
+  const finished = () => g.state?.status === "finished" || !!g.state?.result;
+  const activeSeat = () => {
+    const s = g.state;
+    return s && !finished() && s.status === "running" && mySeats().includes(s.to_move) ? s.to_move : null;
+  };
+  const viewSeat = () => {
+    const mine = mySeats();
+    const a = activeSeat();
+    if (a) return a;
+    if (mine.includes(g.lastActive)) return g.lastActive;
+    return mine[0] || null;
+  };
+  const nameOf = (seat) => {
+    const s = seatsOf()[seat - 1];
+    if (!s) return "";
+    return s.kind === "computer" ? `Computer (${title(s.colour)})` : s.name || title(s.colour);
+  };
+  const say = (text) => { message.textContent = text || ""; };
+
+  // ---- state from the host ------------------------------------------------------------
+  function applyState(s) {
+    if (!s || s.id !== gameId) return;
+    if (g.state && s.seq < g.state.seq) return; // an older picture than the one shown
+    const seqChanged = !g.state || s.seq !== g.state.seq;
+    const sizeChanged = !g.state || s.size !== g.state.size;
+    g.state = s;
+    if (seqChanged) {
+      g.legal.clear();
+      const a = activeSeat();
+      if (g.hand && (g.hand.seat !== a || !s.seats[a - 1].pieces_left.includes(g.hand.piece))) g.hand = null;
+      if (!g.hand) say("");
+    }
+    if (sizeChanged) {
+      g.board = new Board(s.size);
+      boardWrap.replaceChildren(g.board.el);
+      attachPointer(g.board.el);
+    }
+    if (activeSeat()) g.lastActive = activeSeat();
+    render();
+  }
+
+  async function fetchState() {
+    try {
+      applyState(await api("GET", `/games/${gameId}`));
+    } catch (err) {
+      if (err.status === 404) {
+        turn.textContent = "No such game on this host.";
+        say(err.message);
+      } else say(err.message);
+    }
+  }
+
+  // ---- rendering ----------------------------------------------------------------------
+  function render() {
+    const s = g.state;
+    if (!s) return;
+    const a = activeSeat();
+    const v = viewSeat();
+    const col = colours();
+    document.body.dataset.turn = s.to_move ? col[s.to_move] : "";
+    screen.dataset.hotseat = String(isHotSeat());
+    // Open corners of the seat whose tray is shown (or of the seat to move, for watchers).
+    const cornerSeat = v || s.to_move;
+    const corners = cornerSeat ? s.seats[cornerSeat - 1].open_corners || [] : [];
+    g.board.paint(s, { colours: col, corners, cornerColour: cornerSeat ? col[cornerSeat] : null });
+    turn.textContent = turnText();
+    turn.className = `turn ${s.to_move && !finished() ? "t-" + col[s.to_move] : ""}`;
+    renderTray(v, a);
+    renderSeats(v);
+    renderPanel();
+    renderHand();
+    const playing = !!a;
+    const spectator = mySeats().length === 0;
+    turnControls.hidden = spectator || finished();
+    b.pass.disabled = !playing || s.seats[a - 1].can_move;
+    b.undo.disabled = spectator || !s.last_move || g.busy;
+    b.leave.disabled = spectator;
+  }
+
+  function turnText() {
+    const s = g.state;
+    if (finished()) {
+      const w = s.result?.winners || [];
+      if (w.length === 1) return `Game over — ${nameOf(w[0])} wins`;
+      if (w.length > 1) return `Game over — draw between ${w.map(nameOf).join(" and ")}`;
+      return "Game over";
+    }
+    if (s.closed) return "The host closed this game";
+    if (s.status === "open") {
+      const open = s.seats.filter((x) => !x.claimed).length;
+      return `Waiting for ${open} more player${open === 1 ? "" : "s"}`;
+    }
+    const who = title(colourOf(s.to_move));
+    if (activeSeat()) return isHotSeat() ? `${who}'s turn — pass the phone` : `Your turn (${who})`;
+    if (g.thinking[s.to_move]) return `${who}'s turn — computer is thinking…`;
+    const seat = s.seats[s.to_move - 1];
+    return `${who}'s turn${seat?.away ? " (away)" : ""}`;
+  }
+
+  function renderTray(v, a) {
+    tray.hidden = !v || finished();
+    if (tray.hidden) return tray.replaceChildren();
+    const seat = g.state.seats[v - 1];
+    const left = new Set(seat.pieces_left);
+    tray.setAttribute("aria-label", `${title(seat.colour)}'s pieces`);
+    tray.className = `tray c-${seat.colour}`;
+    tray.replaceChildren(...PIECE_NAMES.filter((p) => left.has(p)).map((p) => {
+      const held = g.hand?.piece === p;
+      return h("button.piece", { type: "button", "data-testid": `piece-${p}`, "aria-pressed": String(held),
+        "aria-label": `${held ? "Put back" : "Pick up"} ${p}, ${PIECES[p].length} square${PIECES[p].length > 1 ? "s" : ""}`,
+        disabled: v !== a, onclick: () => toggleLift(p) }, shapeSvg(PIECES[p], 12));
+    }));
+  }
+
+  function renderSeats(v) {
+    const s = g.state;
+    seatsBox.replaceChildren(...s.seats.map((seat) => {
+      const tags = [];
+      if (seat.kind === "computer") tags.push(`computer${seat.level ? " L" + seat.level : ""}`);
+      if (g.tokens[seat.seat]) tags.push("you");
+      if (seat.left) tags.push("left");
+      else if (seat.away) tags.push("away");
+      else if (!seat.claimed) tags.push("open seat");
+      if (g.thinking[seat.seat]) tags.push("thinking…");
+      const shapes = seat.seat === v ? null : h("div.mini", { "aria-label": `${seat.pieces_left.length} pieces left` },
+        seat.pieces_left.map((p) => shapeSvg(PIECES[p], 4, "mini-piece")));
+      return h(`div.seat.c-${seat.colour}`, { "data-testid": `seat-${seat.seat}`,
+        "data-to-move": String(s.to_move === seat.seat && !finished()) },
+        h("div.seat-head", {},
+          h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[seat.colour]),
+          h("span.seat-name", {}, seat.kind === "computer" ? title(seat.colour) : seat.name || title(seat.colour)),
+          tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
+          h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${title(seat.colour)} score ${seat.score}` },
+            String(seat.score))),
+        shapes);
+    }));
+  }
+
+  function renderPanel() {
+    const s = g.state;
+    const parts = [];
+    const mine = mySeats();
+    // Claim a seat: a name, remembered on this phone.
+    const open = s.seats.filter((x) => x.kind === "open" && !x.claimed && !x.left);
+    if (!g.watch && !mine.length && open.length && !finished()) {
+      const name = h("input", { type: "text", maxlength: 24, value: memory.name, placeholder: "Your name",
+        "data-testid": "claim-name", "aria-label": "Your name", autocomplete: "nickname" });
+      parts.push(h("section.card.claim", { "data-testid": "claim" }, h("h2", {}, "Take a seat"),
+        h("label.field", {}, "Name ", name),
+        h("div.controls", {}, open.map((x) => h(`button.btn.primary.c-${x.colour}`, { type: "button",
+          "data-testid": `claim-${x.seat}`, onclick: () => claim(x.seat, name.value) }, `Play ${title(x.colour)}`))),
+        h("a.btn", { href: `#/game/${gameId}/watch` }, "Just watch")));
+    }
+    // A takeback asked by another player: this phone answers for its seats.
+    const req = s.undo_request;
+    if (req) {
+      const answering = (req.waiting || []).filter((x) => mine.includes(x));
+      const asker = nameOf(req.seat);
+      parts.push(h("section.card.undo-req", { "data-testid": "undo-request" },
+        h("p", {}, answering.length ? `${asker} asks to take back their last move.` : `${asker} asked to take back their last move; waiting for the others.`),
+        answering.length ? h("div.controls", {},
+          btn("undo-allow", "Allow", "Allow the takeback", () => answerUndo(answering[0], true), ".primary"),
+          btn("undo-refuse", "Refuse", "Refuse the takeback", () => answerUndo(answering[0], false))) : null));
+    }
+    if (finished()) parts.push(gameOver());
+    panel.replaceChildren(...parts);
+  }
+
+  function gameOver() {
+    const s = g.state;
+    const r = s.result || {};
+    const w = r.winners || [];
+    const rows = s.seats.map((seat, i) => h("tr", { "data-testid": `final-${seat.seat}` },
+      h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[seat.colour]), " ", nameOf(seat.seat)),
+      h("td.num", {}, String(r.scores ? r.scores[i] : seat.score)),
+      h("td", {}, r.results ? r.results[i] : ""),
+      h("td.num", {}, r.points ? `+${r.points[i]}` : "")));
+    const mine = mySeats().length ? mySeats() : Object.keys(g.tokens).map(Number);
+    return h("section.card.gameover", { "data-testid": "gameover" },
+      h("h2", {}, w.length === 1 ? `${nameOf(w[0])} wins` : w.length ? "Draw" : "Game over"),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Result"), h("th", {}, "Match points"))),
+        h("tbody", {}, rows)),
+      h("div.controls", {},
+        s.rematch_id ? h("a.btn.primary", { href: `#/game/${s.rematch_id}`, "data-testid": "rematch-link" }, "Go to the rematch")
+          : mine.length || memory.hostToken(gameId) ? btn("rematch", "Rematch", "Play again with the same seats", () => rematch(), ".primary") : null,
+        h("a.btn", { href: `/api/games/${gameId}/replay.json`, download: `cornerclaim-${gameId}.json`, "data-testid": "replay" }, "Replay (JSON)"),
+        h("a.btn", { href: `/api/games/${gameId}/replay.blksgf`, download: `cornerclaim-${gameId}.blksgf` }, "Replay (Pentobi)")));
+  }
+
+  // ---- the piece in hand --------------------------------------------------------------
+  const handCells = () => g.hand.cells.map(([x, y]) => [x + g.hand.x, y + g.hand.y]);
+
+  function legalEntry(seat, piece) {
+    return g.legal.get(`${g.state.seq}:${seat}:${piece}`);
+  }
+
+  function loadLegal(seat, piece) {
+    const key = `${g.state.seq}:${seat}:${piece}`;
+    if (g.legal.has(key)) return;
+    g.legal.set(key, null); // loading
+    api("GET", `/games/${gameId}/legal?seat=${seat}&piece=${encodeURIComponent(piece)}`, { token: g.tokens[seat] })
+      .then((ans) => {
+        const byKey = new Map();
+        const cover = new Set();
+        for (const m of ans.moves || []) {
+          if (m.piece !== piece) continue;
+          byKey.set(moveKey(m.move), m.move);
+          for (const c of m.move.split(",")) cover.add(c.trim());
+        }
+        g.legal.set(`${ans.seq}:${seat}:${piece}`, { byKey, cover: [...cover] });
+        if (ans.seq !== g.state.seq) g.legal.delete(key);
+        if (g.hand?.piece === piece) renderHand();
+      })
+      .catch((err) => {
+        g.legal.delete(key);
+        say(err.message);
+      });
+  }
+
+  /** "legal", "illegal", or "pending" while the list is loading; never a rule of our own. */
+  function verdict() {
+    const cells = handCells();
+    if (!cells.every(g.board.inside)) return "illegal";
+    const entry = legalEntry(g.hand.seat, g.hand.piece);
+    if (!entry) return "pending";
+    return entry.byKey.has(cellsKey(cells)) ? "legal" : "illegal";
+  }
+
+  function renderHand() {
+    const hand = g.hand;
+    handControls.hidden = !hand;
+    b.rotate.hidden = !hand || !canRotate(hand.piece);
+    b.flip.hidden = !hand || !canFlip(hand.piece);
+    b.place.disabled = !hand || g.busy;
+    if (!g.board) return;
+    if (!hand) {
+      g.board.setCover([]);
+      g.board.setPreview([], "none");
+      g.board.el.style.removeProperty("--hand");
+      handInfo.textContent = "";
+      return;
+    }
+    g.board.el.dataset.hand = colourOf(hand.seat);
+    const entry = legalEntry(hand.seat, hand.piece);
+    g.board.setCover(entry ? entry.cover : []);
+    paintPreview();
+  }
+
+  function paintPreview() {
+    const v = verdict();
+    const cells = handCells();
+    g.board.setPreview(cells, v);
+    const where = cells.filter(g.board.inside).map(([x, y]) => cellName(x, y));
+    handInfo.textContent = `${g.hand.piece} at ${where.join(" ") || "off the board"}: ${v === "legal" ? "fits" : v === "pending" ? "checking" : "does not fit"}`;
+  }
+
+  function toggleLift(piece) {
+    const a = activeSeat();
+    if (!a) return;
+    if (g.hand?.piece === piece) {
+      g.hand = null;
+      say("");
+    } else {
+      const cells = PIECES[piece].map((c) => [...c]);
+      const corner = (g.state.seats[a - 1].open_corners || [])[0];
+      const at = corner ? parseCell(corner) : [Math.floor(g.state.size / 2), Math.floor(g.state.size / 2)];
+      const [ax, ay] = anchorOf(cells);
+      g.hand = { seat: a, piece, cells, x: at[0] - ax, y: at[1] - ay };
+      clampHand();
+      loadLegal(a, piece);
+      say("");
+    }
+    renderTray(viewSeat(), activeSeat());
+    renderHand();
+  }
+
+  function clampHand() {
+    const n = g.state.size;
+    const w = Math.max(...g.hand.cells.map((c) => c[0]));
+    const hgt = Math.max(...g.hand.cells.map((c) => c[1]));
+    g.hand.x = Math.max(0, Math.min(n - 1 - w, g.hand.x));
+    g.hand.y = Math.max(0, Math.min(n - 1 - hgt, g.hand.y));
+  }
+
+  /** Turn or flip the piece in hand about the square nearest its middle. */
+  function turnHand(fn) {
+    if (!g.hand) return;
+    const [ax, ay] = anchorOf(g.hand.cells);
+    const cells = fn(g.hand.cells);
+    const [bx, by] = anchorOf(cells);
+    Object.assign(g.hand, { cells, x: g.hand.x + ax - bx, y: g.hand.y + ay - by });
+    clampHand();
+    paintPreview();
+  }
+
+  function nudge(dx, dy) {
+    if (!g.hand) return;
+    g.hand.x += dx;
+    g.hand.y += dy;
+    clampHand();
+    paintPreview();
+  }
+
+  // ---- touch and mouse ----------------------------------------------------------------
+  function attachPointer(el) {
+    el.addEventListener("pointerdown", (e) => {
+      if (!g.hand || g.busy || (e.pointerType === "mouse" && e.button !== 0)) return;
+      e.preventDefault();
+      const cell = g.board.cellAt(e.clientX, e.clientY);
+      const abs = handCells();
+      const onPiece = abs.some(([x, y]) => x === cell[0] && y === cell[1]);
+      // Grabbing the piece keeps its offset under the finger; touching elsewhere brings it.
+      const grab = onPiece ? [cell[0] - g.hand.x, cell[1] - g.hand.y] : anchorOf(g.hand.cells);
+      g.drag = { id: e.pointerId, grab, moved: false };
+      el.setPointerCapture?.(e.pointerId);
+      moveTo(cell, e);
+    });
+    el.addEventListener("pointermove", (e) => {
+      if (!g.drag || e.pointerId !== g.drag.id) return;
+      e.preventDefault();
+      moveTo(g.board.cellAt(e.clientX, e.clientY), e);
+    });
+    const end = (e, cancelled) => {
+      if (!g.drag || e.pointerId !== g.drag.id) return;
+      g.drag = null;
+      if (cancelled) return;
+      if (!g.board.contains(e.clientX, e.clientY)) {
+        clampHand();
+        paintPreview();
+        say("Still in your hand: drop it on the board, or tap it in the tray to put it back.");
+        return;
+      }
+      place(); // lifting the finger lays the piece (or says why not)
+    };
+    el.addEventListener("pointerup", (e) => end(e, false));
+    el.addEventListener("pointercancel", (e) => end(e, true));
+    el.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+
+  function moveTo(cell, e) {
+    const x = cell[0] - g.drag.grab[0];
+    const y = cell[1] - g.drag.grab[1];
+    if (x === g.hand.x && y === g.hand.y && g.drag.moved) return;
+    g.drag.moved = true;
+    g.hand.x = x;
+    g.hand.y = y;
+    paintPreview();
+    const handled = performance.now();
+    perf.drag.push(handled - e.timeStamp);
+    requestAnimationFrame(() => perf.frame.push(performance.now() - e.timeStamp));
+    if (perf.drag.length > 1000) perf.drag.splice(0, 500), perf.frame.splice(0, 500);
+  }
+
+  // ---- actions ------------------------------------------------------------------------
+  async function act(fn) {
+    if (g.busy) return;
+    g.busy = true;
+    renderHand();
+    try {
+      await fn();
+    } catch (err) {
+      say(err instanceof HostError ? err.message : String(err));
+      if (err.code === "stale_seq" || err.status === 409) fetchState();
+    } finally {
+      g.busy = false;
+      if (g.state) render();
+    }
+  }
+
+  function afterAction(answer) {
+    if (answer?.state) applyState(answer.state);
+    // The socket brings the new state; fetch it in case the socket is down.
+    setTimeout(() => g.state && g.state.seq <= seqAtAction && fetchState(), 1200);
+  }
+  let seqAtAction = 0;
+
+  function place() {
+    if (!g.hand) return;
+    const cells = handCells();
+    if (!cells.every(g.board.inside)) {
+      say("That doesn't fit: part of the piece is off the board.");
+      return;
+    }
+    const hand = g.hand;
+    const move = legalEntry(hand.seat, hand.piece)?.byKey.get(cellsKey(cells)) || cellsKey(cells);
+    act(async () => {
+      seqAtAction = g.state.seq;
+      const answer = await api("POST", `/games/${gameId}/moves`, {
+        body: { seat: hand.seat, move, seq: g.state.seq }, token: g.tokens[hand.seat] });
+      if (g.hand === hand) g.hand = null;
+      say("");
+      afterAction(answer);
+    });
+  }
+
+  function pass() {
+    say("Nothing you hold fits: the host skips your turn by itself.");
+  }
+
+  function undo() {
+    const s = g.state;
+    if (!s || !mySeats().length) return;
+    const mine = mySeats();
+    const seat = s.last_move && mine.includes(s.last_move.seat) ? s.last_move.seat : viewSeat();
+    act(async () => {
+      seqAtAction = s.seq;
+      const answer = await api("POST", `/games/${gameId}/undo`, { body: { seat, seq: s.seq }, token: g.tokens[seat] });
+      g.hand = null;
+      if (answer?.undo_request) say("Asked the others to allow the takeback…");
+      afterAction(answer);
+    });
+  }
+
+  function answerUndo(seat, accept) {
+    act(async () => {
+      seqAtAction = g.state.seq;
+      const answer = await api("POST", `/games/${gameId}/undo/answer`, { body: { seat, accept }, token: g.tokens[seat] });
+      afterAction(answer);
+    });
+  }
+
+  function claim(seat, name) {
+    name = (name || "").trim();
+    if (!name) return say("Type your name first.");
+    memory.name = name;
+    act(async () => {
+      const answer = await api("POST", `/games/${gameId}/seats/${seat}`, { body: { name } });
+      memory.remember(gameId, { seats: { [seat]: answer.token } });
+      g.tokens = memory.tokens(gameId);
+      startFollowing();
+      await fetchState();
+    });
+  }
+
+  function rematch() {
+    const mine = Object.keys(g.tokens);
+    const token = g.tokens[mine[0]] || memory.hostToken(gameId);
+    act(async () => {
+      const answer = await api("POST", `/games/${gameId}/rematch`, { token });
+      // Same people at the same seats keep the same credentials.
+      memory.remember(answer.id, { seats: g.tokens, host: memory.hostToken(gameId) });
+      location.hash = `#/game/${answer.id}`;
+    });
+  }
+
+  function askLeave() {
+    const seat = viewSeat();
+    if (!seat) return;
+    const n = g.state.seats.length;
+    const text = n === 2
+      ? "With two players, leaving resigns: the other player wins this game."
+      : "You stop placing and cannot win. Your pieces stay on the board and the others play on to the end.";
+    dialog.replaceChildren(h("h2", { id: "leave-title" }, `Leave as ${title(colourOf(seat))}?`),
+      h("p", { "data-testid": "leave-text" }, text),
+      h("div.controls", {},
+        btn("leave-cancel", "Stay", "Stay in the game", () => dialog.close()),
+        btn("leave-confirm", n === 2 ? "Resign" : "Leave", "Leave the game", () => {
+          dialog.close();
+          act(async () => {
+            seqAtAction = g.state.seq;
+            const answer = await api("POST", `/games/${gameId}/leave`, { body: { seat }, token: g.tokens[seat] });
+            g.hand = null;
+            afterAction(answer);
+          });
+        }, ".danger")));
+    dialog.showModal();
+  }
+
+  // ---- keyboard -----------------------------------------------------------------------
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || dialog.open) return;
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (moves[key] && g.hand) {
+      e.preventDefault();
+      nudge(...moves[key]);
+    } else if (key === "r" && g.hand) turnHand(rotate);
+    else if (key === "f" && g.hand) turnHand(flip);
+    else if (key === " " && g.hand) {
+      e.preventDefault();
+      place();
+    } else if (key === "z") undo();
+    else if (key === "Escape" && g.hand) toggleLift(g.hand.piece);
+  }
+  document.addEventListener("keydown", onKey);
+
+  // ---- live link ----------------------------------------------------------------------
+  function startFollowing() {
+    follow(gameId, g.tokens, {
+      lastSeq: () => (g.state ? g.state.seq : 0),
+      onJoin: (ack) => {
+        if (!ack || ack.ok === false) {
+          if (ack?.error) say(ack.error.message);
+          return fetchState();
+        }
+        if (ack.state) applyState(ack.state);
+        else fetchState();
+      },
+      onEvent: (msg) => {
+        if (msg.state) applyState(msg.state);
+        else fetchState();
+      },
+      onUndoRequest: (msg) => {
+        if (!g.state) return;
+        g.state.undo_request = msg.undo_request || null;
+        if (msg.dropped && g.tokens[msg.dropped.seat] && msg.reason === "declined") say("The takeback was refused.");
+        if (msg.dropped && msg.reason === "timeout" && g.tokens[msg.dropped.seat]) say("Nobody answered the takeback request.");
+        render();
+      },
+      onPresence: (msg) => {
+        if (!g.state) return;
+        for (const p of msg.seats || []) Object.assign(g.state.seats[p.seat - 1] || {}, p);
+        render();
+      },
+      onThinking: (msg) => {
+        g.thinking[msg.seat] = !!msg.thinking;
+        if (g.state) {
+          turn.textContent = turnText();
+          renderSeats(viewSeat());
+        }
+      },
+    });
+  }
+
+  const wake = keepAwake(() => !!g.state && !finished() && mySeats().length > 0);
+  fetchState().then(startFollowing);
+  const onVisible = () => document.visibilityState === "visible" && fetchState();
+  document.addEventListener("visibilitychange", onVisible);
+  window.ccGame = g; // for debugging from the console
+
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    document.removeEventListener("visibilitychange", onVisible);
+    document.body.dataset.turn = "";
+    wake.release();
+    unfollow();
+  };
+}

@@ -1,0 +1,30 @@
+// The Invite view: the host's address on the LAN as a big QR code and as text.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+export function mountInvite(root, gameId) {
+  const path = gameId ? `/#/game/${gameId}` : "/";
+  const text = h("p.invite-url", { "data-testid": "invite-url" }, location.origin + path);
+  const qr = h("div.qr", { "data-testid": "invite-qr", role: "img", "aria-label": "QR code of the address" });
+  root.append(h("div.invite", {},
+    h("header.bar", {}, h("a.btn", { href: gameId ? `#/game/${gameId}` : "#/", "aria-label": "Back" }, "← Back"),
+      h("h1", {}, "Invite")),
+    h("p", {}, "Point a phone's camera at the code, or type the address. Phones must be on the same Wi-Fi."),
+    qr, text));
+  const query = gameId ? `?game=${encodeURIComponent(gameId)}` : "";
+  api("GET", `/invite${query}`).then((inv) => {
+    const url = inv.url || (inv.urls && inv.urls[0]);
+    if (url) text.textContent = url;
+    if (inv.svg) {
+      // The host renders the SVG itself (segno); parse it rather than trusting it as HTML.
+      const doc = new DOMParser().parseFromString(inv.svg, "image/svg+xml");
+      const svg = doc.documentElement;
+      if (svg.nodeName.toLowerCase() === "svg") qr.replaceChildren(document.importNode(svg, true));
+    } else if (inv.svg_url || inv.qr) {
+      qr.replaceChildren(h("img", { src: inv.svg_url || inv.qr, alt: "" }));
+    }
+  }).catch(() => {
+    qr.replaceChildren(h("p.note", {}, "This host cannot draw a QR code; type the address below."));
+  });
+}

@@ -1,0 +1,198 @@
+"""Fixtures for the browser tests: a live host on a free loopback port and Debian's Chromium
+driven by Playwright, phone-sized with touch (Pixel 7) or desktop-sized with a keyboard.
+
+Playwright's own browser download cannot run here, so the tests launch /usr/bin/chromium
+(installed by scripts/test) through `executable_path`. Screenshots land in
+build/test-artifacts/browser/ (or $BROWSER_ARTIFACTS).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+REPO = Path(__file__).resolve().parent.parent
+CLIENT = REPO / "client_web"
+ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", REPO / "build" / "test-artifacts" / "browser"))
+SOCKET_IO = CLIENT / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
+
+
+def _missing() -> str | None:
+    """Why the browser tests cannot run on this machine, or None."""
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (scripts/test installs Debian's chromium)"
+    if not SOCKET_IO.exists():
+        return "client_web/node_modules is missing (scripts/test runs npm ci)"
+    return None
+
+
+class Host:
+    """A running host: its base URL and REST helpers for setting up games."""
+
+    def __init__(self, url: str, app) -> None:
+        self.url = url
+        self.app = app
+
+    def create(self, variant: str, seats: list[dict]) -> dict:
+        r = requests.post(f"{self.url}/api/games", json={"variant": variant, "seats": seats},
+                          timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    def state(self, game_id: str) -> dict:
+        r = requests.get(f"{self.url}/api/games/{game_id}", timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    def legal(self, game_id: str, seat: int, piece: str | None = None) -> list[dict]:
+        params = {"seat": seat} | ({"piece": piece} if piece else {})
+        r = requests.get(f"{self.url}/api/games/{game_id}/legal", params=params, timeout=10)
+        r.raise_for_status()
+        return r.json()["moves"]
+
+    def claim(self, game_id: str, seat: int, name: str) -> str:
+        r = requests.post(f"{self.url}/api/games/{game_id}/seats/{seat}", json={"name": name},
+                          timeout=10)
+        r.raise_for_status()
+        return r.json()["token"]
+
+    def move(self, game_id: str, seat: int, move: str, token: str) -> dict:
+        seq = self.state(game_id)["seq"]
+        r = requests.post(f"{self.url}/api/games/{game_id}/moves",
+                          json={"seat": seat, "move": move, "seq": seq},
+                          headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+
+@pytest.fixture(scope="session")
+def host(tmp_path_factory) -> Iterator[Host]:
+    """One host for the whole browser session, on a free 127.0.0.1 port; games are separate."""
+    why = _missing()
+    if why:
+        pytest.skip(why)
+    from werkzeug.serving import make_server
+
+    from server.app import create_app, shutdown_app
+
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("host")), "BOT_DELAY": 0.05,
+                      "BOT_WORKERS": 1, "UNDO_TIMEOUT": 30.0})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Host(f"http://127.0.0.1:{server.port}", app)
+    finally:
+        server.shutdown()
+        server.server_close()
+        shutdown_app(app)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    why = _missing()
+    if why:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b.devices = pw.devices  # the device profiles (Pixel 7) travel with the browser
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def open_page(browser, host, request):
+    """open_page(device="Pixel 7" | "desktop", path="/") -> a page on the host.
+
+    Each call is a fresh browser context (its own localStorage: one phone). Pages are
+    screenshotted into the artifacts folder when the test ends.
+    """
+    contexts = []
+
+    def _open(device: str = "Pixel 7", path: str = "/", storage: dict | None = None):
+        if device == "desktop":
+            options = {"viewport": {"width": 1280, "height": 800}}
+        else:
+            options = dict(browser.devices[device])
+        context = browser.new_context(base_url=host.url, **options)
+        context.set_default_timeout(10_000)
+        if storage:
+            context.add_init_script(
+                "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v);"
+                % __import__("json").dumps(storage))
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(path)
+        contexts.append((context, page))
+        return page
+
+    yield _open
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for i, (context, page) in enumerate(contexts):
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}.png"))
+        except Exception:  # noqa: BLE001 - a failed screenshot must not hide the real result
+            pass
+        context.close()
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def cell_centre(page, name: str) -> tuple[float, float]:
+    box = page.get_by_test_id(f"cell-{name}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+class Finger:
+    """One finger on a touch screen, through the Chrome DevTools Protocol's touch events."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+
+    def _touch(self, kind: str, x: float | None = None, y: float | None = None) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def down(self, x: float, y: float) -> None:
+        self._touch("touchStart", x, y)
+
+    def move(self, x: float, y: float, steps: int = 6) -> None:
+        start = getattr(self, "_at", (x, y))
+        for i in range(1, steps + 1):
+            self._touch("touchMove", start[0] + (x - start[0]) * i / steps,
+                        start[1] + (y - start[1]) * i / steps)
+        self._at = (x, y)
+
+    def up(self) -> None:
+        self._touch("touchEnd")
+
+    def drag_to_cells(self, start: str, *path: str) -> None:
+        self.down(*cell_centre(self.page, start))
+        self._at = cell_centre(self.page, start)
+        for name in path:
+            self.move(*cell_centre(self.page, name))
