@@ -11,6 +11,7 @@ illegal move is refused exactly as it would be at the table.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -31,6 +32,9 @@ NAME_IDS = {"duo": ("PB", "PW"), "trio": ("P1", "P2", "P3"), "classic": ("P1", "
 _COLOUR_ALIASES = {"BLUE": 1, "YELLOW": 2, "RED": 3, "GREEN": 4}
 _SETUP_IDS = ("AB", "AW", "AE", "A1", "A2", "A3", "A4")
 
+_PLAIN = re.compile(r"[^\]\\]*")  # a value's text up to the next ']' or backslash
+_SPACE = re.compile(r"\s*")
+_PROP_ID = re.compile(r"\s*([A-Za-z0-9]+)")  # ASCII: Pentobi's colour ids are digits
 Node = dict[str, list[str]]
 Move = tuple[int, str | None]  # (seat, cells in canonical notation); None is a pass
 
@@ -68,8 +72,7 @@ class _Scanner:
         return SgfError(f"not a valid SGF file: {what} (line {line})")
 
     def skip_space(self) -> None:
-        while self.i < len(self.text) and self.text[self.i].isspace():
-            self.i += 1
+        self.i = _SPACE.match(self.text, self.i).end()
 
     def peek(self) -> str:
         self.skip_space()
@@ -125,15 +128,13 @@ class _Scanner:
     def node(self) -> Node:
         """The properties of one node: `ID[value][value]…` until the next ';', '(' or ')'."""
         props: Node = {}
-        while self.peek().isalnum():
-            start = self.i
-            while self.i < len(self.text) and self.text[self.i].isalnum():
-                self.i += 1
-            pid = self.text[start:self.i]
+        while match := _PROP_ID.match(self.text, self.i):
+            pid = match.group(1)
+            self.i = match.end()
             if pid in props:
-                raise self.fail(f"property {pid} twice in one node", start)
+                raise self.fail(f"property {pid} twice in one node", match.start(1))
             if self.peek() != "[":
-                raise self.fail(f"property {pid} has no value", start)
+                raise self.fail(f"property {pid} has no value", match.start(1))
             values = []
             while self.peek() == "[":
                 values.append(self.value())
@@ -143,22 +144,21 @@ class _Scanner:
     def value(self) -> str:
         """One `[...]` value with SGF escapes undone (`\\]`, `\\\\`, soft line breaks)."""
         start = self.i
-        self.i += 1
-        out = []
         text = self.text
-        while self.i < len(text):
-            c = text[self.i]
-            if c == "]":
-                self.i += 1
+        i = start + 1
+        out = []
+        while True:
+            plain = _PLAIN.match(text, i)
+            out.append(plain.group())
+            i = plain.end()
+            if i >= len(text) - (text[i:i + 1] == "\\"):
+                raise self.fail("a value '[' is never closed with ']'", start)
+            if text[i] == "]":
+                self.i = i + 1
                 return "".join(out)
-            if c == "\\" and self.i + 1 < len(text):
-                self.i += 1
-                c = text[self.i]
-                if c == "\n":
-                    c = ""
-            out.append(c)
-            self.i += 1
-        raise self.fail("a value '[' is never closed with ']'", start)
+            escaped = text[i + 1]
+            out.append("" if escaped == "\n" else escaped)
+            i += 2
 
 
 def parse_main_line(text: str) -> list[Node]:

@@ -242,3 +242,8 @@ def test_sgf_errors_are_log_errors_with_their_own_code():
 
 def test_every_pentobi_record_has_a_matching_sgf():
     assert {p.stem for p in pentobi_records()} == {p.stem for p in SGF_FILES}
+
+
+def test_sgf_escapes_and_soft_line_breaks_are_undone():
+    sgf = read_sgf("(;GM[Blokus Duo]PB[a\\]b\\\\c\\\nd]PW[x\\\\])")
+    assert sgf.players == ("a]b\\cd", "x\\")
