@@ -22,6 +22,7 @@ from flask import Flask, abort, send_from_directory
 from flask_smorest import Api
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import PathConverter
 
 from . import schemas as S
 from .api import blp
@@ -129,6 +130,12 @@ def shutdown_app(app: Flask) -> None:
     app.extensions["cornerclaim"].store.close()
 
 
+class ClientPath(PathConverter):
+    """A path of the phone UI: anything but /api/..., so unknown API paths stay 404/405."""
+
+    regex = r"(?!api(?:/|$))[^/].*?"
+
+
 def _static_routes(app: Flask, client: Path) -> None:
     """The phone UI at / (or a plain "host is up" page) and the Socket.IO client script."""
 
@@ -144,8 +151,10 @@ def _static_routes(app: Flask, client: Path) -> None:
             abort(404, "the phone UI's socket.io client is not installed (npm install)")
         return send_from_directory(client, SOCKET_IO_JS, mimetype="text/javascript")
 
-    @app.get("/<path:path>")
+    app.url_map.converters["client_path"] = ClientPath
+
+    @app.get("/<client_path:path>")
     def client_file(path: str):
-        if path.startswith(("api/", "node_modules/")) or not client.is_dir():
+        if path.startswith("node_modules/") or not client.is_dir():
             abort(404)
         return send_from_directory(client, path)

@@ -1,0 +1,103 @@
+"""Fixtures for the host's tests: a real app per test on a real SQLite file in tmp_path, and a
+live server on a free loopback port for Socket.IO. Import them with
+
+    from tests.server_fixtures import *  # noqa: F403 - the fixtures
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from server.app import create_app, shutdown_app
+
+__all__ = ["make_app", "client", "live"]
+
+DEADLINE = 60.0  # seconds a test waits for something that must happen (not a timing assert)
+
+KINDS = {"duo": 2, "trio": 3, "classic": 4}
+
+
+@pytest.fixture
+def make_app(tmp_path) -> Callable[..., Any]:
+    """make_app(**config) -> a fresh host on tmp_path/data (bots move at once)."""
+    apps = []
+
+    def make(**config):
+        base = {"DATA_DIR": str(tmp_path / "data"), "BOT_DELAY": 0, "BOT_WORKERS": 1,
+                "TESTING": True}
+        app = create_app({**base, **config})
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        shutdown_app(app)
+
+
+@pytest.fixture
+def client(make_app):
+    return make_app().test_client()
+
+
+@dataclass
+class Live:
+    url: str
+    app: Any
+    server: Any
+    thread: threading.Thread
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
+
+
+@pytest.fixture
+def live(make_app):
+    """live(**config) -> a host served on 127.0.0.1 at a free port, in a thread."""
+    servers: list[Live] = []
+
+    def start(**config) -> Live:
+        app = make_app(**config)
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        live = Live(f"http://127.0.0.1:{server.port}", app, server, thread)
+        servers.append(live)
+        return live
+
+    yield start
+    for s in servers:
+        s.stop()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, variant: str = "duo", kinds: tuple[str, ...] | None = None,
+           **seat_extra: Any) -> dict:
+    """Create a game through the API; kinds default to all local seats."""
+    kinds = kinds or ("local",) * KINDS[variant]
+    seats = [{"kind": k, **({"level": 1} if k == "computer" else {})} for k in kinds]
+    r = client.post("/api/games", json={"variant": variant, "seats": seats})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def wait_for(predicate: Callable[[], Any], what: str, deadline: float = DEADLINE) -> Any:
+    """Poll until `predicate()` is truthy; fail the test after `deadline` seconds."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")

@@ -1,0 +1,78 @@
+"""The SQLite event store: durable, gap-free, and holding only token hashes."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from engine.cornerclaim import new_game
+from server.store import GameRecord, SeatRecord, SeqConflict, SqliteStore
+from server.table import hash_token
+
+
+def _new(store: SqliteStore, game_id: str = "g1") -> None:
+    game = new_game("duo")
+    store.create_game(
+        GameRecord(game_id, 1.0, "duo", hash_token("host-secret")),
+        [SeatRecord(1, "open", "Ann", None, hash_token("ann-secret")),
+         SeatRecord(2, "computer", None, 3, None)],
+        game.events[0].to_dict())
+
+
+def placed(seq: int, seat: int, move: str) -> dict:
+    return {"type": "piece_placed", "seq": seq, "seat": seat, "move": move}
+
+
+def test_a_game_is_created_with_its_seats_and_first_event(tmp_path):
+    store = SqliteStore(tmp_path)
+    _new(store)
+    assert [g.id for g in store.games()] == ["g1"]
+    seats = store.seats("g1")
+    assert [(s.seat, s.kind, s.name, s.level) for s in seats] == [
+        (1, "open", "Ann", None), (2, "computer", None, 3)]
+    assert seats[0].token_hash == hash_token("ann-secret")
+    assert seats[1].token_hash is None
+    assert store.events_since("g1", 0)[0]["type"] == "game_created"
+
+
+def test_appends_must_follow_on_without_gaps_or_repeats(tmp_path):
+    store = SqliteStore(tmp_path)
+    _new(store)
+    store.append("g1", placed(2, 1, "e9,d10,e10,f10,e11"))
+    with pytest.raises(SeqConflict):
+        store.append("g1", placed(2, 2, "j5"))  # seq 2 is taken
+    with pytest.raises(SeqConflict):
+        store.append("g1", placed(4, 2, "j5"))  # seq 3 would be missing
+    with pytest.raises(SeqConflict):
+        store.append("nope", placed(1, 1, "a1"))  # no such game
+    assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]
+    assert [e["seq"] for e in store.events_since("g1", 1)] == [2]
+
+
+def test_what_is_committed_is_there_after_reopening(tmp_path):
+    store = SqliteStore(tmp_path)
+    _new(store)
+    store.append("g1", placed(2, 1, "e9,d10,e10,f10,e11"))
+    store.update_seat("g1", SeatRecord(2, "open", None, None, None))
+    store.set_closed("g1")
+    store.link_rematch("g1", "g2")
+    store.close()
+
+    again = SqliteStore(tmp_path / SqliteStore.FILENAME)
+    assert again.events_since("g1", 0)[-1] == placed(2, 1, "e9,d10,e10,f10,e11")
+    record = again.games()[0]
+    assert record.closed and record.rematch_id == "g2"
+    assert again.seats("g1")[1].kind == "open"
+
+
+def test_the_file_is_in_wal_mode_with_full_sync_and_holds_no_plain_token(tmp_path):
+    store = SqliteStore(tmp_path)
+    _new(store)
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    store.close()
+    db = sqlite3.connect(tmp_path / SqliteStore.FILENAME)
+    dump = "\n".join(db.iterdump())
+    assert "ann-secret" not in dump and "host-secret" not in dump
+    assert hash_token("ann-secret") in dump
