@@ -109,7 +109,7 @@ def split_command(line: str) -> list[str]:
     """Words of a command line: control characters and `#` comments dropped, tabs as spaces,
     double quotes grouping a word with spaces (file names)."""
     line = _CONTROL.sub("", line.replace("\t", " ")).split("#", 1)[0]
-    return [quoted if quoted or not bare else bare for quoted, bare in _WORD.findall(line)]
+    return [quoted or bare for quoted, bare in _WORD.findall(line)]
 
 
 class GtpSession:
@@ -164,11 +164,11 @@ class GtpSession:
             return format_response(False, cmd_id, f"internal error: {type(e).__name__}: {e}")
 
     # -- helpers ---------------------------------------------------------------------------
-    def _seat(self, args: list[str], count: int = 1) -> int:
-        """The colour argument as a seat; `count` is how many arguments the command takes."""
+    def _seat(self, args: list[str]) -> int:
+        """The single colour argument as a seat (1-based)."""
         if len(args) < 1:
             raise GtpFailure("missing color argument")
-        if len(args) > count:
+        if len(args) > 1:
             raise GtpFailure("too many arguments")
         word = args[0].lower()
         n = self.variant.nu_seats
