@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Engine benchmark: legal-move generation, precompute and random playouts, as tables.
+
+The suite is every position of the Pentobi self-play games in tests/data/pentobi (duo and
+classic), split into early / mid / late thirds of each game. Times are per call on one core.
+
+    .venv/bin/python scripts/bench_engine.py [--seconds 3] [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.cornerclaim import new_game  # noqa: E402
+from engine.position import Position  # noqa: E402
+from engine.variants import VARIANTS  # noqa: E402
+
+SEAT = {"b": 1, "w": 2, "1": 1, "2": 2, "3": 3, "4": 4}
+
+
+def suite(variant: str) -> list[tuple[str, Position, int]]:
+    """(phase, position, colour to move) for every placement in the recorded games."""
+    out = []
+    for path in sorted((ROOT / "tests/data/pentobi").glob(f"{variant}_*.json")):
+        moves = [m for m in json.loads(path.read_text())["moves"] if m["move"] != "pass"]
+        game = new_game(variant)
+        for i, m in enumerate(moves):
+            phase = ("early", "mid", "late")[min(2, 3 * i // len(moves))]
+            out.append((phase, game.state.position, SEAT[m["color"]] - 1))
+            game.play(SEAT[m["color"]], m["move"])
+    return out
+
+
+def time_legal(positions, repeat: int) -> list[float]:
+    """Median-of-`repeat` µs per legal_moves call for each position (caches warm)."""
+    times = []
+    for _, pos, color in positions:
+        pos.legal_moves(color)
+        runs = []
+        for _ in range(repeat):
+            t = time.perf_counter_ns()
+            pos.legal_moves(color)
+            runs.append((time.perf_counter_ns() - t) / 1000)
+        times.append(statistics.median(runs))
+    return times
+
+
+def pct(values, q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def precompute_ms(size: int) -> float:
+    """Build the tables for `size` in a fresh interpreter (nothing cached)."""
+    code = (
+        "import time; t=time.perf_counter(); from engine.board import BoardConst; "
+        f"BoardConst({size}); print((time.perf_counter()-t)*1000)"
+    )
+    runs = [
+        float(subprocess.check_output([sys.executable, "-c", code], cwd=ROOT, text=True))
+        for _ in range(5)
+    ]
+    return statistics.median(runs)
+
+
+def playouts_per_second(variant: str, seconds: float, seed: int = 1) -> tuple[float, float]:
+    """Random playouts from the empty board: a uniformly random legal move each turn."""
+    draw = random.Random(seed).random
+    start = Position(VARIANTS[variant])
+    n = moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        pos = start.copy()
+        alive = list(range(pos.nu_colors))
+        i = 0
+        while alive:
+            color = alive[i]
+            m = pos.random_move(color, draw)
+            if m is None:
+                del alive[i]
+            else:
+                pos.play(color, m)
+                moves += 1
+                i += 1
+            if i >= len(alive):
+                i = 0
+        n += 1
+    elapsed = time.perf_counter() - t0
+    return n / elapsed, moves / n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="per playout measurement")
+    ap.add_argument("--repeat", type=int, default=20, help="timed calls per position")
+    args = ap.parse_args()
+
+    print("Legal moves of the side to move (µs per call, one core)\n")
+    print(f"| {'variant':8} | {'phase':6} | {'positions':>9} | {'moves':>6} | "
+          f"{'median':>7} | {'p90':>7} |")
+    print("|---|---|---:|---:|---:|---:|")
+    for variant in ("duo", "classic"):
+        positions = suite(variant)
+        times = time_legal(positions, args.repeat)
+        counts = [len(p.legal_moves(c)) for _, p, c in positions]
+        for phase in ("early", "mid", "late", "all"):
+            idx = [i for i, (ph, _, _) in enumerate(positions) if phase in (ph, "all")]
+            t = [times[i] for i in idx]
+            mv = statistics.mean(counts[i] for i in idx)
+            print(f"| {variant:8} | {phase:6} | {len(idx):9} | {mv:6.0f} | "
+                  f"{statistics.median(t):7.1f} | {pct(t, 0.9):7.1f} |")
+
+    print("\nPrecompute per board size (ms, fresh process, median of 5)\n")
+    print("| size | ms |\n|---:|---:|")
+    for size in (14, 20):
+        print(f"| {size} | {precompute_ms(size):.1f} |")
+
+    print(f"\nRandom playouts from the empty board ({args.seconds:.0f} s each, after warm-up)\n")
+    print("| variant | playouts/s | moves per playout |\n|---|---:|---:|")
+    for variant in ("duo", "classic"):
+        playouts_per_second(variant, 1.0)  # fill the pattern caches
+        rate, moves = playouts_per_second(variant, args.seconds)
+        print(f"| {variant} | {rate:.0f} | {moves:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
