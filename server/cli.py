@@ -14,7 +14,6 @@ SUBCOMMANDS = {
     "gtp": ("server.gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
     "serve": ("server.serve", "start the LAN host"),
     "replay": ("replays.cli", "show or export a replay"),
-    "bench": ("engine.bench", "time the engine on a fixed suite of real positions"),
 }
 
 
