@@ -8,6 +8,8 @@ build/test-artifacts/browser/ (or $BROWSER_ARTIFACTS).
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -24,6 +26,7 @@ CHROMIUM_ARGS = [
 REPO = Path(__file__).resolve().parent.parent
 CLIENT = REPO / "client_web"
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", REPO / "build" / "test-artifacts" / "browser"))
+__all__ = ["host", "browser", "open_page"]  # the fixtures a test module star-imports
 SOCKET_IO = CLIENT / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
 
 
@@ -89,6 +92,8 @@ def host(tmp_path_factory) -> Iterator[Host]:
 
     from server.app import create_app, shutdown_app
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
     app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("host")), "BOT_DELAY": 0.05,
                       "BOT_WORKERS": 1, "UNDO_TIMEOUT": 30.0})
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -136,8 +141,8 @@ def open_page(browser, host, request):
         context.set_default_timeout(10_000)
         if storage:
             context.add_init_script(
-                "for (const [k, v] of Object.entries(%s)) localStorage.setItem(k, v);"
-                % __import__("json").dumps(storage))
+                f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
+                "localStorage.setItem(k, v);")
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))

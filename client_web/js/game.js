@@ -107,9 +107,20 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     render();
   }
 
+  // Seat changes (claims, presence) keep the same seq, so a GET answer that set out before a
+  // pushed state arrived may be older than it: such an answer is dropped.
+  let pushes = 0;
+  const pushed = (s) => {
+    pushes += 1;
+    applyState(s);
+  };
+
   async function fetchState() {
+    const mark = pushes;
     try {
-      applyState(await api("GET", `/games/${gameId}`));
+      const s = await api("GET", `/games/${gameId}`);
+      if (mark !== pushes && g.state && s.seq <= g.state.seq) return;
+      applyState(s);
     } catch (err) {
       if (err.status === 404) {
         turn.textContent = "No such game on this host.";
@@ -165,19 +176,35 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     return `${who}'s turn${seat?.away ? " (away)" : ""}`;
   }
 
+  // Tray buttons are made once per seat shown and then updated in place, so keyboard focus
+  // survives the host's pushes (presence, thinking) that re-render the screen.
+  let trayFor = null;
+  const trayButtons = new Map();
   function renderTray(v, a) {
     tray.hidden = !v || finished();
-    if (tray.hidden) return tray.replaceChildren();
+    if (tray.hidden) return;
     const seat = g.state.seats[v - 1];
+    if (trayFor !== v) {
+      trayFor = v;
+      trayButtons.clear();
+      tray.replaceChildren(...PIECE_NAMES.map((p) => {
+        const el = h("button.piece", { type: "button", "data-testid": `piece-${p}`, onclick: () => toggleLift(p) },
+          shapeSvg(PIECES[p], 12));
+        trayButtons.set(p, el);
+        return el;
+      }));
+    }
     const left = new Set(seat.pieces_left);
     tray.setAttribute("aria-label", `${title(seat.colour)}'s pieces`);
     tray.className = `tray c-${seat.colour}`;
-    tray.replaceChildren(...PIECE_NAMES.filter((p) => left.has(p)).map((p) => {
+    for (const [p, el] of trayButtons) {
       const held = g.hand?.piece === p;
-      return h("button.piece", { type: "button", "data-testid": `piece-${p}`, "aria-pressed": String(held),
-        "aria-label": `${held ? "Put back" : "Pick up"} ${p}, ${PIECES[p].length} square${PIECES[p].length > 1 ? "s" : ""}`,
-        disabled: v !== a, onclick: () => toggleLift(p) }, shapeSvg(PIECES[p], 12));
-    }));
+      const n = PIECES[p].length;
+      el.hidden = !left.has(p);
+      el.disabled = v !== a;
+      el.setAttribute("aria-pressed", String(held));
+      el.setAttribute("aria-label", `${held ? "Put back" : "Pick up"} ${p}, ${n} square${n > 1 ? "s" : ""}`);
+    }
   }
 
   function renderSeats(v) {
@@ -204,10 +231,16 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     }));
   }
 
+  let panelKey = "";
   function renderPanel() {
     const s = g.state;
     const parts = [];
     const mine = mySeats();
+    // Rebuilt only when what it shows changes, so a half-typed name is not wiped by a push.
+    const key = JSON.stringify([g.watch, mine, s.seats.map((x) => [x.claimed, x.left, x.kind]), s.undo_request,
+      s.status, s.result, s.rematch_id]);
+    if (key === panelKey) return;
+    panelKey = key;
     // Claim a seat: a name, remembered on this phone.
     const open = s.seats.filter((x) => x.kind === "open" && !x.claimed && !x.left);
     if (!g.watch && !mine.length && open.length && !finished()) {
@@ -562,11 +595,11 @@ export function mountGame(root, gameId, { watch = false } = {}) {
           if (ack?.error) say(ack.error.message);
           return fetchState();
         }
-        if (ack.state) applyState(ack.state);
+        if (ack.state) pushed(ack.state);
         else fetchState();
       },
       onEvent: (msg) => {
-        if (msg.state) applyState(msg.state);
+        if (msg.state) pushed(msg.state);
         else fetchState();
       },
       onUndoRequest: (msg) => {
