@@ -32,6 +32,7 @@ def choose_in_worker(log_json: str, seat: int, level: int, seed: int) -> str | N
     """Runs in a worker process: fold the log, ask the engine's player, return cells text."""
     from engine.ai import choose_move
     from engine.core import Game
+    from engine.cornerclaim import RULES  # noqa: F401 - registers Corner Claim's rules
 
     state = Game.from_json(log_json).state
     move = choose_move(state, seat, level=level, seed=seed)

@@ -1,0 +1,207 @@
+"""Socket.IO against a live host on a free loopback port, with python-socketio's client."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import requests
+import socketio
+
+from tests.server_fixtures import *  # noqa: F403 - the fixtures
+from tests.server_fixtures import DEADLINE, wait_for
+from tests.test_api import GREEN_X, PLUS
+
+RED = 1
+
+
+class Phone:
+    """A phone at the table: a Socket.IO client that records what the room pushes."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sio = socketio.Client(reconnection=False)
+        self.pushed: dict[str, queue.Queue] = {}
+        self.seen: list[int] = []
+        self._lock = threading.Lock()
+        for name in ("event", "state", "presence", "thinking", "undo_request"):
+            self.pushed[name] = queue.Queue()
+            self.sio.on(name, self._recorder(name))
+        self.sio.connect(url, transports=["websocket"], wait_timeout=10)
+
+    def _recorder(self, name):
+        def record(data):
+            if name == "event":
+                with self._lock:
+                    self.seen.append(data["event"]["seq"])
+            self.pushed[name].put(data)
+        return record
+
+    def call(self, event: str, data: dict) -> dict:
+        return self.sio.call(event, data, timeout=DEADLINE)
+
+    def next(self, name: str) -> dict:
+        return self.pushed[name].get(timeout=DEADLINE)
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+def new_duo(url: str, kinds=("open", "open")) -> tuple[str, dict]:
+    seats = [{"kind": k, **({"level": 1} if k == "computer" else {})} for k in kinds]
+    g = requests.post(f"{url}/api/games", json={"variant": "duo", "seats": seats}).json()
+    tokens = dict(g["tokens"])
+    for i, kind in enumerate(kinds, start=1):
+        if kind == "open":
+            r = requests.post(f"{url}/api/games/{g['id']}/seats/{i}", json={"name": f"P{i}"})
+            tokens[str(i)] = r.json()["token"]
+    return g["id"], tokens
+
+
+def test_two_phones_see_each_others_moves_in_order(live):
+    host = live()
+    gid, tok = new_duo(host.url)
+    ann, bob = Phone(host.url), Phone(host.url)
+    try:
+        a = ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})
+        assert a["ok"] and a["seats"] == [1] and [e["seq"] for e in a["events"]] == [1]
+        assert a["state"]["id"] == gid and a["state"]["seq"] == 1
+        b = bob.call("join", {"game_id": gid, "last_seq": 1, "tokens": [tok["2"]]})
+        assert b["seats"] == [2] and b["events"] == []
+        r = ann.call("move", {"game_id": gid, "seat": 1, "move": PLUS, "seq": 1,
+                              "token": tok["1"]})
+        assert r == {"ok": True, "event": {"type": "piece_placed", "seq": 2, "seat": 1,
+                                           "move": PLUS}}
+        pushed = bob.next("event")
+        assert pushed["game_id"] == gid and pushed["event"]["seq"] == 2
+        assert pushed["state"]["to_move"] == 2
+        r = bob.call("move", {"game_id": gid, "seat": 2, "move": GREEN_X, "seq": 2,
+                              "token": tok["2"]})
+        assert r["ok"]
+        assert ann.next("event")["event"]["seq"] == 2
+        assert ann.next("event")["event"]["seq"] == 3
+        assert bob.next("event")["event"]["seq"] == 3
+        assert ann.seen == bob.seen == [2, 3]
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_phone_that_drops_gets_exactly_what_it_missed(live):
+    host = live()
+    gid, tok = new_duo(host.url)
+    ann, bob = Phone(host.url), Phone(host.url)
+    ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})
+    bob.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["2"]]})
+    ann.call("move", {"game_id": gid, "seat": 1, "move": PLUS, "seq": 1, "token": tok["1"]})
+    assert bob.next("event")["event"]["seq"] == 2
+    bob.close()  # Bob's phone sleeps
+    presence = ann.next("presence")
+    while presence["seats"][1]["connected"]:
+        presence = ann.next("presence")
+    assert presence["seats"][1] == {"seat": 2, "connected": False, "away": True}
+    r = requests.post(f"{host.url}/api/games/{gid}/undo", json={"seat": 1, "seq": 2},
+                      headers={"Authorization": f"Bearer {tok['1']}"})
+    assert r.json()["undo_request"]["waiting"] == [2]  # Bob must still agree
+    requests.post(f"{host.url}/api/games/{gid}/undo/answer", json={"seat": 2, "accept": True},
+                  headers={"Authorization": f"Bearer {tok['2']}"})
+    ann.call("move", {"game_id": gid, "seat": 1, "move": "e10", "seq": 3, "token": tok["1"]})
+    back = Phone(host.url)
+    try:
+        r = back.call("join", {"game_id": gid, "last_seq": 2, "tokens": [tok["2"]]})
+        assert [(e["seq"], e["type"]) for e in r["events"]] == [
+            (3, "move_taken_back"), (4, "piece_placed")]
+        assert r["state"]["seq"] == 4 and r["state"]["seats"][1]["connected"]
+        assert not r["state"]["seats"][1]["away"]
+    finally:
+        back.close()
+        ann.close()
+
+
+def test_a_stale_move_over_the_socket_is_refused_and_changes_nothing(live):
+    host = live()
+    gid, tok = new_duo(host.url)
+    ann = Phone(host.url)
+    try:
+        ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})
+        r = ann.call("move", {"game_id": gid, "seat": 1, "move": PLUS, "seq": 0,
+                              "token": tok["1"]})
+        assert r["error"]["code"] == "stale_seq" and r["error"]["details"] == {"latest": 1}
+        r = ann.call("move", {"game_id": gid, "seat": 1, "move": "a1", "seq": 1,
+                              "token": tok["1"]})
+        assert r["error"]["code"] == "start_cell" and "e10" in r["error"]["message"]
+        r = ann.call("move", {"game_id": gid, "seat": 2, "move": GREEN_X, "seq": 1,
+                              "token": tok["1"]})
+        assert r["error"]["code"] == "forbidden"
+        assert ann.call("move", {"game_id": gid})["error"]["code"] == "invalid_request"
+        assert ann.call("move", ["not", "a", "dict"])["error"]["code"] == "bad_request"
+        r = ann.call("join", {"game_id": "nope", "last_seq": 0})
+        assert r["error"]["code"] == "unknown_game"
+        assert requests.get(f"{host.url}/api/games/{gid}").json()["seq"] == 1
+        assert ann.pushed["event"].empty()
+    finally:
+        ann.close()
+
+
+def test_a_spectator_watches_and_undo_requests_reach_the_room(live):
+    host = live()
+    gid, tok = new_duo(host.url)
+    ann, fan = Phone(host.url), Phone(host.url)
+    try:
+        ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})
+        watch = fan.call("join", {"game_id": gid, "last_seq": 0})
+        assert watch["ok"] and watch["seats"] == []
+        ann.call("move", {"game_id": gid, "seat": 1, "move": PLUS, "seq": 1, "token": tok["1"]})
+        assert fan.next("event")["event"]["seq"] == 2
+        r = ann.call("undo", {"game_id": gid, "seat": 1, "seq": 2, "token": tok["1"]})
+        assert r["ok"] and r["undo_request"]["waiting"] == [2]
+        assert fan.next("undo_request")["undo_request"]["seat"] == 1
+        r = fan.call("undo_answer", {"game_id": gid, "seat": 2, "accept": True})
+        assert r["error"]["code"] == "unauthorized"  # a spectator cannot answer
+        r = ann.call("leave", {"game_id": gid, "seat": 1, "token": tok["1"]})
+        assert r["ok"] and r["event"]["type"] == "player_left"
+        assert fan.next("undo_request")["undo_request"] is None  # dropped: the game moved on
+        final = fan.next("event")
+        assert final["state"]["status"] == "finished" and final["state"]["result"]["winners"] == [2]
+    finally:
+        ann.close()
+        fan.close()
+
+
+def test_computer_seats_play_a_whole_game_and_say_when_they_think(live):
+    host = live()
+    gid, _ = new_duo(host.url, ("computer", "computer"))
+    fan = Phone(host.url)
+    try:
+        joined = fan.call("join", {"game_id": gid, "last_seq": 0})
+        seen = [e["seq"] for e in joined["events"]]
+        status = joined["state"]["status"]
+        while status != "finished":
+            pushed = fan.next("event")
+            seen.append(pushed["event"]["seq"])
+            status = pushed["state"]["status"]
+        assert seen == list(range(1, len(seen) + 1))  # every event once, in order
+        thinking = fan.next("thinking")
+        assert thinking["game_id"] == gid and thinking["seat"] in (1, 2)
+        state = requests.get(f"{host.url}/api/games/{gid}").json()
+        assert state["result"]["winners"] and state["to_move"] is None
+        assert all(not s["can_move"] for s in state["seats"])
+    finally:
+        fan.close()
+
+
+def test_presence_follows_the_phones(live):
+    host = live()
+    gid, tok = new_duo(host.url)
+    fan = Phone(host.url)
+    fan.call("join", {"game_id": gid, "last_seq": 0})
+    ann = Phone(host.url)
+    ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})
+    p = fan.next("presence")
+    assert p["game_id"] == gid and p["seats"][0] == {"seat": 1, "connected": True, "away": False}
+    ann.close()
+    p = fan.next("presence")
+    assert p["seats"][0] == {"seat": 1, "connected": False, "away": True}
+    wait_for(lambda: requests.get(f"{host.url}/api/games/{gid}").json()["seats"][0]["away"],
+             "the REST state to show the seat away")
+    fan.close()
