@@ -56,6 +56,32 @@ class Health(MethodView):
         return {"ok": True, "version": host_version(), "games": len(service().tables())}
 
 
+@blp.route("/invite")
+class Invite(MethodView):
+    @blp.arguments(S.InviteQuery, location="query")
+    @blp.response(200, S.Invite)
+    @documented_errors
+    def get(self, query):
+        """The address phones should open (the LAN IP URL) and its QR code as SVG."""
+        base = current_app.config.get("PUBLIC_URL") or request.host_url
+        url = base.rstrip("/") + "/"
+        if query.get("game"):
+            url += f"#/game/{service().table(query['game']).id}"
+        return {"url": url, "svg": qr_svg(url)}
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of `text` as a standalone SVG document (segno; no XML declaration)."""
+    import io
+
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="svg", xmldecl=False, scale=6, border=2,
+                                     title="Corner Claim")
+    return buffer.getvalue().decode("utf-8")
+
+
 @blp.route("/games")
 class Games(MethodView):
     @blp.response(200, S.Lobby)

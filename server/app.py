@@ -11,6 +11,7 @@ Config keys (all optional except DATA_DIR):
     MAX_CONTENT_LENGTH request body limit in bytes (16 KiB)
     CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo)
     START_BOTS         start the bot runner (True)
+    PUBLIC_URL         the URL phones should open (set by `serve`; else the request's host)
 """
 
 from __future__ import annotations

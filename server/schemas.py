@@ -75,6 +75,10 @@ class LegalQuery(Strict):
     piece = fields.String(validate=validate.Length(min=1, max=4))
 
 
+class InviteQuery(Strict):
+    game = fields.String(validate=validate.Length(min=1, max=64))
+
+
 class SinceQuery(Strict):
     since = fields.Integer(load_default=0, validate=SEQ)
 
@@ -211,3 +215,8 @@ class Health(ma.Schema):
     ok = fields.Boolean()
     version = fields.String()
     games = fields.Integer()
+
+
+class Invite(ma.Schema):
+    url = fields.String(metadata={"description": "the LAN IP address to open, with the game"})
+    svg = fields.String(metadata={"description": "a QR code of `url` as an SVG document"})

@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         shutdown_app(app)
         return 2
     url = public_url(args.host, server.port)
+    app.config["PUBLIC_URL"] = url
     announcer = None
     if not args.no_mdns:
         from .discovery import Announcer

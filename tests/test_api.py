@@ -129,6 +129,18 @@ def test_health_openapi_and_the_page_at_root(client):
     assert page.status_code == 200 and b"Corner Claim" in page.data
 
 
+def test_an_invite_gives_the_address_and_its_qr_code(make_app, duo, client):
+    r = client.get("/api/invite")
+    assert r.status_code == 200 and r.json["url"] == "http://localhost/"
+    svg = r.json["svg"]
+    assert svg.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    game = client.get(f"/api/invite?game={duo['id']}").json
+    assert game["url"] == f"http://localhost/#/game/{duo['id']}"
+    assert_error(client.get("/api/invite?game=nope"), 404, "unknown_game")
+    lan = make_app(PUBLIC_URL="http://192.168.1.20:8000/").test_client()
+    assert lan.get("/api/invite").json["url"] == "http://192.168.1.20:8000/"
+
+
 def test_the_client_folder_is_served_when_present(make_app, tmp_path):
     web = tmp_path / "web"
     (web / "node_modules/socket.io-client/dist").mkdir(parents=True)
