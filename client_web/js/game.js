@@ -13,7 +13,7 @@ import { PIECES, PIECE_NAMES, rotate, flip, canRotate, canFlip, cellsKey, moveKe
   parseCell, cellName, shapeSvg } from "./shapes.js";
 import { keepAwake } from "./wake.js";
 
-const perf = (window.ccPerf = window.ccPerf || { drag: [], frame: [] });
+const perf = (window.ccPerf = window.ccPerf || { work: [], drag: [], frame: [] });
 
 export function mountGame(root, gameId, { watch = false } = {}) {
   const g = {
@@ -442,14 +442,17 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const x = cell[0] - g.drag.grab[0];
     const y = cell[1] - g.drag.grab[1];
     if (x === g.hand.x && y === g.hand.y && g.drag.moved) return;
+    const began = performance.now();
     g.drag.moved = true;
     g.hand.x = x;
     g.hand.y = y;
     paintPreview();
+    // Feedback time (docs/performance.md): our work, input event to DOM, and to the next frame.
     const handled = performance.now();
+    perf.work.push(handled - began);
     perf.drag.push(handled - e.timeStamp);
     requestAnimationFrame(() => perf.frame.push(performance.now() - e.timeStamp));
-    if (perf.drag.length > 1000) perf.drag.splice(0, 500), perf.frame.splice(0, 500);
+    if (perf.drag.length > 1000) for (const k of ["work", "drag", "frame"]) perf[k].splice(0, 500);
   }
 
   // ---- actions ------------------------------------------------------------------------
