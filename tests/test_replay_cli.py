@@ -1,0 +1,84 @@
+"""`cornerclaim replay show` prints a record's board in the terminal; `replay export` writes a
+game from the host's store as .blksgf or JSON."""
+
+import pytest
+
+from engine.core import Game
+from engine.cornerclaim import new_game
+from replays.sgf import load_game
+from server.cli import main
+from tests.conftest import PENTOBI
+
+DUO = PENTOBI / "duo_L3_g1.blksgf"
+
+
+def test_show_prints_the_final_board_scores_and_winner(capsys):
+    assert main(["replay", "show", str(DUO)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "duo · move 32 of 32: Blue placed I3 at n5,n6,n7"
+    assert out[1] == "14 B B B B . . . . . B B B . G"  # Pentobi's final board, row 14
+    assert out[14] == "1 G G G G G . . . G G . G G B".rjust(len(out[1]))
+    assert out[15] == "   a b c d e f g h i j k l m n"
+    assert out[16:] == ["  B Blue: -16", "  G Green: -25", "Game over: won by Blue"]
+
+
+def test_show_move_n_prints_that_position_and_whose_turn(capsys):
+    assert main(["replay", "show", str(DUO), "--move", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "move 1 of 32: Blue placed X at e9,d10,e10,f10,e11" in out
+    assert " 5 . . . . . . . . . . . . . .\n" in out
+    assert "10 . . . B B B . . . . . . . .\n" in out
+    assert "  G Green: -89  <- to move" in out
+
+
+def test_show_reads_our_json_log_with_takebacks_on_demand(tmp_path, capsys):
+    game = new_game("duo", ("Ann", "Bo"))
+    for seat, move in ((1, "e10"), (2, "j5"), (1, "d8,d9")):
+        game.play(seat, move)
+    game.undo(1)
+    path = tmp_path / "game.json"
+    path.write_text(game.to_json())
+    assert main(["replay", "show", str(path)]) == 0
+    assert "move 2 of 2: Bo placed 1 at j5" in capsys.readouterr().out
+    assert main(["replay", "show", str(path), "--takebacks"]) == 0
+    assert "move 4 of 4: Ann took back" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content, words", [
+    ("(;GM[Blokus Duo];B[e10];W[e10])", "illegal move at move 2"),
+    ('{"format": "something-else"}', "not a Corner Claim game log"),
+])
+def test_show_explains_a_broken_file(tmp_path, capsys, content, words):
+    path = tmp_path / "broken.blksgf"
+    path.write_text(content)
+    assert main(["replay", "show", str(path)]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_show_refuses_a_move_the_game_does_not_have(capsys):
+    assert main(["replay", "show", str(DUO), "--move", "33"]) == 2
+    assert "no move 33 (0 to 32)" in capsys.readouterr().err
+
+
+def test_export_writes_a_stored_game_as_blksgf_and_json(tmp_path, capsys):
+    from server.service import GameService
+    from server.store import SqliteStore
+
+    store = SqliteStore(tmp_path)
+    service = GameService(store)
+    created = service.create("duo", [{"kind": "local", "name": "Ann"},
+                                     {"kind": "local", "name": "Bo"}])
+    token = created["tokens"]
+    service.move(created["id"], 1, "e10", 1, token["1"])
+    service.move(created["id"], 2, "j5", 2, token["2"])
+    store.close()
+    out = tmp_path / "out.blksgf"
+    assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
+                 "-o", str(out)]) == 0
+    game = load_game(out.read_text())
+    assert game.state.players == ("Ann", "Bo") and len(game.state.placements) == 2
+    assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
+                 "--format", "json"]) == 0
+    assert Game.from_json(capsys.readouterr().out).seq == 3
+    assert main(["replay", "export", "nope", "--data-dir", str(tmp_path)]) == 2
+    assert "there is no game 'nope'" in capsys.readouterr().err
