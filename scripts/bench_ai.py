@@ -1,0 +1,93 @@
+"""Speed of the computer players, printed as the Markdown table in docs/performance.md.
+
+  python scripts/bench_ai.py            # playouts/s per variant, then s/move per level (duo)
+  python scripts/bench_ai.py --quick    # fewer positions
+
+Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
+position 8 placements per seat in, for `--seconds` each. Time per move: every level on the
+same positions from a few seeded random-but-plausible duo games (level 2 plays them out),
+one core, tree reuse off, so each figure is a cold search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.ai import LEVELS, choose_move  # noqa: E402
+from engine.ai.playout import playout  # noqa: E402
+from engine.ai.tables import move_facts  # noqa: E402
+from engine.cornerclaim import new_game  # noqa: E402
+
+
+def playouts_per_second(variant: str, plies: int, seconds: float) -> tuple[float, float]:
+    game = _game(variant, plies, seed=1)
+    pos0 = game.state.position
+    facts = move_facts(pos0.bc.size)
+    rnd = random.Random(1).random
+    first = (game.state.to_move or 1) - 1
+    n = moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        played = playout(pos0.copy(), first, rnd, facts)
+        moves += sum(map(len, played))
+        n += 1
+    dt = time.perf_counter() - t0
+    return n / dt, dt / max(moves, 1) * 1e6
+
+
+def _game(variant: str, plies: int, seed: int):
+    """A game after `plies` placements by level 2 (with varied seeds)."""
+    game = new_game(variant)
+    for i in range(plies):
+        state = game.state
+        if state.is_over:
+            break
+        move = choose_move(state, state.to_move, level=2, seed=seed * 100 + i)
+        game.play(state.to_move, state.move_str(move))
+    return game
+
+
+def seconds_per_move(level: int, positions) -> tuple[float, float]:
+    times = []
+    for state in positions:
+        t = time.perf_counter()
+        choose_move(state, state.to_move, level=level, seed=7, reuse=False)
+        times.append(time.perf_counter() - t)
+    return statistics.mean(times), max(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    print("| variant | from | playouts/s | µs per playout move |")
+    print("|---|---|---:|---:|")
+    for variant in ("duo", "classic"):
+        n = 2 if variant == "duo" else 4
+        for label, plies in (("empty board", 0), ("8 placements each", 8 * n)):
+            rate, per_move = playouts_per_second(variant, plies, args.seconds)
+            print(f"| {variant} | {label} | {rate:,.0f} | {per_move:.1f} |")
+    plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)
+    positions = [_game("duo", p, seed=s).state for p in plies for s in (1, 2)]
+    positions = [s for s in positions if not s.is_over]
+    print()
+    print(f"Time per move on {len(positions)} duo positions, one core, no tree reuse\n")
+    print("| level | name | playouts | mean s/move | max s/move |")
+    print("|---|---|---:|---:|---:|")
+    for number, level in sorted(LEVELS.items()):
+        mean, worst = seconds_per_move(number, positions)
+        budget = level.playouts or "one ply"
+        print(f"| {number} | {level.name} | {budget} | {mean:.2f} | {worst:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
