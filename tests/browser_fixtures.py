@@ -154,7 +154,7 @@ def open_page(browser, host, request):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for i, (context, page) in enumerate(contexts):
         try:
-            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}.png"))
+            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{i}.png"), scale="css")
         except Exception:  # noqa: BLE001 - a failed screenshot must not hide the real result
             pass
         context.close()
@@ -163,7 +163,7 @@ def open_page(browser, host, request):
 def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), scale="css")
     return path
 
 

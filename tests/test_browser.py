@@ -324,3 +324,22 @@ def test_invite_shows_the_address_and_a_qr_code(host, open_page):
         pytest.xfail("the host has no GET /api/invite yet (URL + segno SVG): asked of issue 3")
     expect(page.locator("[data-testid=invite-qr] svg")).to_be_visible()
     screenshot(page, "invite")
+
+
+def test_a_takeback_is_asked_of_the_other_phone_and_allowed(host, open_page):
+    game = host.create("duo", [{"kind": "open"}, {"kind": "open"}])
+    gid = game["id"]
+    tokens = {1: host.claim(gid, 1, "Una"), 2: host.claim(gid, 2, "Vic")}
+    una = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
+    vic = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {2: tokens[2]}))
+    expect(una.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+    spot = play_single_square(una)
+    expect(vic.get_by_test_id(f"cell-{spot}")).to_have_class(re.compile(r"\bo-blue\b"))
+    una.get_by_test_id("undo").tap()
+    expect(vic.get_by_test_id("undo-request")).to_contain_text("asks to take back")
+    expect(una.get_by_test_id("undo-request")).to_contain_text("waiting for the others")
+    vic.get_by_test_id("undo-allow").tap()
+    for page in (una, vic):
+        expect(page.get_by_test_id(f"cell-{spot}")).not_to_have_class(re.compile(r"\bo-blue\b"))
+        expect(page.get_by_test_id("undo-request")).to_have_count(0)
+    expect(una.get_by_test_id("turn")).to_have_text("Your turn (Blue)")

@@ -5,8 +5,9 @@ for the page and every asset it loads, with an empty cache; the budget is 150 KB
 here because it is a count of bytes, not a time. Drag feedback is measured by the client
 itself (window.ccPerf): the handler's own work (cell lookup and repaint of the preview), and
 from a pointermove event's timeStamp to the preview updated in the DOM and to the next
-animation frame (these include Chromium's frame-aligned dispatch of pointer moves). Times are printed and written to
-build/test-artifacts/browser/perf.json, never asserted (they depend on the machine).
+animation frame (these include Chromium's frame-aligned dispatch of pointer moves). Times are
+printed and written to build/test-artifacts/browser/perf.json, never asserted (they depend on
+the machine).
 Run: .venv/bin/python -m pytest tests/test_browser_perf.py -q -s
 """
 

@@ -218,7 +218,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       else if (!seat.claimed) tags.push("open seat");
       if (g.thinking[seat.seat]) tags.push("thinking…");
       const shapes = seat.seat === v ? null : h("div.mini", { "aria-label": `${seat.pieces_left.length} pieces left` },
-        seat.pieces_left.map((p) => shapeSvg(PIECES[p], 4, "mini-piece")));
+        seat.pieces_left.map((p) => shapeSvg(PIECES[p], 5, "mini-piece")));
       return h(`div.seat.c-${seat.colour}`, { "data-testid": `seat-${seat.seat}`,
         "data-to-move": String(s.to_move === seat.seat && !finished()) },
         h("div.seat-head", {},
@@ -227,6 +227,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
           tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
           h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${title(seat.colour)} score ${seat.score}` },
             String(seat.score))),
+        seat.away && mySeats().length && !finished()
+          ? btn(`declare-left-${seat.seat}`, "Declare left", `Declare ${title(seat.colour)} left (after the host's grace period)`,
+            () => declareLeft(seat.seat), ".small")
+          : null,
         shapes);
     }));
   }
@@ -520,6 +524,14 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       seqAtAction = g.state.seq;
       const answer = await api("POST", `/games/${gameId}/undo/answer`, { body: { seat, accept }, token: g.tokens[seat] });
       afterAction(answer);
+    });
+  }
+
+  function declareLeft(seat) {
+    const me = mySeats()[0];
+    act(async () => {
+      seqAtAction = g.state.seq;
+      afterAction(await api("POST", `/games/${gameId}/seats/${seat}/left`, { token: g.tokens[me] }));
     });
   }
 

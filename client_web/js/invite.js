@@ -20,7 +20,16 @@ export function mountInvite(root, gameId) {
       // The host renders the SVG itself (segno); parse it rather than trusting it as HTML.
       const doc = new DOMParser().parseFromString(inv.svg, "image/svg+xml");
       const svg = doc.documentElement;
-      if (svg.nodeName.toLowerCase() === "svg") qr.replaceChildren(document.importNode(svg, true));
+      if (svg.nodeName.toLowerCase() === "svg") {
+        // Scale the code to the box: give it a viewBox from its own size, then fill the box.
+        const w = parseFloat(svg.getAttribute("width"));
+        const hgt = parseFloat(svg.getAttribute("height"));
+        if (!svg.getAttribute("viewBox") && w && hgt) svg.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
+        svg.setAttribute("width", "100%");
+        svg.setAttribute("height", "100%");
+        svg.setAttribute("shape-rendering", "crispEdges");
+        qr.replaceChildren(document.importNode(svg, true));
+      }
     } else if (inv.svg_url || inv.qr) {
       qr.replaceChildren(h("img", { src: inv.svg_url || inv.qr, alt: "" }));
     }
