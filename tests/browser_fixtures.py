@@ -82,9 +82,11 @@ class Host:
         return r.json()
 
 
-@pytest.fixture(scope="session")
+# Module scope: each test module star-imports these fixtures, which makes a copy per module;
+# module scope keeps those copies from overlapping (one Playwright driver at a time).
+@pytest.fixture(scope="module")
 def host(tmp_path_factory) -> Iterator[Host]:
-    """One host for the whole browser session, on a free 127.0.0.1 port; games are separate."""
+    """One host per test module, on a free 127.0.0.1 port; every test makes its own games."""
     why = _missing()
     if why:
         pytest.skip(why)
@@ -107,7 +109,7 @@ def host(tmp_path_factory) -> Iterator[Host]:
         shutdown_app(app)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     why = _missing()
     if why:
