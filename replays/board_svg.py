@@ -19,8 +19,10 @@ GRID = "#b9c2d0"
 INK = "#1d2330"
 
 
-def board_svg(state: State, *, cell: int = 24, title: str | None = None) -> str:
-    """The board of `state` as SVG text (UTF-8, ~20 KB for a full 20×20 board)."""
+def board_svg(state: State, *, cell: int = 24, title: str | None = None,
+              names: list[str] | tuple[str, ...] | None = None) -> str:
+    """The board of `state` as SVG text (UTF-8, ~40 KB for a 20×20 board). `names` (one per
+    seat) replace the log's player names in the caption."""
     n = state.variant.size
     margin = cell
     caption = cell * (len(state.players) + (2 if title else 1))
@@ -36,7 +38,8 @@ def board_svg(state: State, *, cell: int = 24, title: str | None = None) -> str:
     ]
     out += _cells(state, cell, margin)
     out += _labels(n, cell, margin)
-    out += _caption(state, cell, margin, n * cell + 2 * margin, title)
+    out += _caption(state, cell, margin, n * cell + 2 * margin, title,
+                    tuple(names) if names else state.players)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -75,7 +78,8 @@ def _labels(n: int, cell: int, margin: int) -> list[str]:
     return out
 
 
-def _caption(state: State, cell: int, margin: int, top: int, title: str | None) -> list[str]:
+def _caption(state: State, cell: int, margin: int, top: int, title: str | None,
+             names: tuple[str, ...]) -> list[str]:
     out = []
     y = top
     if title:
@@ -85,7 +89,7 @@ def _caption(state: State, cell: int, margin: int, top: int, title: str | None) 
     outcome = RULES.outcome(state) if state.is_over else None
     for seat in state.seats:
         colour = state.variant.colours[seat - 1]
-        text = f"{state.players[seat - 1]}: {state.score(seat)}"
+        text = f"{names[seat - 1]}: {state.score(seat)}"
         if outcome is not None:
             text += f" ({outcome.results[seat - 1]})"
         if seat in state.left:

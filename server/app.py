@@ -29,6 +29,7 @@ from . import schemas as S
 from .api import blp
 from .bots import BotPool, BotRunner
 from .errors import ApiError, error_body
+from .ladder_api import init_ladder  # issue 6: ladder and replays
 from .realtime import init_realtime
 from .service import GameService
 from .store import SqliteStore
@@ -105,6 +106,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api = HostApi(app)
     api.register_blueprint(blp)
+    init_ladder(app, api, service)  # issue 6: /api/players, replays; ladder follows game ends
 
     @app.errorhandler(ApiError)
     def api_error(e: ApiError):
