@@ -17,6 +17,9 @@ from playwright.sync_api import expect
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
 from tests.browser_fixtures import Finger, cell_centre, screenshot
 
+# The machine is shared (2 cores, other suites running): give the page time, not patience.
+expect.set_options(timeout=10_000)
+
 
 # ---- helpers: reading the page and the host -------------------------------------------------
 def cell(name: str) -> tuple[int, int]:
@@ -178,7 +181,10 @@ def test_two_phones_see_each_others_moves_and_a_watcher_sees_both(host, open_pag
     alice = open_page("Pixel 7", f"/#/game/{gid}")
     alice.get_by_test_id("claim-name").fill("Alice")
     alice.get_by_test_id("claim-1").tap()
-    bob = open_page("Pixel 7", f"/#/game/{gid}")
+    expect(alice.get_by_test_id("tag-1-you")).to_be_visible()
+    # Bob finds the game in the lobby and joins with one tap.
+    bob = open_page("Pixel 7", "/")
+    bob.get_by_test_id(f"join-{gid}").tap()
     bob.get_by_test_id("claim-name").fill("Bob")
     bob.get_by_test_id("claim-2").tap()
     watcher = open_page("Pixel 7", f"/#/game/{gid}/watch")
@@ -287,6 +293,7 @@ def test_a_phone_that_goes_offline_resyncs_without_reload(host, open_page):
 
     bob.context.set_offline(True)
     expect(bob.get_by_test_id("offline")).to_be_visible()
+    expect(ada.get_by_test_id("tag-2-away")).to_be_visible()  # presence: Bob is away
     screenshot(bob, "offline-banner")
     spot = play_single_square(ada)
     expect(ada.get_by_test_id(f"cell-{spot}")).to_have_class(re.compile(r"\bo-blue\b"))
@@ -315,6 +322,33 @@ def test_resigning_a_two_player_game_ends_it(host, open_page):
     expect(page.get_by_test_id("gameover")).to_contain_text("+22")
     expect(page.get_by_test_id("replay")).to_have_attribute("href", f"/api/games/{gid}/replay.json")
     screenshot(page, "game-over")
+    # Rematch: a new game, the same seats, and this phone still holds Blue.
+    page.get_by_test_id("rematch").tap()
+    expect(page).not_to_have_url(re.compile(gid))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 740}, {"width": 740, "height": 360}],
+                         ids=["360-portrait", "landscape"])
+def test_small_phones_fit_without_sideways_scroll(host, open_page, viewport):
+    game = host.create("classic", [{"kind": "local", "name": "Sam"}] + [{"kind": "computer"}] * 3)
+    gid = game["id"]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
+    page.set_viewport_size(viewport)
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+    lift(page, "L5")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    board = page.get_by_test_id("board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= viewport["width"] + 1
+    if viewport["width"] < viewport["height"]:
+        assert board["width"] >= viewport["width"] - 16  # the board fills the width
+    else:
+        assert board["y"] + board["height"] <= viewport["height"] + 1  # all of it on screen
+    # Large touch targets.
+    for tid in ("rotate", "flip", "place", "piece-L5"):
+        box = page.get_by_test_id(tid).bounding_box()
+        assert box["height"] >= 44, tid
+    screenshot(page, f"classic-{viewport['width']}x{viewport['height']}")
 
 
 def test_invite_shows_the_address_and_a_qr_code(host, open_page):

@@ -361,7 +361,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
 
   function toggleLift(piece) {
     const a = activeSeat();
-    if (!a) return;
+    if (!a || !g.state.seats[a - 1].pieces_left.includes(piece)) return;
     if (g.hand?.piece === piece) {
       g.hand = null;
       say("");
