@@ -1,0 +1,133 @@
+"""The replay viewer, the ladder and a player's page in real Chromium against a live host."""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from playwright.sync_api import expect
+
+from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
+from tests.conftest import PENTOBI, load_record
+
+expect.set_options(timeout=10_000)
+DUO = PENTOBI / "duo_L3_g1.blksgf"
+
+
+def import_record(host, path) -> str:
+    r = requests.post(f"{host.url}/api/replays", data=path.read_bytes(),
+                      headers={"Content-Type": "application/x-blokus-sgf"}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def frames(host, rid: str) -> list[dict]:
+    return requests.get(f"{host.url}/api/replays/{rid}", timeout=10).json()["frames"]
+
+
+def scores(page) -> list[str]:
+    return [page.get_by_test_id(f"replay-score-{s}").inner_text() for s in (1, 2)]
+
+
+def test_a_pentobi_game_steps_jumps_and_autoplays_to_its_final_scores(host, open_page):
+    rid = import_record(host, DUO)
+    recorded = load_record(DUO.with_suffix(".json"))["corner_claim_scores"]
+    final = [str(recorded[c]["score"]) for c in ("b", "w")]
+    page = open_page("desktop", f"/replay.html?import={rid}")
+    counter = page.get_by_test_id("replay-counter")
+    expect(counter).to_have_text("Move 32 / 32")  # opens on the final position
+    assert scores(page) == final
+    expect(page.get_by_test_id("replay-result")).to_have_text("Game over: Blue wins")
+
+    page.keyboard.press("Home")
+    expect(counter).to_have_text("Move 0 / 32")
+    assert scores(page) == ["-89", "-89"]
+    expect(page.get_by_test_id("replay-turn")).to_have_text("Blue to move")
+    expect(page.get_by_test_id("replay-result")).to_be_hidden()
+    page.keyboard.press("ArrowRight")
+    expect(counter).to_have_text("Move 1 / 32")
+    assert scores(page) == ["-84", "-89"]
+    expect(page.locator("[data-testid=replay-board] rect[data-last]")).to_have_count(5)
+    page.get_by_test_id("replay-forward").click()
+    page.get_by_test_id("replay-back").click()
+    page.get_by_test_id("replay-back").click()
+    expect(counter).to_have_text("Move 0 / 32")
+
+    expected = frames(host, rid)[10]
+    page.get_by_test_id("replay-move-10").click()  # jump from the move list
+    expect(counter).to_have_text("Move 10 / 32")
+    assert scores(page) == [str(s) for s in expected["scores"]]
+    covered = sum(ch != "0" for row in expected["board"] for ch in row)
+    expect(page.locator("[data-testid=replay-board] rect[data-cell]")).to_have_count(covered)
+    page.get_by_test_id("replay-slider").fill("20")  # jump with the slider
+    expect(counter).to_have_text("Move 20 / 32")
+    page.get_by_test_id("replay-last").click()
+    expect(counter).to_have_text("Move 32 / 32")
+    page.get_by_test_id("replay-first").click()
+
+    page.get_by_test_id("replay-speed").select_option("4")
+    page.get_by_test_id("replay-play").click()
+    expect(counter).not_to_have_text("Move 0 / 32")
+    expect(counter).to_have_text("Move 32 / 32", timeout=30_000)
+    assert scores(page) == final
+    expect(page.get_by_test_id("replay-result")).to_have_text("Game over: Blue wins")
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("aria-label", "Play")
+    expect(page.locator("[data-testid=replay-chart] polyline")).to_have_count(2)
+    assert page.errors == []
+
+
+def test_a_running_game_with_a_takeback_on_a_phone(host, open_page):
+    game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}])
+    gid, tokens = game["id"], game["tokens"]
+    host.move(gid, 1, "e10", tokens["1"])
+    host.move(gid, 2, "j5", tokens["2"])
+    host.move(gid, 1, "d8,d9", tokens["1"])
+    r = requests.post(f"{host.url}/api/games/{gid}/undo", json={"seat": 1, "seq": 4},
+                      headers={"Authorization": f"Bearer {tokens['1']}"}, timeout=10)
+    assert r.status_code == 200, r.text
+    page = open_page("Pixel 7", f"/replay.html?game={gid}")
+    counter = page.get_by_test_id("replay-counter")
+    expect(counter).to_have_text("Move 2 / 2")  # the takeback is hidden
+    expect(page.get_by_test_id("replay-turn")).to_have_text("Ann to move")
+    page.get_by_test_id("replay-takebacks").check()
+    expect(counter).to_have_text("Move 4 / 4")
+    expect(page.get_by_test_id("replay-move-3")).to_contain_text("Ann: 2 d8,d9")
+    expect(page.locator("li.withdrawn")).to_have_count(1)
+    page.get_by_test_id("replay-move-3").tap()
+    assert scores(page) == ["-86", "-88"]
+
+    host.move(gid, 1, "f8,f9", tokens["1"])  # the game goes on; the viewer follows
+    expect(counter).to_have_text("Move 3 / 5", timeout=15_000)  # it stays where it was
+    page.get_by_test_id("replay-last").tap()
+    expect(counter).to_have_text("Move 5 / 5")
+    href = page.get_by_test_id("replay-download-svg").get_attribute("href")
+    svg = requests.get(host.url + href, timeout=10)
+    assert svg.headers["Content-Type"].startswith("image/svg+xml") and "Ann: -86" in svg.text
+    assert page.get_by_test_id("replay-export-sgf").get_attribute("href").endswith(
+        "/replay.blksgf")
+    assert page.errors == []
+
+
+def test_the_ladder_and_a_players_rating_chart(host, open_page):
+    for opponent in ("Zed", "Yan"):
+        game = host.create("duo", [{"kind": "local", "name": "Xia"},
+                                   {"kind": "local", "name": opponent}])
+        host.move(game["id"], 1, "e9,d10,e10,f10,e11", game["tokens"]["1"])
+        r = requests.post(f"{host.url}/api/games/{game['id']}/leave", json={"seat": 2},
+                          headers={"Authorization": f"Bearer {game['tokens']['2']}"},
+                          timeout=10)
+        assert r.status_code == 200, r.text
+    page = open_page("desktop", "/ladder.html")
+    row = page.get_by_test_id("ladder-row-Xia")
+    expect(row).to_contain_text("44")  # two wins, 22 points each
+    page.get_by_test_id("sort-name").click()
+    expect(page.locator("table.ladder th[aria-sort]")).to_contain_text("Player")
+    names = page.locator("tbody tr td:nth-child(2)").all_inner_texts()
+    assert names == sorted(names, key=str.casefold)
+    row.get_by_role("link", name="Xia").click()
+    expect(page.get_by_test_id("player-name")).to_have_text("Xia")
+    expect(page.get_by_test_id("player-rating")).to_contain_text(re.compile(r"Rating 15\d\d"))
+    expect(page.locator("[data-testid=rating-chart] polyline")).to_have_count(1)
+    expect(page.get_by_test_id("stat-all-wins")).to_have_text("2")
+    expect(page.get_by_test_id("player-games").locator("li")).to_have_count(2)
+    assert page.errors == []
