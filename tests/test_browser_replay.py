@@ -117,14 +117,15 @@ def test_the_ladder_and_a_players_rating_chart(host, open_page):
                           headers={"Authorization": f"Bearer {game['tokens']['2']}"},
                           timeout=10)
         assert r.status_code == 200, r.text
-    page = open_page("desktop", "/ladder.html")
+    page = open_page("Pixel 7", "/")
+    page.get_by_test_id("ladder").tap()  # the lobby links to the ladder
     row = page.get_by_test_id("ladder-row-Xia")
     expect(row).to_contain_text("44")  # two wins, 22 points each
-    page.get_by_test_id("sort-name").click()
+    page.get_by_test_id("sort-name").tap()
     expect(page.locator("table.ladder th[aria-sort]")).to_contain_text("Player")
     names = page.locator("tbody tr td:nth-child(2)").all_inner_texts()
     assert names == sorted(names, key=str.casefold)
-    row.get_by_role("link", name="Xia").click()
+    row.get_by_role("link", name="Xia").tap()
     expect(page.get_by_test_id("player-name")).to_have_text("Xia")
     expect(page.get_by_test_id("player-rating")).to_contain_text(re.compile(r"Rating 15\d\d"))
     expect(page.locator("[data-testid=rating-chart] polyline")).to_have_count(1)

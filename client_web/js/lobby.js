@@ -118,7 +118,9 @@ export function mountLobby(root) {
   drawSeats();
   root.append(h("div.lobby", {},
     h("header.bar", {}, h("h1", {}, "Corner Claim"),
-      h("a.btn", { href: "#/invite", "data-testid": "invite", "aria-label": "Invite: show the address as a QR code" }, "Invite")),
+      h("span.controls", {},
+        h("a.btn", { href: "/ladder.html", "data-testid": "ladder" }, "Ladder & replays"), // issue 6
+        h("a.btn", { href: "#/invite", "data-testid": "invite", "aria-label": "Invite: show the address as a QR code" }, "Invite"))),
     h("section.card", { "aria-labelledby": "new-game" },
       h("h2", { id: "new-game" }, "New game"),
       h("label.field", {}, "Your name ", yourName),
