@@ -127,14 +127,16 @@ def browser():
 
 @pytest.fixture
 def open_page(browser, host, request):
-    """open_page(device="Pixel 7" | "desktop", path="/") -> a page on the host.
+    """open_page(device="Pixel 7" | "desktop", path="/", storage=None, script=None) -> a page.
 
+    `storage` is put in localStorage and `script` run before the page's own scripts.
     Each call is a fresh browser context (its own localStorage: one phone). Pages are
     screenshotted into the artifacts folder when the test ends.
     """
     contexts = []
 
-    def _open(device: str = "Pixel 7", path: str = "/", storage: dict | None = None):
+    def _open(device: str = "Pixel 7", path: str = "/", storage: dict | None = None,
+              script: str | None = None):
         if device == "desktop":
             options = {"viewport": {"width": 1280, "height": 800}}
         else:
@@ -145,6 +147,8 @@ def open_page(browser, host, request):
             context.add_init_script(
                 f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
                 "localStorage.setItem(k, v);")
+        if script:
+            context.add_init_script(script)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(str(e)))

@@ -127,6 +127,7 @@ def test_alice_plays_the_computer_by_touch(host, open_page):
     cells = in_hand(page)
     good, bad = legal_and_illegal_shift(host, game_id, 1, "L5", cells, 14)
     grab = cells[0]
+    scroll = page.evaluate("[window.scrollX, window.scrollY, visualViewport.scale]")
     finger = Finger(page)
     finger.down(*cell_centre(page, name_of(*grab)))
     finger._at = cell_centre(page, name_of(*grab))
@@ -140,6 +141,8 @@ def test_alice_plays_the_computer_by_touch(host, open_page):
     expect(page.locator(".board .cell.pv-legal")).to_have_count(5)
     placed = [name_of(*c) for c in in_hand(page)]
     screenshot(page, "phone-drag-legal")
+    # Dragging neither scrolled nor zoomed the page.
+    assert page.evaluate("[window.scrollX, window.scrollY, visualViewport.scale]") == scroll
     finger.up()
 
     for name in placed:
@@ -150,6 +153,11 @@ def test_alice_plays_the_computer_by_touch(host, open_page):
     expect(page.get_by_test_id("score-2")).not_to_have_text("-89", timeout=20_000)
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)", timeout=20_000)
     assert page.locator(".board .cell.o-green").count() > 0
+    # Colour-blind second cue: placed squares carry a pattern, seats a letter.
+    pattern = page.get_by_test_id(f"cell-{placed[0]}").evaluate(
+        "e => getComputedStyle(e).backgroundImage")
+    assert pattern != "none"
+    expect(page.get_by_test_id("seat-2").locator(".chip")).to_have_text("G")
     screenshot(page, "phone-after-move")
     assert page.errors == []
 
@@ -242,12 +250,23 @@ def test_hot_seat_turns_the_screen_to_the_seat_to_move(host, open_page):
     assert page.errors == []
 
 
+WAKE_LOCK_SPY = """
+window.__wakeLocks = 0;
+Object.defineProperty(navigator, 'wakeLock', {value: {request: async () => {
+  window.__wakeLocks += 1;
+  return {addEventListener() {}, release: async () => {}};
+}}});
+"""
+
+
 def test_keyboard_play_on_a_desktop(host, open_page):
     """Arrows move the piece, R turns it, F flips it, Space places it, Z takes it back."""
     game = host.create("duo", [{"kind": "local", "name": "Kim"}, {"kind": "computer"}])
     gid = game["id"]
-    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
+    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, game["tokens"]),
+                     script=WAKE_LOCK_SPY)
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+    page.wait_for_function("window.__wakeLocks >= 1")  # the screen is kept awake
     page.get_by_test_id("piece-V").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("piece-V")).to_have_attribute("aria-pressed", "true")
@@ -321,6 +340,8 @@ def test_resigning_a_two_player_game_ends_it(host, open_page):
     expect(page.get_by_test_id("turn")).to_contain_text("Game over")
     expect(page.get_by_test_id("gameover")).to_contain_text("+22")
     expect(page.get_by_test_id("replay")).to_have_attribute("href", f"/api/games/{gid}/replay.json")
+    viewer = page.get_by_test_id("replay-viewer")
+    expect(viewer).to_have_attribute("href", f"/replay.html?game={gid}")
     screenshot(page, "game-over")
     # Rematch: a new game, the same seats, and this phone still holds Blue.
     page.get_by_test_id("rematch").tap()

@@ -288,6 +288,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       h("div.controls", {},
         s.rematch_id ? h("a.btn.primary", { href: `#/game/${s.rematch_id}`, "data-testid": "rematch-link" }, "Go to the rematch")
           : mine.length || memory.hostToken(gameId) ? btn("rematch", "Rematch", "Play again with the same seats", () => rematch(), ".primary") : null,
+        h("a.btn", { href: `/replay.html?game=${encodeURIComponent(gameId)}`, "data-testid": "replay-viewer" }, "Watch the replay"),
         h("a.btn", { href: `/api/games/${gameId}/replay.json`, download: `cornerclaim-${gameId}.json`, "data-testid": "replay" }, "Replay (JSON)"),
         h("a.btn", { href: `/api/games/${gameId}/replay.blksgf`, download: `cornerclaim-${gameId}.blksgf` }, "Replay (Pentobi)")));
   }
