@@ -13,7 +13,6 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from . import schemas as S
-from .replay import to_blksgf
 from .service import GameService
 
 blp = Blueprint("games", __name__, url_prefix="/api",
@@ -236,10 +235,12 @@ class ReplaySgf(MethodView):
                   description="Pentobi's SGF game record")
     @documented_errors
     def get(self, game_id):
-        """The placements that count, as a Pentobi .blksgf file."""
+        """The placements that count, as a Pentobi .blksgf file (replays.sgf writes it)."""
+        from replays.sgf import game_to_sgf
+
         table = service().table(game_id)
         with table.lock:
-            text = to_blksgf(table.state)
+            text = game_to_sgf(table.game)
         return Response(text, mimetype="application/x-blokus-sgf",
                         headers=_attachment(game_id, "blksgf"))
 
