@@ -150,11 +150,7 @@ def test_a_host_game_exported_as_blksgf_imports_back_with_the_same_moves(client,
     assert moves_of(Game.from_json(as_json)) == moves_of(original)
 
 
-@pytest.mark.parametrize("variant", [
-    "duo", pytest.param("trio", marks=pytest.mark.xfail(
-        reason="server/replay.py writes GM[Blokus Trio]; Pentobi and replays.sgf say "
-               "'Blokus Three-Player'")),
-    "classic"])
+@pytest.mark.parametrize("variant", ["duo", "trio", "classic"])
 def test_the_hosts_own_blksgf_download_imports_back(client, variant):
     original = random_game(variant, 9, stop_after=12)
     game = start(client, variant)
