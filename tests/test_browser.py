@@ -221,6 +221,11 @@ def test_two_phones_see_each_others_moves_and_a_watcher_sees_both(host, open_pag
     expect(bob.get_by_test_id("claim")).to_have_count(0)
     screenshot(watcher, "watcher")
     assert alice.errors == [] and bob.errors == [] and watcher.errors == []
+    # Presence: Bob's phone goes away, and the others see it.
+    expect(alice.get_by_test_id("tag-2-away")).to_have_count(0)
+    bob.close()
+    expect(alice.get_by_test_id("tag-2-away")).to_be_visible()
+    expect(watcher.get_by_test_id("tag-2-away")).to_be_visible()
 
 
 def test_hot_seat_turns_the_screen_to_the_seat_to_move(host, open_page):
@@ -312,7 +317,6 @@ def test_a_phone_that_goes_offline_resyncs_without_reload(host, open_page):
 
     bob.context.set_offline(True)
     expect(bob.get_by_test_id("offline")).to_be_visible()
-    expect(ada.get_by_test_id("tag-2-away")).to_be_visible()  # presence: Bob is away
     screenshot(bob, "offline-banner")
     spot = play_single_square(ada)
     expect(ada.get_by_test_id(f"cell-{spot}")).to_have_class(re.compile(r"\bo-blue\b"))

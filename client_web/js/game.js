@@ -7,9 +7,11 @@
 
 import { api, memory, HostError } from "./api.js";
 import { Board } from "./board.js";
-import { h, COLOUR_LETTER, title } from "./dom.js";
+import { h, title } from "./dom.js";
+import { LegalPlacements } from "./legal.js";
 import { follow, unfollow } from "./net.js";
-import { PIECES, PIECE_NAMES, rotate, flip, canRotate, canFlip, cellsKey, moveKey, anchorOf,
+import { seatCards, gameOverCard, seatName } from "./seats.js";
+import { PIECES, PIECE_NAMES, rotate, flip, canRotate, canFlip, cellsKey, anchorOf,
   parseCell, cellName, shapeSvg } from "./shapes.js";
 import { keepAwake } from "./wake.js";
 
@@ -23,7 +25,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     board: null,
     tokens: memory.tokens(gameId), // {seat: token}
     thinking: {},
-    legal: new Map(), // "seq:seat:piece" -> {byKey: Map(key -> move), cover: [names]} | Promise
+    legal: new LegalPlacements(gameId),
     hand: null, // {seat, piece, cells, x, y}
     drag: null,
     busy: false,
@@ -78,11 +80,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     if (mine.includes(g.lastActive)) return g.lastActive;
     return mine[0] || null;
   };
-  const nameOf = (seat) => {
-    const s = seatsOf()[seat - 1];
-    if (!s) return "";
-    return s.kind === "computer" ? `Computer (${title(s.colour)})` : s.name || title(s.colour);
-  };
+  const nameOf = (seat) => seatName(seatsOf()[seat - 1]);
   const say = (text) => { message.textContent = text || ""; };
 
   // ---- state from the host ------------------------------------------------------------
@@ -93,7 +91,6 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const sizeChanged = !g.state || s.size !== g.state.size;
     g.state = s;
     if (seqChanged) {
-      g.legal.clear();
       const a = activeSeat();
       if (g.hand && (g.hand.seat !== a || !s.seats[a - 1].pieces_left.includes(g.hand.piece))) g.hand = null;
       if (!g.hand) say("");
@@ -208,31 +205,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   }
 
   function renderSeats(v) {
-    const s = g.state;
-    seatsBox.replaceChildren(...s.seats.map((seat) => {
-      const tags = [];
-      if (seat.kind === "computer") tags.push(`computer${seat.level ? " L" + seat.level : ""}`);
-      if (g.tokens[seat.seat]) tags.push("you");
-      if (seat.left) tags.push("left");
-      else if (seat.away) tags.push("away");
-      else if (!seat.claimed) tags.push("open seat");
-      if (g.thinking[seat.seat]) tags.push("thinking…");
-      const shapes = seat.seat === v ? null : h("div.mini", { "aria-label": `${seat.pieces_left.length} pieces left` },
-        seat.pieces_left.map((p) => shapeSvg(PIECES[p], 5, "mini-piece")));
-      return h(`div.seat.c-${seat.colour}`, { "data-testid": `seat-${seat.seat}`,
-        "data-to-move": String(s.to_move === seat.seat && !finished()) },
-        h("div.seat-head", {},
-          h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[seat.colour]),
-          h("span.seat-name", {}, seat.kind === "computer" ? title(seat.colour) : seat.name || title(seat.colour)),
-          tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
-          h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${title(seat.colour)} score ${seat.score}` },
-            String(seat.score))),
-        seat.away && mySeats().length && !finished()
-          ? btn(`declare-left-${seat.seat}`, "Declare left", `Declare ${title(seat.colour)} left (after the host's grace period)`,
-            () => declareLeft(seat.seat), ".small")
-          : null,
-        shapes);
-    }));
+    seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking, viewSeat: v,
+      finished: finished(), seated: mySeats().length > 0, onDeclareLeft: declareLeft }));
   }
 
   let panelKey = "";
@@ -272,55 +246,20 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   }
 
   function gameOver() {
-    const s = g.state;
-    const r = s.result || {};
-    const w = r.winners || [];
-    const rows = s.seats.map((seat, i) => h("tr", { "data-testid": `final-${seat.seat}` },
-      h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[seat.colour]), " ", nameOf(seat.seat)),
-      h("td.num", {}, String(r.scores ? r.scores[i] : seat.score)),
-      h("td", {}, r.results ? r.results[i] : ""),
-      h("td.num", {}, r.points ? `+${r.points[i]}` : "")));
-    const mine = mySeats().length ? mySeats() : Object.keys(g.tokens).map(Number);
-    return h("section.card.gameover", { "data-testid": "gameover" },
-      h("h2", {}, w.length === 1 ? `${nameOf(w[0])} wins` : w.length ? "Draw" : "Game over"),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Result"), h("th", {}, "Match points"))),
-        h("tbody", {}, rows)),
-      h("div.controls", {},
-        s.rematch_id ? h("a.btn.primary", { href: `#/game/${s.rematch_id}`, "data-testid": "rematch-link" }, "Go to the rematch")
-          : mine.length || memory.hostToken(gameId) ? btn("rematch", "Rematch", "Play again with the same seats", () => rematch(), ".primary") : null,
-        h("a.btn", { href: `/replay.html?game=${encodeURIComponent(gameId)}`, "data-testid": "replay-viewer" }, "Watch the replay"),
-        h("a.btn", { href: `/api/games/${gameId}/replay.json`, download: `cornerclaim-${gameId}.json`, "data-testid": "replay" }, "Replay (JSON)"),
-        h("a.btn", { href: `/api/games/${gameId}/replay.blksgf`, download: `cornerclaim-${gameId}.blksgf` }, "Replay (Pentobi)")));
+    const mine = mySeats().length ? mySeats() : Object.keys(g.tokens);
+    return gameOverCard(g.state, { gameId, canRematch: mine.length > 0 || !!memory.hostToken(gameId),
+      onRematch: rematch });
   }
 
   // ---- the piece in hand --------------------------------------------------------------
   const handCells = () => g.hand.cells.map(([x, y]) => [x + g.hand.x, y + g.hand.y]);
 
-  function legalEntry(seat, piece) {
-    return g.legal.get(`${g.state.seq}:${seat}:${piece}`);
-  }
+  const legalEntry = (seat, piece) => g.legal.get(g.state.seq, seat, piece);
 
   function loadLegal(seat, piece) {
-    const key = `${g.state.seq}:${seat}:${piece}`;
-    if (g.legal.has(key)) return;
-    g.legal.set(key, null); // loading
-    api("GET", `/games/${gameId}/legal?seat=${seat}&piece=${encodeURIComponent(piece)}`, { token: g.tokens[seat] })
-      .then((ans) => {
-        const byKey = new Map();
-        const cover = new Set();
-        for (const m of ans.moves || []) {
-          if (m.piece !== piece) continue;
-          byKey.set(moveKey(m.move), m.move);
-          for (const c of m.move.split(",")) cover.add(c.trim());
-        }
-        g.legal.set(`${ans.seq}:${seat}:${piece}`, { byKey, cover: [...cover] });
-        if (ans.seq !== g.state.seq) g.legal.delete(key);
-        if (g.hand?.piece === piece) renderHand();
-      })
-      .catch((err) => {
-        g.legal.delete(key);
-        say(err.message);
-      });
+    g.legal.load(g.state.seq, seat, piece, g.tokens[seat])
+      .then((arrived) => arrived && g.hand?.piece === piece && renderHand())
+      .catch((err) => say(err.message));
   }
 
   /** "legal", "illegal", or "pending" while the list is loading; never a rule of our own. */

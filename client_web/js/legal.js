@@ -1,0 +1,47 @@
+// The legal placements the host reported, per (seq, seat, piece): asked once when a piece is
+// first lifted, dropped when the host's seq moves on. Looking a placement up is all the
+// client does with them; it never decides legality itself.
+
+import { api } from "./api.js";
+import { moveKey } from "./shapes.js";
+
+export class LegalPlacements {
+  constructor(gameId) {
+    this.gameId = gameId;
+    this.seq = null;
+    this.entries = new Map(); // "seat:piece" -> {byKey: Map(cells key -> move text), cover: [cell names]} | null (loading)
+  }
+
+  /** The list for the current seq, or undefined / null (loading). */
+  get(seq, seat, piece) {
+    return this.seq === seq ? this.entries.get(`${seat}:${piece}`) : undefined;
+  }
+
+  /** Ask the host (once per seq) for `piece`'s placements; resolves true when a list arrived. */
+  async load(seq, seat, piece, token) {
+    if (this.seq !== seq) {
+      this.seq = seq;
+      this.entries.clear();
+    }
+    const key = `${seat}:${piece}`;
+    if (this.entries.has(key)) return false;
+    this.entries.set(key, null);
+    try {
+      const path = `/games/${this.gameId}/legal?seat=${seat}&piece=${encodeURIComponent(piece)}`;
+      const ans = await api("GET", path, { token });
+      if (this.seq !== seq || ans.seq !== seq) return false; // the game moved on meanwhile
+      const byKey = new Map();
+      const cover = new Set();
+      for (const m of ans.moves || []) {
+        if (m.piece !== piece) continue;
+        byKey.set(moveKey(m.move), m.move);
+        for (const c of m.move.split(",")) cover.add(c.trim());
+      }
+      this.entries.set(key, { byKey, cover: [...cover] });
+      return true;
+    } catch (err) {
+      if (this.seq === seq) this.entries.delete(key);
+      throw err;
+    }
+  }
+}
