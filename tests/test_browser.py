@@ -86,12 +86,22 @@ def play_single_square(page) -> str:
     return name
 
 
+THINKING_SPY = """
+window.__sawThinking = false;
+new MutationObserver((records) => {
+  // Added nodes keep their text even if a later update in the same task replaced them.
+  for (const r of records) for (const n of r.addedNodes)
+    if ((n.textContent || '').includes('computer is thinking')) window.__sawThinking = true;
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
 # ---- stories -----------------------------------------------------------------------------
 def test_alice_plays_the_computer_by_touch(host, open_page):
     """Alice creates a game against the computer from the lobby, lifts the L, turns and flips
     it, drags it by touch over an illegal spot (red) and a legal one (lit in blue), lifts her
     finger to lay it, and sees the board and scores change; then the computer answers."""
-    page = open_page("Pixel 7", "/")
+    page = open_page("Pixel 7", "/", script=THINKING_SPY)
     page.get_by_test_id("your-name").fill("Alice")
     page.get_by_test_id("players-2").tap()
     expect(page.get_by_test_id("seat-kind-2")).to_have_value("computer")
@@ -153,6 +163,7 @@ def test_alice_plays_the_computer_by_touch(host, open_page):
     expect(page.get_by_test_id("score-2")).not_to_have_text("-89", timeout=20_000)
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)", timeout=20_000)
     assert page.locator(".board .cell.o-green").count() > 0
+    assert page.evaluate("window.__sawThinking"), "the computer's thinking was never shown"
     # Colour-blind second cue: placed squares carry a pattern, seats a letter.
     pattern = page.get_by_test_id(f"cell-{placed[0]}").evaluate(
         "e => getComputedStyle(e).backgroundImage")
