@@ -205,7 +205,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   }
 
   function renderSeats(v) {
-    seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking, viewSeat: v,
+    seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking, viewSeat: finished() ? null : v,
       finished: finished(), seated: mySeats().length > 0, onDeclareLeft: declareLeft }));
   }
 
@@ -243,6 +243,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     }
     if (finished()) parts.push(gameOver());
     panel.replaceChildren(...parts);
+    // The end of the game comes into view by itself (it sits under the board on a phone).
+    if (finished()) requestAnimationFrame(() => panel.lastChild?.scrollIntoView?.({ block: "nearest" }));
   }
 
   function gameOver() {
