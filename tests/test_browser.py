@@ -413,3 +413,18 @@ def test_a_takeback_is_asked_of_the_other_phone_and_allowed(host, open_page):
         expect(page.get_by_test_id(f"cell-{spot}")).not_to_have_class(re.compile(r"\bo-blue\b"))
         expect(page.get_by_test_id("undo-request")).to_have_count(0)
     expect(una.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+
+
+def test_a_tap_on_the_board_moves_the_piece_without_laying_it(host, open_page):
+    game = host.create("duo", [{"kind": "local", "name": "Tia"}, {"kind": "computer"}])
+    gid = game["id"]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
+    lift(page, "1")
+    page.get_by_test_id("cell-a1").tap()
+    expect(page.get_by_test_id("cell-a1")).to_have_class(re.compile(r"\bpv-illegal\b"))
+    page.get_by_test_id("cell-e10").tap()  # the start square: the single square fits there
+    expect(page.get_by_test_id("cell-e10")).to_have_class(re.compile(r"\bpv-legal\b"))
+    page.wait_for_timeout(300)
+    assert host.state(gid)["seq"] == 1  # a tap alone lays nothing
+    page.get_by_test_id("place").tap()
+    expect(page.get_by_test_id("cell-e10")).to_have_class(re.compile(r"\bo-blue\b"))

@@ -358,19 +358,24 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       const onPiece = abs.some(([x, y]) => x === cell[0] && y === cell[1]);
       // Grabbing the piece keeps its offset under the finger; touching elsewhere brings it.
       const grab = onPiece ? [cell[0] - g.hand.x, cell[1] - g.hand.y] : anchorOf(g.hand.cells);
-      g.drag = { id: e.pointerId, grab, moved: false };
+      g.drag = { id: e.pointerId, grab, moved: false, start: cell, dragged: false };
       el.setPointerCapture?.(e.pointerId);
       moveTo(cell, e);
     });
     el.addEventListener("pointermove", (e) => {
       if (!g.drag || e.pointerId !== g.drag.id) return;
       e.preventDefault();
-      moveTo(g.board.cellAt(e.clientX, e.clientY), e);
+      const cell = g.board.cellAt(e.clientX, e.clientY);
+      if (cell[0] !== g.drag.start[0] || cell[1] !== g.drag.start[1]) g.drag.dragged = true;
+      moveTo(cell, e);
     });
     const end = (e, cancelled) => {
       if (!g.drag || e.pointerId !== g.drag.id) return;
+      const { dragged } = g.drag;
       g.drag = null;
-      if (cancelled) return;
+      // A tap only brings the piece there (the player sees it lit or red first); lifting the
+      // finger after a drag lays it.
+      if (cancelled || !dragged) return;
       if (!g.board.contains(e.clientX, e.clientY)) {
         clampHand();
         paintPreview();
