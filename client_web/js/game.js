@@ -92,7 +92,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     g.state = s;
     if (seqChanged) {
       const a = activeSeat();
-      if (g.hand && (g.hand.seat !== a || !s.seats[a - 1].pieces_left.includes(g.hand.piece))) g.hand = null;
+      if (g.hand && (g.hand.seat !== a || !s.seats[a - 1].pieces_left.includes(g.hand.piece))) {
+        g.hand = null;
+        g.drag = null;
+      }
       if (!g.hand) say("");
     }
     if (sizeChanged) {
@@ -283,12 +286,13 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     if (!hand) {
       g.board.setCover([]);
       g.board.setPreview([], "none");
-      g.board.el.style.removeProperty("--hand");
+      delete g.board.el.dataset.hand;
       handInfo.textContent = "";
       return;
     }
     g.board.el.dataset.hand = colourOf(hand.seat);
     const entry = legalEntry(hand.seat, hand.piece);
+    if (entry === undefined) loadLegal(hand.seat, hand.piece); // the seq moved on, still my turn
     g.board.setCover(entry ? entry.cover : []);
     paintPreview();
   }
@@ -390,6 +394,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   }
 
   function moveTo(cell, e) {
+    if (!g.hand) return;
     const x = cell[0] - g.drag.grab[0];
     const y = cell[1] - g.drag.grab[1];
     if (x === g.hand.x && y === g.hand.y && g.drag.moved) return;
