@@ -160,8 +160,9 @@ class Position:
         `random` is a `random.Random().random` bound method. Draws a candidate uniformly from
         the attach points' candidate lists taken together; a legal draw covering k attach
         points is kept with probability 1/k, which makes every legal move equally likely.
-        After `tries` rejected draws it falls back to listing every legal move. Typically
-        2–3 draws, so a move costs a few µs instead of a full generation.
+        When `tries` draws were rejected (late in a game most candidates are pieces already
+        used), it lists the legal moves from the same lists and draws from those. A move
+        costs a few µs instead of a full generation.
         """
         forb = self.forbidden[color]
         att = self.attach_points(color)
@@ -169,9 +170,10 @@ class Position:
         cache = tables.cache
         window = tables.window
         wshift = tables.window_shift
-        lists = []
+        groups = []
         bounds = []
         total = 0
+        f = forb
         rest = att
         while rest:
             low = rest & -rest
@@ -181,9 +183,10 @@ class Position:
             if cands is None:
                 cands = tables.candidates(a, (forb >> (a - wshift)) & window)
             if cands:
-                lists.append(cands)
+                groups.append((cands, f))
                 total += len(cands)
                 bounds.append(total)
+            f |= low
         if not total:
             return None
         mm = self.bc.move_mask
@@ -191,13 +194,14 @@ class Position:
         for _ in range(tries):
             r = int(random() * total)
             i = bisect_right(bounds, r)
-            m = lists[i][r - bounds[i - 1]] if i else lists[0][r]
+            m = groups[i][0][r - bounds[i - 1]] if i else groups[0][0][r]
             if mm[m] & forb:
                 continue
             k = (cm[m] & att).bit_count()
             if k == 1 or random() * k < 1.0:
                 return m
-        moves = self.legal_moves(color, narrow=True)
+        # Each move once: under the lowest attach point it covers (see legal_moves).
+        moves = [m for cands, f in groups for m in cands if not mm[m] & f]
         return moves[int(random() * len(moves))] if moves else None
 
     def has_moves(self, color: int) -> bool:

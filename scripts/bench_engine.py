@@ -2,7 +2,9 @@
 """Engine benchmark: legal-move generation, precompute and random playouts, as tables.
 
 The suite is every position of the Pentobi self-play games in tests/data/pentobi (duo and
-classic), split into early / mid / late thirds of each game. Times are per call on one core.
+classic), split into early / mid / late thirds of each game. Times are CPU time of this
+thread (CLOCK_THREAD_CPUTIME_ID), so other processes on a shared machine inflate them less
+than wall-clock time would; one core.
 
     .venv/bin/python scripts/bench_engine.py [--seconds 3] [--repeat 20]
 """
@@ -48,9 +50,9 @@ def time_legal(positions, repeat: int) -> list[float]:
         pos.legal_moves(color)
         runs = []
         for _ in range(repeat):
-            t = time.perf_counter_ns()
+            t = time.thread_time_ns()
             pos.legal_moves(color)
-            runs.append((time.perf_counter_ns() - t) / 1000)
+            runs.append((time.thread_time_ns() - t) / 1000)
         times.append(statistics.median(runs))
     return times
 
@@ -63,8 +65,8 @@ def pct(values, q: float) -> float:
 def precompute_ms(size: int) -> float:
     """Build the tables for `size` in a fresh interpreter (nothing cached)."""
     code = (
-        "import time; t=time.perf_counter(); from engine.board import BoardConst; "
-        f"BoardConst({size}); print((time.perf_counter()-t)*1000)"
+        "import time; t=time.thread_time(); from engine.board import BoardConst; "
+        f"BoardConst({size}); print((time.thread_time()-t)*1000)"
     )
     runs = [
         float(subprocess.check_output([sys.executable, "-c", code], cwd=ROOT, text=True))
@@ -78,8 +80,8 @@ def playouts_per_second(variant: str, seconds: float, seed: int = 1) -> tuple[fl
     draw = random.Random(seed).random
     start = Position(VARIANTS[variant])
     n = moves = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = time.thread_time()
+    while time.thread_time() - t0 < seconds:
         pos = start.copy()
         alive = list(range(pos.nu_colors))
         i = 0
@@ -95,7 +97,7 @@ def playouts_per_second(variant: str, seconds: float, seed: int = 1) -> tuple[fl
             if i >= len(alive):
                 i = 0
         n += 1
-    elapsed = time.perf_counter() - t0
+    elapsed = time.thread_time() - t0
     return n / elapsed, moves / n
 
 
@@ -120,15 +122,16 @@ def main() -> None:
             print(f"| {variant:8} | {phase:6} | {len(idx):9} | {mv:6.0f} | "
                   f"{statistics.median(t):7.1f} | {pct(t, 0.9):7.1f} |")
 
-    print("\nPrecompute per board size (ms, fresh process, median of 5)\n")
+    print("\nPrecompute per board size (CPU ms, fresh process, median of 5)\n")
     print("| size | ms |\n|---:|---:|")
     for size in (14, 20):
         print(f"| {size} | {precompute_ms(size):.1f} |")
 
-    print(f"\nRandom playouts from the empty board ({args.seconds:.0f} s each, after warm-up)\n")
+    print(f"\nRandom playouts from the empty board ({args.seconds:.0f} CPU s each, "
+          "after as long a warm-up)\n")
     print("| variant | playouts/s | moves per playout |\n|---|---:|---:|")
     for variant in ("duo", "classic"):
-        playouts_per_second(variant, 1.0)  # fill the pattern caches
+        playouts_per_second(variant, args.seconds)  # fill the pattern caches (steady state)
         rate, moves = playouts_per_second(variant, args.seconds)
         print(f"| {variant} | {rate:.0f} | {moves:.1f} |")
 
