@@ -108,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        # A second Ctrl+C or SIGTERM must not cut the orderly stop short.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("Stopping.", flush=True)
         server.server_close()
         if announcer is not None:
