@@ -201,6 +201,7 @@ def test_two_phones_see_each_others_moves_and_a_watcher_sees_both(host, open_pag
     alice.get_by_test_id("claim-name").fill("Alice")
     alice.get_by_test_id("claim-1").tap()
     expect(alice.get_by_test_id("tag-1-you")).to_be_visible()
+    expect(alice.get_by_test_id("declare-left-2")).to_have_count(0)  # two players: wait for Bob
     # Bob finds the game in the lobby and joins with one tap.
     bob = open_page("Pixel 7", "/")
     bob.get_by_test_id(f"join-{gid}").tap()
@@ -428,3 +429,16 @@ def test_a_tap_on_the_board_moves_the_piece_without_laying_it(host, open_page):
     assert host.state(gid)["seq"] == 1  # a tap alone lays nothing
     page.get_by_test_id("place").tap()
     expect(page.get_by_test_id("cell-e10")).to_have_class(re.compile(r"\bo-blue\b"))
+
+
+def test_the_creator_starts_a_four_player_game_without_the_empty_seat(host, open_page):
+    page = open_page("Pixel 7", "/")
+    page.get_by_test_id("players-4").tap()
+    page.get_by_test_id("seat-kind-2").select_option("computer")
+    page.get_by_test_id("seat-kind-3").select_option("computer")
+    expect(page.get_by_test_id("seat-kind-4")).to_have_value("open")
+    page.get_by_test_id("create").tap()
+    expect(page.get_by_test_id("turn")).to_have_text("Waiting for 1 more player")
+    page.get_by_test_id("declare-left-4").tap()
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+    expect(page.get_by_test_id("tag-4-left")).to_be_visible()

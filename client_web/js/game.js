@@ -209,7 +209,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
 
   function renderSeats(v) {
     seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking, viewSeat: finished() ? null : v,
-      finished: finished(), seated: mySeats().length > 0, onDeclareLeft: declareLeft }));
+      finished: finished(), canDeclare: mySeats().length > 0 || !!memory.hostToken(gameId), onDeclareLeft: declareLeft }));
   }
 
   let panelKey = "";
@@ -480,10 +480,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   }
 
   function declareLeft(seat) {
-    const me = mySeats()[0];
+    const token = memory.hostToken(gameId) || g.tokens[mySeats()[0]];
     act(async () => {
       seqAtAction = g.state.seq;
-      afterAction(await api("POST", `/games/${gameId}/seats/${seat}/left`, { token: g.tokens[me] }));
+      afterAction(await api("POST", `/games/${gameId}/seats/${seat}/left`, { token }));
     });
   }
 

@@ -22,7 +22,10 @@ function connect() {
     showOffline(true);
     return null;
   }
-  socket = io({ reconnectionDelay: 300, reconnectionDelayMax: 2000, timeout: 5000 });
+  // WebSocket first (on a LAN nothing stands in its way, and a closed page is seen at once by
+  // the host's presence); long-polling only if the WebSocket cannot open.
+  socket = io({ transports: ["websocket", "polling"], tryAllTransports: true,
+    reconnectionDelay: 300, reconnectionDelayMax: 2000, timeout: 5000 });
   socket.on("connect", () => {
     showOffline(false);
     if (joined) emitJoin();
@@ -75,6 +78,9 @@ window.addEventListener("offline", () => {
   socket?.disconnect();
 });
 window.addEventListener("online", () => socket && socket.connect());
+// Leaving the page (closing the tab, reloading): say goodbye so the others see "away" at once.
+window.addEventListener("pagehide", () => socket?.disconnect());
+window.addEventListener("pageshow", (e) => e.persisted && resync()); // back from the page cache
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") resync();
 });

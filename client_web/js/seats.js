@@ -12,7 +12,7 @@ export function seatName(seat) {
 
 /**
  * One card per seat. `ctx`: {tokens, thinking, viewSeat (its shapes are in the tray, not
- * here), finished, seated (this phone holds a seat), onDeclareLeft(seat)}.
+ * here), finished, canDeclare (this phone holds a seat or the host token), onDeclareLeft(seat)}.
  */
 export function seatCards(state, ctx) {
   return state.seats.map((seat) => {
@@ -32,14 +32,23 @@ export function seatCards(state, ctx) {
         tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
         h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${colour} score ${seat.score}` },
           String(seat.score))),
-      seat.away && ctx.seated && !ctx.finished
-        ? h("button.btn.small", { type: "button", "data-testid": `declare-left-${seat.seat}`,
-          "aria-label": `Declare ${colour} left (after the host's grace period)`,
-          onclick: () => ctx.onDeclareLeft(seat.seat) }, "Declare left")
-        : null,
+      declareButton(seat, ctx, state.seats.length),
       seat.seat === ctx.viewSeat ? null : h("div.mini", { "aria-label": `${seat.pieces_left.length} pieces left` },
         seat.pieces_left.map((p) => shapeSvg(PIECES[p], 5, "mini-piece"))));
   });
+}
+
+/** An away seat may be declared left (after the host's grace period); in a 3–4 seat game an
+ * open seat nobody claimed may be left empty so the others can start. Offered to seated
+ * players and the host. */
+function declareButton(seat, ctx, nuSeats) {
+  if (!ctx.canDeclare || ctx.finished || seat.left) return null;
+  const colour = title(seat.colour);
+  const empty = seat.kind === "open" && !seat.claimed;
+  if (!seat.away && !(empty && nuSeats > 2)) return null; // two players: wait for the other
+  return h("button.btn.small", { type: "button", "data-testid": `declare-left-${seat.seat}`,
+    "aria-label": empty ? `Play without ${colour}` : `Declare ${colour} left (after the host's grace period)`,
+    onclick: () => ctx.onDeclareLeft(seat.seat) }, empty ? "Play without" : "Declare left");
 }
 
 /** Final scores, winner or draw, match points, rematch and replay links. `ctx`: {gameId,
