@@ -19,7 +19,7 @@ blp = Blueprint("games", __name__, url_prefix="/api",
                 description="Corner Claim games: lobby, seats, moves, takebacks, replays")
 
 AUTH = [{"bearer": []}]
-ERRORS = (400, 401, 403, 404, 409, 413, 422)
+ERRORS = (400, 401, 403, 404, 409, 413, 422, 429)
 
 
 def service() -> GameService:

@@ -12,6 +12,14 @@ Config keys (all optional except DATA_DIR):
     CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo)
     START_BOTS         start the bot runner (True)
     PUBLIC_URL         the URL phones should open (set by `serve`; else the request's host)
+    WRITE_RATE         writes per second per client, REST and socket (20; None: no limit)
+    WRITE_BURST        writes a client may make at once before WRITE_RATE applies (40)
+    MAX_GAMES          unfinished games one host holds at most (300)
+    LOCK_DATA_DIR      hold the data dir's lock (True; tests that open two apps on one
+                       folder in one process turn it off)
+
+A host holds an exclusive lock on its data dir (server.limits.DataDirLock) from create_app
+to shutdown_app: a second host on the same folder gets DataDirLocked with a clear message.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, send_from_directory
+from flask import Flask, abort, request, send_from_directory
 from flask_smorest import Api
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
@@ -28,11 +36,12 @@ from werkzeug.routing import PathConverter
 from . import schemas as S
 from .api import blp
 from .bots import BotPool, BotRunner
-from .errors import ApiError, error_body
+from .errors import ApiError, error_body, from_store
 from .ladder_api import init_ladder  # issue 6: ladder and replays
+from .limits import DataDirLock, RateLimiter
 from .realtime import init_realtime
 from .service import GameService
-from .store import SqliteStore
+from .store import SqliteStore, StoreError
 
 REPO = Path(__file__).resolve().parent.parent
 SOCKET_IO_JS = "node_modules/socket.io-client/dist/socket.io.min.js"
@@ -44,6 +53,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
     "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(REPO / "client_web"), "START_BOTS": True,
+    "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
@@ -99,10 +109,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         raise ValueError("create_app needs DATA_DIR")
     app.json.sort_keys = False
 
-    store = SqliteStore(app.config["DATA_DIR"])
-    service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
-                          away_grace=float(app.config["AWAY_GRACE"]))
+    lock = DataDirLock(app.config["DATA_DIR"])
+    if app.config.get("LOCK_DATA_DIR", True):
+        lock.acquire()
+    try:
+        store = SqliteStore(app.config["DATA_DIR"])
+        service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
+                              away_grace=float(app.config["AWAY_GRACE"]),
+                              max_games=int(app.config["MAX_GAMES"]))
+    except BaseException:
+        lock.release()
+        raise
     app.extensions["cornerclaim"] = service
+    app.extensions["cornerclaim_lock"] = lock
+    limiter = _write_limiter(app)
+    app.extensions["cornerclaim_limiter"] = limiter
 
     api = HostApi(app)
     api.register_blueprint(blp)
@@ -110,11 +131,24 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     @app.errorhandler(ApiError)
     def api_error(e: ApiError):
-        return e.body(), e.status
+        headers = {}
+        if e.status == 429:
+            headers["Retry-After"] = str(max(1, round(e.details.get("retry_after", 1))))
+        return e.body(), e.status, headers
+
+    @app.errorhandler(StoreError)
+    def store_error(e: StoreError):
+        return api_error(from_store(e))
+
+    @app.before_request
+    def limit_writes():
+        if limiter is not None and request.method not in ("GET", "HEAD", "OPTIONS") \
+                and request.path.startswith("/api/"):
+            limiter.check(f"ip:{request.remote_addr}")
 
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=64 * 1024,
                         ping_interval=10, ping_timeout=10)
-    thinking = init_realtime(socketio, service)
+    thinking = init_realtime(socketio, service, limiter)
     pool = BotPool(app.config["BOT_WORKERS"])
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking)
     app.extensions["cornerclaim_bots"] = runner
@@ -131,6 +165,14 @@ def shutdown_app(app: Flask) -> None:
     runner.stop()
     runner.pool.shutdown()
     app.extensions["cornerclaim"].store.close()
+    app.extensions["cornerclaim_lock"].release()
+
+
+def _write_limiter(app: Flask) -> RateLimiter | None:
+    rate = app.config.get("WRITE_RATE")
+    if not rate:
+        return None
+    return RateLimiter(float(rate), float(app.config.get("WRITE_BURST") or rate))
 
 
 class ClientPath(PathConverter):

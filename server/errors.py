@@ -39,6 +39,10 @@ STATUS: dict[str, int] = {
     "no_undo_request": 409,
     "not_finished": 409,
     "closed": 409,
+    "too_many_games": 409,
+    "too_many_requests": 429,
+    "disk_full": 507,
+    "store_failed": 503,
 }
 
 
@@ -55,6 +59,16 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, Any]:
         return error_body(self.code, self.message, self.details)
+
+
+def from_store(error: Exception) -> ApiError:
+    """A failed save (server.store.StoreError) as a clear error: nothing was changed, and
+    everything already saved can still be read."""
+    if getattr(error, "full", False):
+        return ApiError("disk_full", "the host PC's disk is full: this was not saved and "
+                        "nothing changed; free some space on the host, then try again")
+    return ApiError("store_failed", "the host could not save this (nothing changed): "
+                    f"{error}")
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict:

@@ -16,6 +16,7 @@ projection from the games the service folded at start-up and listens for games f
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -44,6 +45,7 @@ blp = Blueprint("ladder", __name__, url_prefix="/api",
 
 MAX_IMPORT = 256 * 1024  # bytes: a Pentobi record is a few KB, with comments a few dozen
 MAX_IMPORTS = 200  # imported replays kept on disk (oldest dropped)
+IMPORT_ID = re.compile(r"i[0-9a-f]{15}")  # "i" + 15 hex digits of the record's SHA-256
 SGF_TYPE = "application/x-blokus-sgf"
 
 
@@ -223,8 +225,10 @@ class ImportShelf:
             old.unlink(missing_ok=True)
 
     def game(self, rid: str) -> Game:
+        if not IMPORT_ID.fullmatch(rid):  # only names add() makes: no path ever built
+            raise ApiError("not_found", f"there is no imported replay {rid!r}", status=404)
         path = self.folder / f"{rid}.record"
-        if not rid.isalnum() or not path.is_file():
+        if not path.is_file():
             raise ApiError("not_found", f"there is no imported replay {rid!r}", status=404)
         return load_record(path.read_bytes())
 
@@ -376,7 +380,7 @@ SGF_BODY = {"required": True, "content": {
 class Replays(MethodView):
     @blp.doc(requestBody=SGF_BODY)
     @blp.response(201, Imported)
-    @documented(400, 413)
+    @documented(400, 413, 429)
     def post(self):
         """Import a game record to view on this host: the file itself as the body (Pentobi
         .blksgf, or our JSON log). A malformed file is refused (400, with where and why)

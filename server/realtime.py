@@ -21,8 +21,10 @@ from marshmallow import fields, validate
 
 from . import schemas as S
 from . import views
-from .errors import ApiError, error_body
+from .errors import ApiError, error_body, from_store
+from .limits import RateLimiter
 from .service import GameService
+from .store import StoreError
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -61,21 +63,33 @@ class SeatMsg(S.SeatOnly):
     token = TOKEN
 
 
-def _acked(schema: type[ma.Schema], fn: Callable[[dict], dict]) -> Callable[[Any], dict]:
-    """Validate the payload with `schema`, run `fn`, and turn any failure into an error ack."""
+#: Handlers that change something: each costs one write of the socket's rate limit.
+WRITES = ("move", "undo", "undo_answer", "leave", "declare_left")
 
-    def handler(data: Any = None) -> dict:
+
+def _acked(schema: type[ma.Schema], fn: Callable[[dict], dict],
+           limit: Callable[[], None] | None = None) -> Callable[..., dict]:
+    """Validate the payload with `schema`, run `fn`, and turn any failure into an error ack.
+
+    Any number of arguments is accepted so that a malformed emit (none, or several) gets an
+    error ack rather than a TypeError inside Flask-SocketIO and no answer at all."""
+
+    def handler(*args: Any) -> dict:
         try:
-            if not isinstance(data, dict):
-                raise ApiError("bad_request", "the message must be a JSON object")
+            if len(args) != 1 or not isinstance(args[0], dict):
+                raise ApiError("bad_request", "the message must be one JSON object")
+            if limit is not None:
+                limit()
             try:
-                msg = schema().load(data)
+                msg = schema().load(args[0])
             except ma.ValidationError as e:
                 raise ApiError("invalid_request", "the message is not valid",
                                errors=e.messages) from None
             return {"ok": True, **fn(msg)}
         except ApiError as e:
             return e.body()
+        except StoreError as e:
+            return from_store(e).body()
         except Exception:
             log.exception("socket handler failed")
             return error_body("internal", "the host failed on this message")
@@ -83,8 +97,10 @@ def _acked(schema: type[ma.Schema], fn: Callable[[dict], dict]) -> Callable[[Any
     return handler
 
 
-def init_realtime(socketio: SocketIO, service: GameService) -> Callable[..., None]:
-    """Register the handlers and the broadcast listener; return the `thinking` emitter."""
+def init_realtime(socketio: SocketIO, service: GameService,
+                  limiter: RateLimiter | None = None) -> Callable[..., None]:
+    """Register the handlers and the broadcast listener; return the `thinking` emitter.
+    `limiter` (writes per second per socket) applies to the handlers in WRITES."""
 
     def emit_state(kind: str, table: Table, payload: dict[str, Any]) -> None:
         room = table.id
@@ -139,10 +155,16 @@ def init_realtime(socketio: SocketIO, service: GameService) -> Callable[..., Non
         "undo": (UndoMsg, undo), "undo_answer": (UndoAnswerMsg, undo_answer),
         "leave": (SeatMsg, leave), "declare_left": (SeatMsg, declare_left),
     }
+    def limit() -> None:
+        limiter.check(f"sid:{request.sid}")
+
     for name, (schema, fn) in handlers.items():
-        socketio.on_event(name, _acked(schema, fn))
+        checked = limit if limiter is not None and name in WRITES else None
+        socketio.on_event(name, _acked(schema, fn, checked))
 
     def on_disconnect(reason: Any = None) -> None:
+        if limiter is not None:
+            limiter.forget(f"sid:{request.sid}")
         service.disconnect(request.sid)
 
     socketio.on_event("disconnect", on_disconnect)

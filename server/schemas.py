@@ -10,6 +10,8 @@ from marshmallow import fields, validate
 
 from engine.variants import VARIANTS
 
+from .limits import check_name
+
 SEAT = validate.Range(min=1, max=4)
 SEQ = validate.Range(min=0, max=2**31)
 
@@ -35,7 +37,7 @@ class ErrorSchema(ma.Schema):
 # -- requests -----------------------------------------------------------------------------
 class SeatSpec(Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["open", "local", "computer"]))
-    name = fields.String(validate=validate.Length(min=1, max=40), allow_none=True)
+    name = fields.String(validate=[validate.Length(min=1, max=40), check_name], allow_none=True)
     level = fields.Integer(validate=validate.Range(min=1, max=99))
 
 
@@ -46,7 +48,7 @@ class CreateGame(Strict):
 
 
 class Claim(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), check_name])
 
 
 class MoveRequest(Strict):

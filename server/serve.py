@@ -12,6 +12,7 @@ import argparse
 import logging
 import signal
 import socket
+import sqlite3
 import sys
 
 
@@ -27,6 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--away-grace", type=float, default=120.0,
                         help="seconds before an away seat may be declared left (120)")
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    parser.add_argument("--write-rate", type=float, default=20.0,
+                        help="writes per second per phone before 429 (20; 0: no limit)")
 
 
 def default_data_dir() -> str:
@@ -81,9 +84,21 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    from .limits import DataDirLocked
+
     data_dir = args.data_dir or default_data_dir()
-    app = create_app({"DATA_DIR": data_dir, "BOT_DELAY": args.bot_delay,
-                      "AWAY_GRACE": args.away_grace})
+    rate = getattr(args, "write_rate", 20.0)
+    try:
+        app = create_app({"DATA_DIR": data_dir, "BOT_DELAY": args.bot_delay,
+                          "AWAY_GRACE": args.away_grace, "WRITE_RATE": rate or None,
+                          "WRITE_BURST": max(40, 2 * rate)})
+    except DataDirLocked as e:
+        print(f"cannot start: {e}", file=sys.stderr)
+        return 3
+    except sqlite3.DatabaseError as e:
+        print(f"cannot start: the game store in {data_dir} cannot be read ({e}); "
+              "move it aside to start with an empty one", file=sys.stderr)
+        return 4
     try:
         server = make_server(args.host, args.port, app, threaded=True)
     except OSError as e:

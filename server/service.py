@@ -38,8 +38,10 @@ class GameService:
     """All games on this host. Thread-safe; every public method may raise ApiError."""
 
     def __init__(self, store: EventStore, *, undo_timeout: float = 30.0,
-                 away_grace: float = 120.0, clock: Callable[[], float] = time.monotonic):
+                 away_grace: float = 120.0, max_games: int = 300,
+                 clock: Callable[[], float] = time.monotonic):
         self.store = store
+        self.max_games = max_games
         self.undo_timeout = undo_timeout
         self.away_grace = away_grace
         self.presence = Presence(clock)
@@ -126,6 +128,8 @@ class GameService:
             if spec["kind"] == "computer" and spec.get("level", 1) not in LEVELS:
                 raise ApiError("invalid_request", f"seat {i}: no computer level {spec['level']}",
                                levels=sorted(LEVELS))
+        if rematch_of is None:
+            self._require_room()
         names = tuple(spec.get("name") or f"Seat {i}" for i, spec in enumerate(seats, 1))
         try:
             game = new_game(variant, names)
@@ -155,6 +159,13 @@ class GameService:
             self._notify("state", table, {})
         return {"id": record.id, "host_token": host_token,
                 "tokens": {str(k): v for k, v in tokens.items()}}
+
+    def _require_room(self) -> None:
+        """At most `max_games` unfinished games: each is memory and work for the host."""
+        unfinished = sum(1 for t in self.tables() if not t.finished)
+        if unfinished >= self.max_games:
+            raise ApiError("too_many_games", f"this host already has {unfinished} unfinished "
+                           "games; finish or close some first", limit=self.max_games)
 
     def claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Claim an open seat with a display name; returns the seat's token."""

@@ -18,7 +18,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -65,6 +65,22 @@ class SeqConflict(Exception):
         super().__init__(f"append at seq {expected} but the log ends at {latest}")
         self.expected = expected
         self.latest = latest
+
+
+class StoreError(Exception):
+    """The store could not save (a full disk, an I/O error): nothing of the write was kept.
+
+    `full` is True for a full disk (SQLITE_FULL), the one a host PC's owner can fix."""
+
+    def __init__(self, message: str, *, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
+
+    @classmethod
+    def of(cls, error: sqlite3.Error) -> StoreError:
+        code = getattr(error, "sqlite_errorcode", None)
+        full = code == sqlite3.SQLITE_FULL or "full" in str(error).lower()
+        return cls(str(error), full=full)
 
 
 @dataclass
@@ -141,15 +157,32 @@ class SqliteStore:
     # -- writing ---------------------------------------------------------------------------
     def _write(self, statements: Iterable[tuple[str, tuple]]) -> None:
         """Run statements in one IMMEDIATE transaction; commit (fsync) or roll back."""
+
+        def run() -> None:
+            for sql, args in statements:
+                self._db.execute(sql, args)
+
+        self._transaction(run)
+
+    def _transaction(self, body: Callable[[], None]) -> None:
+        """`body` inside BEGIN IMMEDIATE … COMMIT, rolled back on any failure (a COMMIT that
+        fails on a full disk leaves the transaction open, so it is rolled back too).
+        sqlite3 errors come out as StoreError; SeqConflict as itself."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, args in statements:
-                    self._db.execute(sql, args)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    body()
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        try:
+                            self._db.execute("ROLLBACK")
+                        except sqlite3.Error:  # the original failure is the one to report
+                            pass
+                    raise
+            except sqlite3.Error as e:
+                raise StoreError.of(e) from e
 
     def create_game(self, game: GameRecord, seats: list[SeatRecord],
                     first_event: dict[str, Any]) -> None:
@@ -176,19 +209,16 @@ class SqliteStore:
 
     def append(self, game_id: str, event: dict[str, Any]) -> None:
         seq = event["seq"]
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                row = self._db.execute(
-                    "SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-                latest = row[0] or 0
-                if seq != latest + 1 or latest == 0:
-                    raise SeqConflict(seq, latest)
-                self._db.execute(*self._event_insert(game_id, event))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+
+        def run() -> None:
+            row = self._db.execute(
+                "SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+            latest = row[0] or 0
+            if seq != latest + 1 or latest == 0:
+                raise SeqConflict(seq, latest)
+            self._db.execute(*self._event_insert(game_id, event))
+
+        self._transaction(run)
 
     def update_seat(self, game_id: str, seat: SeatRecord) -> None:
         stmts = [
