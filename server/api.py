@@ -51,8 +51,12 @@ def documented_errors(fn):
 class Health(MethodView):
     @blp.response(200, S.Health)
     def get(self):
-        """Is the host up? Also the version and how many games it holds."""
-        return {"ok": True, "version": host_version(), "games": len(service().tables())}
+        """Is the host up? Also the version, how many games it holds and the computer levels."""
+        from engine.ai import LEVELS
+
+        return {"ok": True, "version": host_version(), "games": len(service().tables()),
+                "levels": [{"number": lv.number, "name": lv.name, "description": lv.description}
+                           for lv in LEVELS.values()]}
 
 
 @blp.route("/invite")

@@ -213,10 +213,17 @@ class Rematch(ma.Schema):
     created = fields.Boolean()
 
 
+class Level(ma.Schema):
+    number = fields.Integer()
+    name = fields.String()
+    description = fields.String()
+
+
 class Health(ma.Schema):
     ok = fields.Boolean()
     version = fields.String()
     games = fields.Integer()
+    levels = fields.List(fields.Nested(Level), metadata={"description": "computer levels"})
 
 
 class Invite(ma.Schema):

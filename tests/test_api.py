@@ -115,6 +115,7 @@ def test_events_and_replays_tell_the_whole_story(client, duo):
 def test_health_openapi_and_the_page_at_root(client):
     health = client.get("/api/health").json
     assert health["ok"] is True and health["games"] == 0
+    assert [lv["number"] for lv in health["levels"]][:2] == [1, 2] and health["levels"][0]["name"]
     doc = client.get("/api/openapi.json")
     assert doc.status_code == 200
     paths = doc.json["paths"]

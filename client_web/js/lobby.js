@@ -6,9 +6,8 @@ import { h, COLOUR_LETTER, title } from "./dom.js";
 const VARIANT_BY_PLAYERS = { 2: "duo", 3: "trio", 4: "classic" };
 const COLOURS = { duo: ["blue", "green"], trio: ["blue", "yellow", "red"], classic: ["blue", "yellow", "red", "green"] };
 const BOARD = { duo: "14×14", trio: "20×20", classic: "20×20" };
-// The host's computer levels (engine/ai LEVELS); replaced by the host's list when it sends one.
-let levels = [[1, "Sprout"], [2, "Scout"], [3, "Tactician"], [4, "Strategist"], [5, "Master"], [6, "Grandmaster"]]
-  .map(([number, name]) => ({ number, name }));
+// The host's computer levels (engine/ai LEVELS), from GET /api/health.
+let levels = [];
 
 function seatRow(colour, i, spec, onChange) {
   const kind = h("select", { "data-testid": `seat-kind-${i}`, "aria-label": `${title(colour)} seat is played by`,
