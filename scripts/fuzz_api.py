@@ -36,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
             per_op = math.ceil(args.cases / n_ops)
             started = time.monotonic()
             sent = fuzz(app, per_op)
+            while sum(sent.values()) < args.cases:  # some operations have few inputs
+                busy = {label for label, n in sent.items() if n >= per_op}
+                more = fuzz(app, math.ceil((args.cases - sum(sent.values())) / len(busy)),
+                            only=busy)
+                for label, n in more.items():
+                    sent[label] += n
         finally:
             shutdown_app(app)
     for label, n in sorted(sent.items()):
