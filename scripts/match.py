@@ -2,12 +2,14 @@
 
 An engine is either a GTP command line (any program speaking Pentobi's GTP dialect, e.g.
 our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`), or
-`level:N` for one of our levels played in-process (no GTP, same code path as the host).
+`level:N` for one of our levels played in-process (no GTP, same code path as the host),
+optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds=2/book=0`.
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
 A sits in one seat (rotating through them) and B plays every other seat (one GTP process).
-Games run in parallel (`--jobs`, default 2: both cores). Every game is saved as .blksgf.
+Games run in parallel (`--jobs N`; the default `auto` is 2 when the load average is below
+1.5, else 1, so a shared machine is not overloaded). Every game is saved as .blksgf.
 
   python scripts/match.py --a 'level:6' --b 'level:5' --games 20 --out /tmp/m1
   python scripts/match.py --a '.venv/bin/python -m server.cli gtp --game duo --level 6' \
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import shlex
 import subprocess
 import sys
@@ -86,15 +89,17 @@ class GtpEngine:
 class LevelEngine:
     """One of our levels, called in-process exactly as the host calls it."""
 
-    def __init__(self, level: int, seed: int) -> None:
+    def __init__(self, level: int, seed: int, options: dict | None = None) -> None:
         self.level = level
         self.seed = seed
+        self.options = options or {}
 
     def genmove(self, game, seat: int) -> str:
         from engine.ai import choose_move
 
         state = game.state
-        move = choose_move(state, seat, level=self.level, seed=self.seed + state.seq)
+        move = choose_move(state, seat, level=self.level, seed=self.seed + state.seq,
+                           **self.options)
         return "pass" if move is None else state.move_str(move)
 
     def played(self, game, seat: int, cells: str) -> None:
@@ -104,9 +109,17 @@ class LevelEngine:
         pass
 
 
+OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int}
+
+
 def make_engine(spec: str, variant: str, seed: int):
     if spec.startswith("level:"):
-        return LevelEngine(int(spec.split(":", 1)[1]), seed)
+        level, *pairs = spec.split(":", 1)[1].split("/")
+        options = {}
+        for pair in pairs:
+            name, value = pair.split("=", 1)
+            options["prior_n" if name == "prior" else name] = OPTION_TYPES[name](value)
+        return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)
 
 
@@ -192,14 +205,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b", required=True, help="engine B: GTP command or level:N")
     ap.add_argument("--game", default="duo", choices=sorted(GM_NAMES))
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", default="auto", help="games at a time (auto: by load average)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/cornerclaim-match")
     args = ap.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     jobs = [(i, args.a, args.b, args.game, args.out, args.seed) for i in range(args.games)]
     results = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    load = os.getloadavg()[0]
+    workers = (2 if load < 1.5 else 1) if args.jobs == "auto" else int(args.jobs)
+    print(f"load average {load:.2f}: {workers} game(s) at a time", flush=True)
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
         for r in pool.map(play_game, jobs):
             results.append(r)
             mark = f" forfeit by seat {r['forfeit']}" if r["forfeit"] else ""
@@ -209,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"A: {args.a}\nB: {args.b}\n{args.game}, {s['games']} games: A scores "
           f"{100 * s['rate']:.1f}% (95% CI {100 * s['lo']:.1f}–{100 * s['hi']:.1f}%), "
           f"mean score diff {s['diff']:+.1f}, A mean rank {s['rank']:.2f}; "
-          f"s/move A {s['sec_a']:.2f}, B {s['sec_b']:.2f}")
+          f"s/move A {s['sec_a']:.2f}, B {s['sec_b']:.2f}; {time.perf_counter() - t0:.0f} s, "
+          f"load average now {os.getloadavg()[0]:.2f}")
     return 0
 
 

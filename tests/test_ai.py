@@ -98,3 +98,49 @@ def test_unknown_level_is_refused():
     state = new_game("duo").state
     with pytest.raises(ValueError):
         choose_move(state, 1, level=99)
+
+
+def test_seats_that_left_never_move_in_the_search():
+    """Four seats, seat 2 left: no node of the tree is seat 2's to move, and the move
+    chosen is legal."""
+    from engine.ai.mcts import Search
+
+    state = random_game("classic", 8, seed=7).state
+    seat = state.to_move
+    dead = frozenset({(seat % 4)})  # the next colour (0-based) left
+    search = Search(state.position, seat - 1, seed=1, dead=dead)
+    search.run(60)
+    stack = [search.root]
+    while stack:
+        node = stack.pop()
+        assert node.color not in dead
+        stack.extend(k for k in node.kids if k is not None)
+    assert search.best_move() in state.legal_moves(seat)
+
+
+def test_priors_start_the_best_scored_child_highest():
+    from engine.ai.mcts import Search
+
+    state = random_game("duo", 6, seed=2).state
+    root = Search(state.position, state.to_move - 1, seed=1).root
+    values = [w / n for w, n in zip(root.w, root.n, strict=True)]
+    assert values[0] == max(values) and min(root.n) == max(root.n) > 0
+    plain = Search(state.position, state.to_move - 1, seed=1, prior_n=0).root
+    assert plain.n == [0] * len(plain.moves)
+
+
+def test_the_opening_book_gives_legal_moves_and_only_in_book():
+    from engine.ai.book import _book, book_move
+
+    entries = _book().get("duo", {})
+    assert "" in entries  # the empty board is in the book
+    for line in entries:
+        game = new_game("duo")
+        for text in line.split():
+            game.play(game.state.to_move, text)
+        state = game.state
+        assert book_move(state, state.to_move) in state.legal_moves(state.to_move)
+    state = random_game("duo", 9, seed=4).state
+    assert book_move(state, state.to_move) is None
+    assert choose_move(new_game("duo").state, 1, level=6, seed=1) == book_move(
+        new_game("duo").state, 1)

@@ -8,9 +8,10 @@ A search level is defined by its number of playouts, so a given seed always give
 move; its `seconds` cap only cuts a search short on a slow or busy machine (a cut search is
 no longer reproducible). The top level is the exception: it thinks for its whole time budget.
 
-Tree reuse: the search tree of the previous call is kept (one per process) and its subtree
-is reused when the next call is for the same seat and level in a position that extends the
-previous one by a few placements (a valid tree whichever game it came from). A game's moves
+Tree reuse: the search tree of the last call for each (variant, seat, level) is kept (the
+`REUSE_SLOTS` most recent keys per process) and its subtree is reused when the next call for
+that key is on a position that extends the previous one by a few placements (a valid tree
+whichever game it came from). A game's moves
 are then reproducible given its seeds and the calls before it in the process; pass
 `reuse=False` for a search that depends on nothing but its arguments.
 """
@@ -20,8 +21,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .book import book_move
 from .greedy import greedy_move, sampled_move
-from .mcts import Node, Search, child_for
+from .mcts import PRIOR_N, Node, Search, child_for
 
 
 @dataclass(frozen=True)
@@ -32,32 +34,38 @@ class Level:
     playouts: int = 0  # 0: a one-ply player
     seconds: float = 3.0
     temperature: float = 0.0  # one-ply players: 0 plays the best move, more is looser
+    book: bool = False  # play our opening book (`book.py`) while in book
 
 
 LEVELS: dict[int, Level] = {
     1: Level(1, "Sprout", "plays big pieces near its corners, but often not the best one",
              temperature=1.2),
     2: Level(2, "Scout", "always lays the piece that looks best right now", temperature=0.15),
-    3: Level(3, "Tactician", "looks a few moves ahead (Monte-Carlo search, 150 games)",
-             playouts=150),
-    4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 600 games)", playouts=600),
-    5: Level(5, "Master", "reads deeply (Monte-Carlo search, 2 000 games)", playouts=2000),
-    6: Level(6, "Grandmaster", "thinks for about 3 seconds a move", playouts=1_000_000,
-             seconds=3.0),
+    3: Level(3, "Tactician", "looks a few moves ahead (Monte-Carlo search, 60 games)",
+             playouts=60),
+    4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 250 games)", playouts=250),
+    5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
+    6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
+             playouts=1_000_000, seconds=3.0, book=True),
 }
 HINT_LEVEL = 3
 
-_reuse: dict[str, tuple[tuple, tuple, Node]] = {}
+REUSE_SLOTS = 4
+_reuse: dict[tuple, tuple[tuple, Node]] = {}  # key -> (placements, root), oldest first
 
 
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 playouts: int | None = None, seconds: float | None = None,
-                reuse: bool = True) -> int | None:
+                reuse: bool = True, prior_n: int | None = None,
+                book: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
     Cost: one-ply levels take a few ms; search levels about `playouts` × 0.3–1 ms, capped
-    at `seconds`.
+    at `seconds`. `prior_n` overrides the search's virtual simulations per child (0 turns
+    the priors-as-values off; for experiments with `scripts/match.py`), `book` whether the
+    level's opening book is used.
+    Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)
     if spec is None:
@@ -70,20 +78,30 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
         if spec.temperature <= 0.2:
             return greedy_move(pos, color, seed=seed)
         return sampled_move(pos, color, temperature=spec.temperature, seed=seed)
+    if spec.book if book is None else book:
+        move = book_move(state, seat)
+        if move is not None:
+            return move
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     budget = spec.playouts if playouts is None else playouts
     limit = spec.seconds if seconds is None else seconds
     placements = tuple((s, m) for _, s, m in state.placements)
-    key = (state.variant.name, seat, level)
+    prior_n = PRIOR_N if prior_n is None else prior_n
+    dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
+    key = (state.variant.name, seat, level, prior_n, dead)
     root = _reused_root(key, placements, color) if reuse else None
     recent = tuple((s - 1, m) for s, m in placements[-3:])
-    search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent)
+    search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
+                    prior_n=prior_n, dead=dead)
     if search.root.color != color:
         return None
     search.run(budget, limit)
     if reuse:
-        _reuse["last"] = (key, placements, search.root)
+        _reuse.pop(key, None)
+        _reuse[key] = (placements, search.root)
+        while len(_reuse) > REUSE_SLOTS:
+            del _reuse[next(iter(_reuse))]
     return search.best_move()
 
 
@@ -93,13 +111,13 @@ def hint(state, seat: int) -> int | None:
 
 
 def _reused_root(key: tuple, placements: tuple, color: int) -> Node | None:
-    last = _reuse.get("last")
-    if last is None or last[0] != key:
+    last = _reuse.get(key)
+    if last is None:
         return None
-    old = last[1]
+    old = last[0]
     if len(placements) <= len(old) or placements[: len(old)] != old:
         return None
-    node: Node | None = last[2]
+    node: Node | None = last[1]
     for s, m in placements[len(old):]:
         node = child_for(node, s - 1, m) if node is not None else None
     if node is None or node.color != color:

@@ -10,7 +10,12 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   small bonus for the score margin, like Pentobi's quality bonus).
 - RAVE (all-moves-as-first) statistics per child are updated with every move the same colour
   played later in the simulation; they dominate while a child has few visits.
+- Priors as initial values (Pentobi's idea): every child starts with `PRIOR_N` virtual
+  simulations worth a value from its heuristic score relative to the best sibling, so the
+  search spends its first visits on plausible moves and skips weak ones inside the window.
 - Early in the game only big pieces are considered (Pentobi prunes the same way).
+- Colours whose seat left the game (`dead`) never move in the tree or the playouts and rank
+  last, as the rules score them.
 - Duo: when the first colour faces a point-symmetric board, a move the mirror can copy is
   worth at most a draw (the second colour could mirror to the end), so such moves are capped
   at 0.5 and a symmetry breaker wins whenever it is not clearly worse.
@@ -34,6 +39,11 @@ RAVE_K = 300.0
 WIDEN_BASE = 4
 WIDEN_RATE = 1.5
 EXPAND_AT = 2
+PRIOR_N = 10  # virtual simulations per child (0: order only, unvisited children first)
+PRIOR_TOP = 0.6  # prior value of the best-scored child
+PRIOR_SLOPE = 0.05  # prior value lost per heuristic point behind the best child
+PRIOR_FLOOR = 0.2
+DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
 SCORE_SCALE = 10.0
 TIME_CHECK_EVERY = 16
@@ -44,13 +54,20 @@ class Node:
 
     __slots__ = ("color", "moves", "kids", "n", "w", "rn", "rw", "idx", "visits", "capped")
 
-    def __init__(self, color: int, moves: list[int]) -> None:
+    def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
+                 prior_n: int = 0) -> None:
         self.color = color
         self.moves = moves
         k = len(moves)
         self.kids: list[Node | None] = [None] * k
-        self.n = [0] * k
-        self.w = [0.0] * k
+        if prior_n and scores:
+            top = scores[0]
+            self.n = [prior_n] * k
+            self.w = [prior_n * max(PRIOR_FLOOR, PRIOR_TOP - PRIOR_SLOPE * (top - s))
+                      for s in scores]
+        else:
+            self.n = [0] * k
+            self.w = [0.0] * k
         self.rn = [0] * k
         self.rw = [0.0] * k
         self.idx = {m: i for i, m in enumerate(moves)}
@@ -58,11 +75,12 @@ class Node:
         self.capped: frozenset[int] = frozenset()
 
 
-def considered_moves(pos, color: int) -> list[int]:
-    """Legal moves of `color`, big pieces only in the opening, best heuristic first."""
+def considered_moves(pos, color: int) -> tuple[list[int], list[float]]:
+    """Legal moves of `color` (big pieces only in the opening), best heuristic first, and
+    their heuristic scores in the same order."""
     moves = pos.legal_moves(color)
     if not moves:
-        return moves
+        return moves, []
     min_size = _min_piece_size(pos, color)
     if min_size > 1:
         size = move_facts(pos.bc.size).size
@@ -71,7 +89,7 @@ def considered_moves(pos, color: int) -> list[int]:
             moves = big
     scores = score_moves(pos, color, moves)
     order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
-    return [moves[i] for i in order]
+    return [moves[i] for i in order], [scores[i] for i in order]
 
 
 def _min_piece_size(pos, color: int) -> int:
@@ -81,14 +99,17 @@ def _min_piece_size(pos, color: int) -> int:
     return 5 if k < 3 else 4 if k < 5 else 3 if k < 7 else 1
 
 
-def expand(pos, color: int) -> Node:
-    """The node for `pos` with `color` next in turn order (skipping colours without moves)."""
+def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset()) -> Node:
+    """The node for `pos` with `color` next in turn order (skipping colours without moves
+    and `dead` colours)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
-        moves = considered_moves(pos, c)
+        if c in dead:
+            continue
+        moves, scores = considered_moves(pos, c)
         if moves:
-            return Node(c, moves)
+            return Node(c, moves, scores, prior_n)
     return Node(-1, [])
 
 
@@ -109,11 +130,15 @@ class Search:
     """One search tree rooted at a position; `run` adds simulations, `best_move` reads it."""
 
     def __init__(self, pos, color: int, *, seed: int | None, root: Node | None = None,
-                 recent: tuple = (), playout_k: int = 3) -> None:
+                 recent: tuple = (), playout_k: int = 3, prior_n: int = PRIOR_N,
+                 dead: frozenset = frozenset()) -> None:
         self.pos = pos
         self.facts = move_facts(pos.bc.size)
         self.rnd = random.Random(seed).random
-        self.root = root if root is not None else expand(pos, color)
+        self.prior_n = prior_n
+        self.dead = frozenset(dead)
+        self.root = root if root is not None else expand(pos, color, prior_n=prior_n,
+                                                         dead=self.dead)
         self.recent = recent
         self.playout_k = playout_k
         self.simulations = 0
@@ -138,6 +163,8 @@ class Search:
         recent = list(self.recent)
         n_colors = pos.nu_colors
         next_color = node.color
+        expand_at = EXPAND_AT + self.prior_n
+        dead = self.dead
         while node.color >= 0:
             i = self.select(node)
             path.append((node, i))
@@ -147,14 +174,18 @@ class Search:
             next_color = (node.color + 1) % n_colors
             child = node.kids[i]
             if child is None:
-                if node.n[i] + 1 >= EXPAND_AT:
-                    child = node.kids[i] = expand(pos, next_color)
+                if node.n[i] + 1 >= expand_at:
+                    child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
+                                                  dead=dead)
                     next_color = max(child.color, 0)
                 break
             node = child
         played = playout(pos, next_color, self.rnd, self.facts, k=self.playout_k,
-                         recent=tuple(recent[-3:]))
-        self.backup(path, played, rewards(final_scores(pos)))
+                         recent=tuple(recent[-3:]), dead=dead)
+        scores = final_scores(pos)
+        for c in dead:
+            scores[c] = DEAD_SCORE
+        self.backup(path, played, rewards(scores))
         self.simulations += 1
 
     def select(self, node: Node) -> int:
@@ -219,7 +250,10 @@ class Search:
     def value(self) -> float:
         """Mean reward of the root's colour over all simulations so far."""
         root = self.root
-        return sum(root.w) / root.visits if root.visits else 0.5
+        if not root.visits:
+            return 0.5
+        n = sum(root.n)
+        return sum(root.w) / n if n else 0.5
 
     # -- Duo symmetry --------------------------------------------------------------------------
     def _mark_symmetry(self) -> None:

@@ -24,14 +24,16 @@ LOCAL_GAMMA = 1e4
 TRIES_PER_CANDIDATE = 3
 
 
-def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = ()) -> list[list[int]]:
+def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = (),
+            dead: frozenset = frozenset()) -> list[list[int]]:
     """Play `pos` to the end (it is mutated), `color` to move first.
 
     `rnd` is a bound `random.Random().random`, `facts` the board's `MoveFacts`, `recent` the
     last few (color, move) pairs before the playout (for the local blocking bonus).
     Returns the moves each colour played, in order (for RAVE). Read the final scores from
     `pos` (`final_scores`). In two-colour games the playout stops as soon as the winner is
-    certain (a stuck colour that is behind can only fall further behind).
+    certain (a stuck colour that is behind can only fall further behind). `dead` colours
+    (their seat left the game) never move.
     """
     n = pos.nu_colors
     forb = pos.forbidden
@@ -55,8 +57,8 @@ def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = ()) -> l
     gamma = facts.gamma
     size = facts.size
     played: list[list[int]] = [[] for _ in range(n)]
-    alive = [True] * n
-    nu_alive = n
+    alive = [c not in dead for c in range(n)]
+    nu_alive = sum(alive)
     hist = list(recent[-3:])
     two = n == 2
     max_tries = TRIES_PER_CANDIDATE * k + 2
