@@ -174,7 +174,7 @@ def test_a_spectator_socket_and_a_wrong_token_cannot_move(live):
 
 def test_the_same_move_sent_from_two_sockets_at_once_is_accepted_exactly_once(live):
     host = live()
-    for _ in range(5):
+    for _ in range(3):
         g = create(host.app.test_client(), "duo")
         phones = [connect(host.url) for _ in range(2)]
         acks: list[dict] = []
