@@ -44,15 +44,25 @@ class MoveTables:
         self.cache: dict[int, tuple[int, ...]] = {}
 
     def candidates(self, a: int, w: int) -> tuple[int, ...]:
-        """Moves covering bit `a` that avoid the forbidden cells `w` of its window. Cached."""
+        """Moves covering bit `a` that avoid the forbidden cells `w` of its window. Cached.
+
+        A miss filters the entry for `w` less its highest cell by that one cell, so a miss
+        costs one pass over an already narrowed list (the parents fill the cache first).
+        """
         key = (w << 10) | a
         c = self.cache.get(key)
         if c is None:
+            if not w:
+                c = self.bc.covers[a]
+            else:
+                top = 1 << (w.bit_length() - 1)
+                parent = self.candidates(a, w ^ top)
+                blocked = top << (a - self.window_shift)
+                cm = self.bc.move_cells_mask
+                c = tuple([m for m in parent if not cm[m] & blocked])
             if self.limit is not None and len(self.cache) >= self.limit:
                 self.cache.clear()
-            blocked = w << (a - self.window_shift)
-            cm = self.bc.move_cells_mask
-            c = self.cache[key] = tuple(m for m in self.bc.covers[a] if not cm[m] & blocked)
+            self.cache[key] = c
         return c
 
 
