@@ -164,16 +164,22 @@ class Game(Generic[S]):
     StaleSeqError if the log has moved on; each appends exactly one event or raises.
     """
 
-    def __init__(self, rules: Rules[S], events: list[Event], states: list[S]) -> None:
+    #: Every this many events the state is kept, so `state_at` refolds at most this many
+    #: events while memory stays a small fraction of one state per event.
+    SNAPSHOT_EVERY = 16
+
+    def __init__(self, rules: Rules[S], created: GameCreated, initial: S) -> None:
         self.rules = rules
-        self._events = events
-        self._states = states  # states[i] is the state after events[i]
+        self._events: list[Event] = [created]
+        self._state = initial
+        self._snapshots: dict[int, S] = {created.seq: initial}
+        self._last_read: tuple[int, S] = (created.seq, initial)  # speeds up stepping forward
 
     @classmethod
     def new(cls, game: str, variant: str, players: tuple[str, ...] = ()) -> Game:
         created = GameCreated(seq=1, game=game, variant=variant, players=tuple(players))
         rules = rules_for(game)
-        return cls(rules, [created], [rules.initial_state(created)])
+        return cls(rules, created, rules.initial_state(created))
 
     @classmethod
     def from_events(cls, events) -> Game:
@@ -186,7 +192,7 @@ class Game(Generic[S]):
             raise LogError(f"the first event must have seq 1, not {first.seq}")
         rules = rules_for(first.game)
         try:
-            game = cls(rules, [first], [rules.initial_state(first)])
+            game = cls(rules, first, rules.initial_state(first))
         except EngineError as e:
             raise LogError(f"event 1: {e.message}") from e
         for event in events[1:]:
@@ -209,13 +215,27 @@ class Game(Generic[S]):
 
     @property
     def state(self) -> S:
-        return self._states[-1]
+        return self._state
 
     def state_at(self, seq: int) -> S:
-        """The state right after event `seq` (1 ≤ seq ≤ self.seq)."""
+        """The state right after event `seq` (1 ≤ seq ≤ self.seq).
+
+        Refolds from the nearest kept snapshot (or the last state read, when stepping
+        forward): at most `SNAPSHOT_EVERY` events, O(1) per step when walking a replay.
+        """
         if not 1 <= seq <= self.seq:
             raise EngineError(f"no event {seq} in this game (1 to {self.seq})")
-        return self._states[seq - 1]
+        if seq == self.seq:
+            return self._state
+        base = seq - (seq - 1) % self.SNAPSHOT_EVERY
+        state = self._snapshots[base]
+        last_seq, last_state = self._last_read
+        if base <= last_seq <= seq:
+            base, state = last_seq, last_state
+        for event in self._events[base:seq]:
+            state = self.rules.apply(state, event)
+        self._last_read = (seq, state)
+        return state
 
     def events_since(self, seq: int) -> list[Event]:
         return self._events[max(seq, 0):]
@@ -227,9 +247,11 @@ class Game(Generic[S]):
             raise LogError(f"event {event.seq}: game_created may only be the first event")
         if event.seq != self.seq + 1:
             raise LogError(f"event seq {event.seq} out of order (expected {self.seq + 1})")
-        state = self.rules.apply(self.state, event)
+        state = self.rules.apply(self._state, event)
         self._events.append(event)
-        self._states.append(state)
+        self._state = state
+        if (event.seq - 1) % self.SNAPSHOT_EVERY == 0:
+            self._snapshots[event.seq] = state
         return state
 
     def _check_seq(self, seq: int | None) -> None:

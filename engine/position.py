@@ -31,7 +31,8 @@ class MoveTables:
     prunes more candidates, which suits listing every legal move; a narrow one (r=1) has at
     most 256 patterns per cell, so its cache fills quickly and stays small, which suits
     random playouts that see ever new patterns. The wide cache is cleared when it reaches
-    `limit` entries so a long-running process stays within a few tens of MB.
+    `limit` entries (20,000: about 15 MB, room for every position of the benchmark suite),
+    so a long-running host stays small.
     """
 
     def __init__(self, bc: BoardConst, radius: int, limit: int | None = None) -> None:
@@ -67,7 +68,7 @@ class MoveTables:
 
 
 _TABLES: dict[tuple[int, int], MoveTables] = {}
-WIDE_CACHE_LIMIT = 60_000
+WIDE_CACHE_LIMIT = 20_000
 
 
 def move_tables(size: int, radius: int = 2) -> MoveTables:
@@ -215,10 +216,14 @@ class Position:
         return moves[int(random() * len(moves))] if moves else None
 
     def has_moves(self, color: int) -> bool:
-        """Whether `color` has any legal move (stops at the first)."""
+        """Whether `color` has any legal move (stops at the first).
+
+        Uses the wide, size-bounded tables: the host calls this on every event, and their
+        sharper candidate lists find a move (or rule one out) sooner.
+        """
         forb = self.forbidden[color]
         att = self.attach_points(color)
-        tables = self.narrow
+        tables = self.tables
         mm = self.bc.move_mask
         while att:
             low = att & -att
