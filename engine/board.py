@@ -67,6 +67,7 @@ class BoardConst:
         self.covers = tuple(tuple(c) for c in covers)
         self.move_by_cells_mask = by_mask
         self.nu_moves = len(move_mask)
+        self._move_str: list[str | None] = [None] * len(move_mask)
 
     @staticmethod
     @cache
@@ -120,8 +121,11 @@ class BoardConst:
         return self.cells_of(self.move_cells_mask[move])
 
     def move_to_str(self, move: int) -> str:
-        """Canonical notation: cells by row, then column (Pentobi's order)."""
-        return ",".join(self.cell_names(self.move_cells_mask[move]))
+        """Canonical notation: cells by row, then column (Pentobi's order). Memoised."""
+        text = self._move_str[move]
+        if text is None:
+            text = self._move_str[move] = ",".join(self.cell_names(self.move_cells_mask[move]))
+        return text
 
     def move_orientation(self, move: int) -> tuple[int, int, int]:
         """(orientation index, x, y of the orientation's bounding box corner)."""
