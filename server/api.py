@@ -33,6 +33,13 @@ def bearer() -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
+def fast_json(body: dict) -> Response:
+    """`body` as JSON without the response schema's dump: for the hot reads (state, legal)
+    whose service dicts are exactly what the schema would write (tests/test_api_fast.py
+    checks that), marshmallow's per-field walk costs more than the rest of the request."""
+    return current_app.json.response(body)
+
+
 def host_version() -> str:
     try:
         return metadata.version("cornerclaim")
@@ -106,7 +113,7 @@ class GameView(MethodView):
     @documented_errors
     def get(self, game_id):
         """The game's state: board, seats, pieces left, open corners, scores, result."""
-        return service().state(game_id)
+        return fast_json(service().state(game_id))
 
 
 @blp.route("/games/<game_id>/seats/<int:seat>")
@@ -143,7 +150,8 @@ class LegalView(MethodView):
     @documented_errors
     def get(self, query, game_id):
         """Every legal placement of the seat now (none when it is not its turn)."""
-        return service().legal(game_id, query["seat"], query.get("piece"))
+        body = service().legal_json(game_id, query["seat"], query.get("piece"))
+        return Response(body, mimetype="application/json")
 
 
 @blp.route("/games/<game_id>/moves")

@@ -9,6 +9,7 @@ At start-up every game is rebuilt by folding its stored events.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -105,20 +106,45 @@ class GameService:
 
     def legal(self, game_id: str, seat: int, piece: str | None = None) -> dict[str, Any]:
         """Legal placements of `seat` now (empty when it is not that seat's turn)."""
+        table = self._legal_table(game_id, seat, piece)
+        with table.lock:
+            return self._legal_body(table, seat, piece)
+
+    def legal_json(self, game_id: str, seat: int, piece: str | None = None) -> bytes:
+        """`legal` as compact JSON, serialised once per (seq, seat, piece): a phone that asks
+        again, or asks piece by piece, costs a dict lookup, not a move generation."""
+        table = self._legal_table(game_id, seat, piece)
+        with table.lock:
+            return table.memo(("legal_json", seat, piece), lambda: json.dumps(
+                self._legal_body(table, seat, piece), separators=(",", ":")).encode())
+
+    def _legal_table(self, game_id: str, seat: int, piece: str | None) -> Table:
         if piece is not None and piece not in PIECE_NAMES:
             raise ApiError("bad_piece", f"there is no piece {piece!r}", pieces=list(PIECE_NAMES))
         table = self.table(game_id)
-        with table.lock:
-            table.seat(seat)
+        table.seat(seat)
+        return table
+
+    @staticmethod
+    def _legal_body(table: Table, seat: int, piece: str | None) -> dict[str, Any]:
+        moves = [{"piece": name, "move": text}
+                 for name, text in GameService._legal_list(table, seat)
+                 if piece is None or name == piece]
+        return {"seat": seat, "seq": table.game.seq, "moves": moves}
+
+    @staticmethod
+    def _legal_list(table: Table, seat: int) -> list[tuple[str, str]]:
+        """(piece, move) of every legal placement of `seat`, built once per seq."""
+
+        def build() -> list[tuple[str, str]]:
             state = table.state
-            moves = []
-            if state.to_move == seat and not table.finished:
-                bc = state.position.bc
-                for m in state.legal_moves(seat):
-                    name = PIECES[bc.move_piece[m]].name
-                    if piece is None or name == piece:
-                        moves.append({"piece": name, "move": state.move_str(m)})
-            return {"seat": seat, "seq": table.game.seq, "moves": moves}
+            if state.to_move != seat or table.finished:
+                return []
+            bc = state.position.bc
+            return [(PIECES[bc.move_piece[m]].name, state.move_str(m))
+                    for m in state.legal_moves(seat)]
+
+        return table.memo(("legal", seat), build)
 
     # -- creating and seating --------------------------------------------------------------
     def create(self, variant: str, seats: list[dict[str, Any]], *,
@@ -201,6 +227,7 @@ class GameService:
             self.store.append(table.id, event.to_dict())
         except BaseException:
             table.game = Game.from_events(before)
+            table.forget()
             raise
         self._drop_undo_request(table, reason="moved_on")
         body = event.to_dict()
@@ -404,6 +431,4 @@ class GameService:
                 self._notify("presence", table, self.presence_body(table))
 
     def presence_body(self, table: Table) -> dict[str, Any]:
-        seats = views.game_body(table, self.presence)["seats"]
-        return {"game_id": table.id, "seats": [
-            {"seat": s["seat"], "connected": s["connected"], "away": s["away"]} for s in seats]}
+        return views.presence_body(table, self.presence)

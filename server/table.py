@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,10 @@ class Table:
     lock: threading.RLock = field(default_factory=threading.RLock)
     undo_request: UndoRequest | None = None
     undo_timer: threading.Timer | None = None
+    #: Views derived from the current seq only (legal lists, the board part of the state),
+    #: built once and shared by every GET and broadcast until the game moves on.
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _memo_key: tuple[int, bool] = (0, False)
 
     @property
     def id(self) -> str:
@@ -73,6 +78,25 @@ class Table:
     @property
     def state(self) -> State:
         return self.game.state
+
+    def memo(self, key: Any, build: Callable[[], Any]) -> Any:
+        """`build()` once per (seq, closed) and `key`; the caller holds `lock`.
+
+        Only the current seq's entries are kept, so a table holds at most one turn's worth."""
+        now = (self.game.seq, self.record.closed)
+        if now != self._memo_key:
+            self._memo.clear()
+            self._memo_key = now
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = build()
+            return value
+
+    def forget(self) -> None:
+        """Drop the memoised views (the live game was rebuilt at an earlier seq)."""
+        self._memo.clear()
+        self._memo_key = (0, False)
 
     def seat(self, seat: int) -> SeatRecord:
         """The seat record; bad_seat (400) for a seat number the game does not have."""
