@@ -165,15 +165,15 @@ class Position:
         # One comprehension for all attach points: a call per group costs more than the loop.
         return [m for cands, f in groups for m in cands if not mm[m] & f]
 
-    def random_move(self, color: int, random, *, tries: int = 8) -> int | None:
+    def random_move(self, color: int, random, *, tries: int | None = None) -> int | None:
         """A uniformly random legal move of `color`, or None when it has none.
 
         `random` is a `random.Random().random` bound method. Draws a candidate uniformly from
         the attach points' candidate lists taken together; a legal draw covering k attach
         points is kept with probability 1/k, which makes every legal move equally likely.
         When `tries` draws were rejected (late in a game most candidates are pieces already
-        used), it lists the legal moves from the same lists and draws from those. A move
-        costs a few µs instead of a full generation.
+        used; by default about one draw per 8 candidates), it lists the legal moves from the
+        same lists and draws from those. A move costs a few µs instead of a full generation.
         """
         forb = self.forbidden[color]
         att = self.attach_points(color)
@@ -202,6 +202,11 @@ class Position:
             return None
         mm = self.bc.move_mask
         cm = self.bc.move_cells_mask
+        if tries is None:
+            # Rent or buy: a rejected draw costs about as much as checking 8 candidates, so
+            # draw up to total/8 times before paying for the full list (at most twice the
+            # better of the two, whatever the acceptance rate).
+            tries = 4 + (total >> 3)
         for _ in range(tries):
             r = int(random() * total)
             i = bisect_right(bounds, r)

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.cornerclaim import new_game  # noqa: E402
-from engine.position import Position  # noqa: E402
+from engine.position import Position, move_tables  # noqa: E402
 from engine.variants import VARIANTS  # noqa: E402
 
 SEAT = {"b": 1, "w": 2, "1": 1, "2": 2, "3": 3, "4": 4}
@@ -75,13 +75,16 @@ def precompute_ms(size: int) -> float:
     return statistics.median(runs)
 
 
-def playouts_per_second(variant: str, seconds: float, seed: int = 1) -> tuple[float, float]:
-    """Random playouts from the empty board: a uniformly random legal move each turn."""
+def playouts_per_second(variant: str, seconds: float, seed: int = 1,
+                        count: int | None = None) -> tuple[float, float]:
+    """Random playouts from the empty board: a uniformly random legal move each turn.
+
+    Runs for `seconds` of CPU time, or exactly `count` playouts when given (warm-up)."""
     draw = random.Random(seed).random
     start = Position(VARIANTS[variant])
     n = moves = 0
     t0 = time.thread_time()
-    while time.thread_time() - t0 < seconds:
+    while (n < count) if count is not None else (time.thread_time() - t0 < seconds):
         pos = start.copy()
         alive = list(range(pos.nu_colors))
         i = 0
@@ -105,6 +108,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="per playout measurement")
     ap.add_argument("--repeat", type=int, default=20, help="timed calls per position")
+    ap.add_argument("--warmup", type=int, default=3000,
+                    help="playouts run first to fill the pattern caches (steady state)")
     args = ap.parse_args()
 
     print("Legal moves of the side to move (µs per call, one core)\n")
@@ -127,13 +132,17 @@ def main() -> None:
     for size in (14, 20):
         print(f"| {size} | {precompute_ms(size):.1f} |")
 
-    print(f"\nRandom playouts from the empty board ({args.seconds:.0f} CPU s each, "
-          "after as long a warm-up)\n")
-    print("| variant | playouts/s | moves per playout |\n|---|---:|---:|")
+    print(f"\nRandom playouts from the empty board ({args.seconds:.0f} CPU s each, after "
+          f"{args.warmup} warm-up playouts)\n")
+    print("| variant | playouts/s | moves per playout | cache misses per playout |")
+    print("|---|---:|---:|---:|")
     for variant in ("duo", "classic"):
-        playouts_per_second(variant, args.seconds)  # fill the pattern caches (steady state)
+        cache = move_tables(VARIANTS[variant].size, 1).cache
+        playouts_per_second(variant, 0, count=args.warmup)
+        before = len(cache)
         rate, moves = playouts_per_second(variant, args.seconds)
-        print(f"| {variant} | {rate:.0f} | {moves:.1f} |")
+        misses = (len(cache) - before) / (rate * args.seconds)
+        print(f"| {variant} | {rate:.0f} | {moves:.1f} | {misses:.2f} |")
 
 
 if __name__ == "__main__":
