@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .book import book_move
 from .greedy import greedy_move, sampled_move
 from .mcts import PRIOR_N, Node, Search, child_for
 
@@ -79,6 +78,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
             return greedy_move(pos, color, seed=seed)
         return sampled_move(pos, color, temperature=spec.temperature, seed=seed)
     if spec.book if book is None else book:
+        from .book import book_move  # not at import time: `python -m engine.ai.book` works
+
         move = book_move(state, seat)
         if move is not None:
             return move
