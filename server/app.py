@@ -146,8 +146,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                 and request.path.startswith("/api/"):
             limiter.check(f"ip:{request.remote_addr}")
 
+    # async_handlers=False: a socket's events run on the thread that reads that socket (one
+    # at a time, in order) instead of a new thread per event; every handler is short.
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=64 * 1024,
-                        ping_interval=10, ping_timeout=10)
+                        ping_interval=10, ping_timeout=10, async_handlers=False)
     thinking = init_realtime(socketio, service, limiter)
     pool = BotPool(app.config["BOT_WORKERS"])
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking)
