@@ -128,6 +128,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api = HostApi(app)
     api.register_blueprint(blp)
     init_ladder(app, api, service)  # issue 6: /api/players, replays; ladder follows game ends
+    service.park_finished()  # the ladder has read them: finished games fold again on demand
 
     @app.errorhandler(ApiError)
     def api_error(e: ApiError):

@@ -53,18 +53,59 @@ class GameService:
         self.listeners: list[Listener] = []
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        self._loaded_finished: dict[str, Table] = {}  # finished games with their Game, LRU
         self._load()
 
     # -- start-up --------------------------------------------------------------------------
     def _load(self) -> None:
         for record in self.store.games():
-            events = [Event.from_dict(e) for e in self.store.events_since(record.id, 0)]
             try:
-                game = Game.from_events(events)
+                game = self._fold(record.id)
             except EngineError:
                 log.exception("game %s: its stored log does not fold; skipped", record.id)
                 continue
-            self._tables[record.id] = Table(record, game, self.store.seats(record.id))
+            self._tables[record.id] = self._new_table(record, game, self.store.seats(record.id))
+
+    def _fold(self, game_id: str) -> Game:
+        return Game.from_events(Event.from_dict(e) for e in self.store.events_since(game_id, 0))
+
+    def _new_table(self, record: GameRecord, game: Game, seats: list[SeatRecord]) -> Table:
+        return Table(record, game, seats, loader=lambda: self._fold(record.id))
+
+    # -- memory: finished games ------------------------------------------------------------
+    #: Finished games kept folded in memory (the most recently used); older ones are parked:
+    #: a summary stays, the `Game` is folded again from the store when someone asks.
+    KEEP_FINISHED = 32
+
+    def _touch(self, table: Table) -> None:
+        """Note a use of a finished game; park the least recently used beyond KEEP_FINISHED."""
+        if table.parked or not table.finished:
+            return
+        with self._lock:
+            self._loaded_finished.pop(table.id, None)
+            self._loaded_finished[table.id] = table
+            excess = len(self._loaded_finished) - self.KEEP_FINISHED
+            oldest = list(self._loaded_finished.values())[:max(excess, 0)]
+        for old in oldest:
+            if old is table or not old.lock.acquire(blocking=False):
+                continue  # in use right now: parked on a later call
+            try:
+                if old.parked or old.park():
+                    with self._lock:
+                        if self._loaded_finished.get(old.id) is old:
+                            del self._loaded_finished[old.id]
+            finally:
+                old.lock.release()
+
+    def park_finished(self) -> int:
+        """Park every finished game (after start-up, once the ladder has read them)."""
+        parked = 0
+        for table in self.tables():
+            with table.lock:
+                parked += table.park()
+            with self._lock:
+                self._loaded_finished.pop(table.id, None)
+        return parked
 
     # -- lookup ----------------------------------------------------------------------------
     def table(self, game_id: str) -> Table:
@@ -72,6 +113,7 @@ class GameService:
             table = self._tables.get(game_id)
         if table is None:
             raise ApiError("unknown_game", f"there is no game {game_id!r}", game_id=game_id)
+        self._touch(table)
         return table
 
     def tables(self) -> list[Table]:
@@ -207,7 +249,7 @@ class GameService:
             for new, old in zip(records, rematch_of.seats, strict=True):
                 new.token_hash = old.token_hash if old.kind != "computer" else None
         self.store.create_game(record, records, game.events[0].to_dict())
-        table = Table(record, game, records)
+        table = self._new_table(record, game, records)
         with self._lock:
             self._tables[record.id] = table
         with table.lock:
@@ -261,6 +303,8 @@ class GameService:
         self._drop_undo_request(table, reason="moved_on")
         body = event.to_dict()
         self._notify("event", table, body)
+        if table.finished:
+            self._touch(table)
         return body
 
     def _require_playing(self, table: Table) -> None:

@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core import Game
 from engine.cornerclaim import State
@@ -56,12 +56,25 @@ class UndoRequest:
                 "accepted": list(self.accepted), "expires_in": self.expires_in}
 
 
+class Summary(NamedTuple):
+    """What a parked (finished, unloaded) game still answers without its `Game`."""
+
+    seq: int
+    is_over: bool
+    left: frozenset[int]
+    variant: str
+
+
 @dataclass
 class Table:
-    """A game and its seats. Hold `lock` while reading a consistent view or changing it."""
+    """A game and its seats. Hold `lock` while reading a consistent view or changing it.
+
+    A finished game may be *parked* (`park`): its `Game` is dropped and a `Summary` kept for
+    the lobby and the status checks; reading `game` (or `state`) folds it again from the
+    store with `loader`."""
 
     record: GameRecord
-    game: Game
+    _game: Game | None
     seats: list[SeatRecord]
     lock: threading.RLock = field(default_factory=threading.RLock)
     undo_request: UndoRequest | None = None
@@ -70,6 +83,48 @@ class Table:
     #: built once and shared by every GET and broadcast until the game moves on.
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo_key: tuple[int, bool] = (0, False)
+    loader: Callable[[], Game] | None = field(default=None, repr=False)
+    _summary: Summary | None = field(default=None, repr=False)
+
+    @property
+    def game(self) -> Game:
+        game = self._game
+        if game is None:
+            game = self._game = self.loader()
+            self._summary = None
+        return game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self._game = game
+        self._summary = None
+
+    @property
+    def parked(self) -> bool:
+        return self._game is None
+
+    def park(self) -> bool:
+        """Drop the finished game's `Game` (kept: a summary); the caller holds `lock`."""
+        if self._game is None or self.loader is None or not self.finished \
+                or self.undo_request is not None:
+            return False
+        state = self._game.state
+        self._summary = Summary(self._game.seq, state.is_over, frozenset(state.left),
+                                state.variant.name)
+        self._game = None
+        self.forget()
+        return True
+
+    @property
+    def seq(self) -> int:
+        return self._summary.seq if self._game is None else self._game.seq
+
+    @property
+    def variant(self) -> str:
+        return self._summary.variant if self._game is None else self._game.state.variant.name
+
+    def _left(self) -> frozenset[int] | set[int]:
+        return self._summary.left if self._game is None else self._game.state.left
 
     @property
     def id(self) -> str:
@@ -106,12 +161,15 @@ class Table:
 
     def unclaimed(self) -> list[int]:
         """Open seats nobody has claimed yet (seats that left do not count)."""
+        left = self._left()
         return [s.seat for s in self.seats
-                if s.kind == "open" and not s.token_hash and s.seat not in self.state.left]
+                if s.kind == "open" and not s.token_hash and s.seat not in left]
 
     @property
     def finished(self) -> bool:
-        return self.record.closed or self.state.is_over
+        if self.record.closed:
+            return True
+        return self._summary.is_over if self._game is None else self._game.state.is_over
 
     @property
     def status(self) -> str:
@@ -121,8 +179,9 @@ class Table:
 
     def humans(self) -> list[int]:
         """Seats held by a person (claimed open or local) who has not left."""
+        left = self._left()
         return [s.seat for s in self.seats if s.kind in HUMAN_KINDS and s.token_hash
-                and s.seat not in self.state.left]
+                and s.seat not in left]
 
     def require_seat_token(self, seat: int, token: str | None) -> SeatRecord:
         """The seat if `token` is its token; 401 without a token, 403 with a wrong one."""

@@ -118,12 +118,11 @@ def presence_body(table: Table, presence: Presence) -> dict[str, Any]:
 
 def lobby_entry(table: Table) -> dict[str, Any]:
     """One line of the lobby: enough to pick a game to join or watch."""
-    state = table.state
     return {
         "id": table.id,
-        "variant": state.variant.name,
+        "variant": table.variant,
         "status": table.status,
-        "seq": table.game.seq,
+        "seq": table.seq,
         "created_at": table.record.created_at,
         "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed":
                    bool(s.token_hash) or s.kind == "computer"} for s in table.seats],

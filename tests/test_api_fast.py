@@ -118,3 +118,30 @@ def test_a_failed_commit_leaves_no_view_of_the_move_that_was_not_saved(client, m
 def test_bigger_boards_match_too(client, variant):
     g = create(client, variant)
     play_random(client, g["id"], g["tokens"], 6, random.Random(3))
+
+
+def test_finished_games_beyond_the_most_recent_are_parked_and_fold_again_on_demand(client):
+    service = client.application.extensions["cornerclaim"]
+    service.KEEP_FINISHED = 1
+    games, before = [], {}
+    for _ in range(3):
+        g = create(client, "duo")
+        gid = g["id"]
+        first = legal(client, gid, 1)["moves"][0]["move"]
+        assert move(client, gid, 1, first, 1, g["tokens"]["1"]).status_code == 201
+        r = client.post(f"/api/games/{gid}/leave", json={"seat": 2},
+                        headers=bearer(g["tokens"]["2"]))
+        assert r.status_code == 200, r.json
+        before[gid] = state(client, gid)
+        games.append(gid)
+    tables = [service.table(gid) for gid in games]
+    assert [t.parked for t in tables] == [True, True, False]
+    lobby = {e["id"]: e for e in client.get("/api/games").json["games"]}
+    assert all(lobby[gid]["status"] == "finished" and lobby[gid]["seq"] == 3 for gid in games)
+    assert tables[0].parked and tables[1].parked  # the lobby reads their summaries
+    assert state(client, games[0]) == before[games[0]]  # folded again from the store
+    assert client.get(f"/api/games/{games[0]}/replay.json").status_code == 200
+    assert not tables[0].parked and tables[2].parked  # now the most recent one in use
+    r = move(client, games[1], 1, "a1", 3, "x")
+    assert r.status_code in (401, 403, 409), r.json
+    assert state(client, games[1]) == before[games[1]]
