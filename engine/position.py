@@ -176,15 +176,17 @@ class Position:
         same lists and draws from those. A move costs a few µs instead of a full generation.
         """
         forb = self.forbidden[color]
-        att = self.attach_points(color)
+        if self.nu_played[color]:
+            att = self.corners[color] & ~forb
+        else:
+            att = self.start_bit[color] & ~forb
         tables = self.narrow
         cache = tables.cache
         window = tables.window
         wshift = tables.window_shift
-        groups = []
+        lists = []
         bounds = []
         total = 0
-        f = forb
         rest = att
         while rest:
             low = rest & -rest
@@ -193,31 +195,38 @@ class Position:
             cands = cache.get((((forb >> (a - wshift)) & window) << 10) | a)
             if cands is None:
                 cands = tables.candidates(a, (forb >> (a - wshift)) & window)
-            if cands:
-                groups.append((cands, f))
-                total += len(cands)
-                bounds.append(total)
-            f |= low
+            total += len(cands)
+            lists.append(cands)
+            bounds.append(total)
         if not total:
             return None
-        mm = self.bc.move_mask
-        cm = self.bc.move_cells_mask
+        bc = self.bc
+        mm = bc.move_mask
         if tries is None:
             # Rent or buy: a rejected draw costs about as much as checking 8 candidates, so
             # draw up to total/8 times before paying for the full list (at most twice the
             # better of the two, whatever the acceptance rate).
             tries = 4 + (total >> 3)
+        cm = bc.move_cells_mask
         for _ in range(tries):
             r = int(random() * total)
             i = bisect_right(bounds, r)
-            m = groups[i][0][r - bounds[i - 1]] if i else groups[0][0][r]
+            m = lists[i][r - bounds[i - 1]] if i else lists[0][r]
             if mm[m] & forb:
                 continue
             k = (cm[m] & att).bit_count()
             if k == 1 or random() * k < 1.0:
                 return m
-        # Each move once: under the lowest attach point it covers (see legal_moves).
-        moves = [m for cands, f in groups for m in cands if not mm[m] & f]
+        # Each move once: under the lowest attach point it covers (see legal_moves). The
+        # lists are in attach-point order, so `f` grows by each attach point's bit in turn.
+        moves = []
+        f = forb
+        rest = att
+        for cands in lists:
+            low = rest & -rest
+            rest ^= low
+            moves += [m for m in cands if not mm[m] & f]
+            f |= low
         return moves[int(random() * len(moves))] if moves else None
 
     def has_moves(self, color: int) -> bool:
