@@ -318,6 +318,22 @@ class CornerClaimRules:
 RULES = register_rules(CornerClaimRules())
 
 
+def setup_state(variant: Variant, position: Position, moves, *, to_move: int | None) -> State:
+    """A state for a position set up in any order (GTP controllers, analysis).
+
+    `moves` are (seat, move id) in the order played on `position`; `to_move` is the seat the
+    checks and computer players should treat as the one to place (None: nobody).
+    """
+    placements = tuple((i + 2, seat, m) for i, (seat, m) in enumerate(moves))
+    names = tuple(c.capitalize() for c in variant.colours)
+    return State(variant, len(placements) + 1, names, placements, frozenset(), position, to_move)
+
+
+def no_seat_can_place(position: Position) -> bool:
+    """Whether no colour has a legal placement left (the end of a game nobody left)."""
+    return not any(position.has_moves(c) for c in range(position.nu_colors))
+
+
 def new_game(variant: str, players: tuple[str, ...] = ()):
     """A fresh Corner Claim `Game` (seq 1: game_created)."""
     from .core import Game

@@ -182,15 +182,14 @@ class GtpSession:
 
         Lets the engine's checks and computer players judge a position set up in any order.
         """
-        from engine.cornerclaim import State
+        from engine.cornerclaim import setup_state
 
-        placements = tuple((i + 2, s, m) for i, (s, m) in enumerate(self.moves))
-        names = tuple(c.capitalize() for c in self.variant.colours)
-        return State(self.variant, len(self.moves) + 1, names, placements, frozenset(),
-                     self.position, to_move)
+        return setup_state(self.variant, self.position, self.moves, to_move=to_move)
 
     def _is_over(self) -> bool:
-        return not any(self.position.has_moves(c) for c in range(self.variant.nu_seats))
+        from engine.cornerclaim import no_seat_can_place
+
+        return no_seat_can_place(self.position)
 
     def _play(self, seat: int, text: str) -> None:
         """Play `text` (cells or `pass`) for `seat` if the engine allows it; else raise."""
