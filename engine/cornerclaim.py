@@ -85,10 +85,16 @@ class State:
         return self.position.bc.move_to_str(move)
 
     def legal_moves(self, seat: int) -> list[int]:
-        """Legal move ids of `seat` now (empty for a seat that left or when it is over)."""
+        """Legal move ids of `seat` now (empty for a seat that left or when it is over).
+
+        Generated from the small-window tables: a host asks once per position, over many
+        unrelated games, where the wide tables' bounded cache would keep missing (10× slower
+        at 100 random classic games at once; see docs/performance.md). Searches that revisit
+        positions call `Position.legal_moves` with the wide tables directly.
+        """
         if seat in self.left or self.is_over:
             return []
-        return self.position.legal_moves(seat - 1)
+        return self.position.legal_moves(seat - 1, narrow=True)
 
     def can_move(self, seat: int) -> bool:
         return seat not in self.left and not self.is_over and self.position.has_moves(seat - 1)

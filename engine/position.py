@@ -232,12 +232,14 @@ class Position:
     def has_moves(self, color: int) -> bool:
         """Whether `color` has any legal move (stops at the first).
 
-        Uses the wide, size-bounded tables: the host calls this on every event, and their
-        sharper candidate lists find a move (or rule one out) sooner.
+        Uses the small-window tables. The rules call this for every seat on every event, on
+        positions as varied as the games a host is running; the wide tables' bounded cache
+        misses there and rebuilds chains of parent entries (0.7 ms for four seats at 100
+        random classic games at once, against 0.03 ms with these; see docs/performance.md).
         """
         forb = self.forbidden[color]
         att = self.attach_points(color)
-        tables = self.tables
+        tables = self.narrow
         mm = self.bc.move_mask
         while att:
             low = att & -att

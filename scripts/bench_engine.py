@@ -104,13 +104,58 @@ def playouts_per_second(variant: str, seconds: float, seed: int = 1,
     return n / elapsed, moves / n
 
 
+def host_workload(games: int, steps: int, *, narrow: bool, seed: int = 1) -> tuple[float, float]:
+    """A host's pattern: `games` random classic games at once, a move in each in turn.
+
+    Each move costs one legal list of the side to move and `has_moves` for every seat (the
+    rules' turn order). Returns CPU µs per legal list and per four `has_moves`, with the
+    wide tables (`narrow=False`) or the small-window ones. Run first in a fresh process:
+    the tables' caches start empty, as in a host that just started.
+    """
+    rng = random.Random(seed)
+    positions = [Position(VARIANTS["classic"]) for _ in range(games)]
+    legal_ns = has_ns = n = 0
+    for step in range(steps):
+        for pos in positions:
+            color = step % 4
+            t = time.thread_time_ns()
+            moves = pos.legal_moves(color, narrow=narrow)
+            legal_ns += time.thread_time_ns() - t
+            if moves:
+                pos.play(color, rng.choice(moves))
+            t = time.thread_time_ns()
+            for c in range(4):
+                pos.has_moves(c)
+            has_ns += time.thread_time_ns() - t
+            n += 1
+    return legal_ns / n / 1000, has_ns / n / 1000
+
+
+def host_workload_table(games: int = 100, steps: int = 60) -> None:
+    print(f"Host workload: {games} random classic games at once, {steps} moves each "
+          "(CPU µs per move, fresh caches)\n")
+    print("| legal list from | legal list | has_moves × 4 (small window) |\n|---|---:|---:|")
+    for narrow in (False, True):
+        code = ("import sys; sys.path.insert(0, '.'); from scripts.bench_engine import "
+                f"host_workload as h; print(*h({games}, {steps}, narrow={narrow}))")
+        out = subprocess.check_output([sys.executable, "-c", code], cwd=ROOT, text=True)
+        legal, has = (float(x) for x in out.split())
+        name = "small window (3×3)" if narrow else "wide window (5×5, bounded cache)"
+        print(f"| {name} | {legal:.0f} | {has:.0f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="per playout measurement")
     ap.add_argument("--repeat", type=int, default=20, help="timed calls per position")
     ap.add_argument("--warmup", type=int, default=3000,
                     help="playouts run first to fill the pattern caches (steady state)")
+    ap.add_argument("--host-only", action="store_true",
+                    help="only the host workload table")
     args = ap.parse_args()
+    if args.host_only:
+        host_workload_table()
+        return
 
     print("Legal moves of the side to move (µs per call, one core)\n")
     print(f"| {'variant':8} | {'phase':6} | {'positions':>9} | {'moves':>6} | "
@@ -143,6 +188,8 @@ def main() -> None:
         rate, moves = playouts_per_second(variant, args.seconds)
         misses = (len(cache) - before) / (rate * args.seconds)
         print(f"| {variant} | {rate:.0f} | {moves:.1f} | {misses:.2f} |")
+    print()
+    host_workload_table()
 
 
 if __name__ == "__main__":
