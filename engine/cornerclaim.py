@@ -110,16 +110,26 @@ class State:
         return self.position.score(seat - 1)
 
     def board(self) -> list[list[int]]:
-        """Rows top (row n) to bottom (row 1); each cell 0 or the seat that covers it."""
+        """Rows top (row n) to bottom (row 1); each cell 0 or the seat that covers it.
+
+        Reads each colour's cells as a string of bits (one `format` per colour, then a
+        `find` per covered cell): the host builds this once per move for every game."""
         pos = self.position
         bc = pos.bc
-        n = bc.size
+        n, stride = bc.size, bc.stride
+        length = n * stride
+        bits = [format(occ >> bc.origin, "b")[::-1].ljust(length, "0")
+                for occ in pos.occupied]
         rows = []
         for y in range(n - 1, -1, -1):
-            row = []
-            for x in range(n):
-                bit = 1 << bc.bit(x, y)
-                row.append(next((c + 1 for c in range(pos.nu_colors) if pos.occupied[c] & bit), 0))
+            lo = y * stride
+            row = [0] * n
+            for c, text in enumerate(bits):
+                segment = text[lo:lo + n]
+                i = segment.find("1")
+                while i >= 0:
+                    row[i] = c + 1
+                    i = segment.find("1", i + 1)
             rows.append(row)
         return rows
 
