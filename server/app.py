@@ -17,6 +17,9 @@ Config keys (all optional except DATA_DIR):
     MAX_GAMES          unfinished games one host holds at most (300)
     LOCK_DATA_DIR      hold the data dir's lock (True; tests that open two apps on one
                        folder in one process turn it off)
+    ASYNC_MODE         Flask-SocketIO's async mode: "threading" (default; Werkzeug's server,
+                       used by in-process tests) or "gevent" (what `cornerclaim serve` runs,
+                       in a monkey-patched process; see docs/architecture.md)
 
 A host holds an exclusive lock on its data dir (server.limits.DataDirLock) from create_app
 to shutdown_app: a second host on the same folder gets DataDirLocked with a clear message.
@@ -53,7 +56,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
     "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(REPO / "client_web"), "START_BOTS": True,
-    "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
+    "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300, "ASYNC_MODE": "threading",
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
@@ -113,7 +116,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("LOCK_DATA_DIR", True):
         lock.acquire()
     try:
-        store = SqliteStore(app.config["DATA_DIR"])
+        store = SqliteStore(app.config["DATA_DIR"], offload=_offload(app.config["ASYNC_MODE"]))
         service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
                               away_grace=float(app.config["AWAY_GRACE"]),
                               max_games=int(app.config["MAX_GAMES"]))
@@ -149,7 +152,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     # async_handlers=False: a socket's events run on the thread that reads that socket (one
     # at a time, in order) instead of a new thread per event; every handler is short.
-    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=64 * 1024,
+    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=64 * 1024,
                         ping_interval=10, ping_timeout=10, async_handlers=False)
     thinking = init_realtime(socketio, service, limiter)
     pool = BotPool(app.config["BOT_WORKERS"])
@@ -160,6 +163,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     _static_routes(app, Path(app.config["CLIENT_DIR"]))
     return app
+
+
+def _offload(async_mode: str):
+    """How the store runs a commit: on gevent's pool of real threads when the host is one
+    event loop (the loop serves other phones during the fsync), else on the caller's thread."""
+    if async_mode != "gevent":
+        return None
+    import gevent
+
+    return lambda fn: gevent.get_hub().threadpool.apply(fn)
 
 
 def shutdown_app(app: Flask) -> None:

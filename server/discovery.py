@@ -4,7 +4,8 @@ Two services are registered: `_http._tcp.local.` named "Corner Claim on <hostnam
 mDNS browser shows a clickable host) and `_cornerclaim._tcp.local.` with TXT records
 (`version`, `api`, `open_games`) for `cornerclaim discover`. Names may change on a conflict
 (two hosts on one LAN), and both are unregistered on shutdown. Registration runs in a
-background thread: a slow or broken multicast network never delays start-up.
+child process, watched from a background thread: a slow or broken multicast network never
+delays start-up, and zeroconf's own event loop never meets the host's.
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ def service_infos(name: str, address: str, port: int, *, version: str, open_game
 
 
 class Announcer:
-    """Registers the host in the background; keeps `open_games` fresh; unregisters on stop."""
+    """Registers the host in the background; keeps `open_games` fresh; unregisters on stop.
+
+    zeroconf runs in a child process (spawned: a fresh interpreter). It has its own asyncio
+    loop and threads, which must not share a process with the host's gevent loop (zeroconf
+    would take the monkey-patched loop for its own and skip blocking calls). The child
+    registers, sends "registered", then applies each open-games count it is sent; when the
+    pipe closes — `stop()`, or the host killed — it unregisters and exits.
+    """
 
     def __init__(self, address: str, port: int, *, version: str,
                  open_games: Callable[[], int], name: str | None = None,
@@ -50,49 +58,82 @@ class Announcer:
         self.registered = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="mdns", daemon=True)
+        self._process = None
 
     def start(self) -> Announcer:
         self._thread.start()
         return self
 
     def _run(self) -> None:
-        from zeroconf import InterfaceChoice, Zeroconf
+        import multiprocessing
 
+        ctx = multiprocessing.get_context("spawn")
+        ours, theirs = ctx.Pipe()
+        count = self.open_games()
+        self._process = ctx.Process(
+            target=announce, name="cornerclaim-mdns", daemon=True,
+            args=(theirs, self.name, self.address, self.port, self.version, count,
+                  self.interfaces))
         try:
-            zc = Zeroconf(interfaces=self.interfaces or InterfaceChoice.All)
+            self._process.start()
         except OSError as e:
             log.warning("mDNS unavailable (%s); phones can still scan the QR code", e)
             return
-        count = self.open_games()
-        infos = service_infos(self.name, self.address, self.port, version=self.version,
-                              open_games=count)
+        theirs.close()
         try:
-            for info in infos:
-                zc.register_service(info, allow_name_change=True)
-            self.registered.set()
+            if ours.poll(60) and ours.recv() == "registered":
+                self.registered.set()
             while not self._stop.wait(self.refresh):
                 now = self.open_games()
                 if now != count:
                     count = now
-                    for info, fresh in zip(infos, self._fresh(infos, count), strict=True):
-                        fresh.name = info.name
-                        zc.update_service(fresh)
-        except Exception:
-            log.exception("mDNS registration failed")
+                    ours.send(count)
+        except (EOFError, OSError):
+            log.warning("the mDNS process ended; phones can still scan the QR code")
         finally:
-            try:
-                zc.unregister_all_services()
-            finally:
-                zc.close()
-
-    def _fresh(self, infos, count: int):
-        return service_infos(self.name, self.address, self.port, version=self.version,
-                             open_games=count)
+            ours.close()  # the child unregisters and exits
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if self._process is not None and self._process.pid is not None:
+            self._process.join(timeout)
+            if self._process.is_alive():
+                self._process.kill()
+
+
+def announce(conn, name: str, address: str, port: int, version: str, count: int,
+             interfaces: list[str] | None) -> None:
+    """The mDNS child: register both services, follow the counts sent, unregister at EOF."""
+    from zeroconf import InterfaceChoice, Zeroconf
+
+    try:
+        zc = Zeroconf(interfaces=interfaces or InterfaceChoice.All)
+    except OSError as e:
+        log.warning("mDNS unavailable (%s); phones can still scan the QR code", e)
+        return
+    infos = service_infos(name, address, port, version=version, open_games=count)
+    try:
+        for info in infos:
+            zc.register_service(info, allow_name_change=True)
+        conn.send("registered")
+        while True:
+            try:
+                count = conn.recv()
+            except (EOFError, OSError):
+                break
+            fresh = service_infos(name, address, port, version=version, open_games=count)
+            for info, new in zip(infos, fresh, strict=True):
+                new.name = info.name  # keep a name changed by a conflict
+                zc.update_service(new)
+    except Exception:
+        log.exception("mDNS registration failed")
+    finally:
+        try:
+            zc.unregister_all_services()
+        finally:
+            zc.close()
 
 
 @dataclass

@@ -1,9 +1,12 @@
 """`cornerclaim serve`: start the LAN host, print its URL and a QR code of it.
 
 The URL uses the PC's LAN IP address, not a `.local` name (Android does not resolve mDNS
-names in the browser). The HTTP server is Werkzeug's threaded server with Flask-SocketIO in
-`threading` mode and simple-websocket: pure Python, the same on Linux, macOS and Windows,
-with real WebSockets and no C extensions — the reasons are in docs/architecture.md.
+names in the browser). The HTTP server is gevent's WSGI server with Flask-SocketIO in
+`gevent` mode and simple-websocket: one event loop serves every phone, with HTTP/1.1
+keep-alive and real WebSockets. The process is monkey-patched before anything else is
+imported, so the host's locks, timers and the bot pool's waits become cooperative. Werkzeug's
+threaded server (`--server threading`) remains as a fallback; the reasons and the
+measurements are in docs/architecture.md and docs/performance.md.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", default=None,
                         help="folder of the game store (default: the user's data folder)")
     parser.add_argument("--no-mdns", action="store_true", help="do not announce on the LAN")
+    parser.add_argument("--mdns-interfaces", default=None, metavar="ADDRESSES",
+                        help="announce only on these local addresses, comma-separated "
+                             "(default: every interface)")
     parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="seconds a computer seat waits before it moves (0.8)")
     parser.add_argument("--away-grace", type=float, default=120.0,
@@ -30,6 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument("--write-rate", type=float, default=20.0,
                         help="writes per second per phone before 429 (20; 0: no limit)")
+    parser.add_argument("--server", choices=("gevent", "threading"), default="gevent",
+                        help="HTTP server: gevent's event loop (default) or Werkzeug's "
+                             "threaded server")
 
 
 def default_data_dir() -> str:
@@ -76,8 +85,55 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _interfaces(args: argparse.Namespace) -> list[str] | None:
+    text = getattr(args, "mdns_interfaces", None)
+    return [a.strip() for a in text.split(",") if a.strip()] if text else None
+
+
+class _WerkzeugServer:
+    """Werkzeug's threaded server: a thread per connection."""
+
+    def __init__(self, host: str, port: int, app) -> None:
+        from werkzeug.serving import make_server
+
+        self._server = make_server(host, port, app, threaded=True)
+        self.port = self._server.port
+
+    def serve_forever(self) -> None:
+        self._server.serve_forever()  # returns on KeyboardInterrupt
+
+    def close(self) -> None:
+        self._server.server_close()
+
+
+class _GeventServer:
+    """gevent's WSGI server: every connection a greenlet on one event loop."""
+
+    def __init__(self, host: str, port: int, app) -> None:
+        from gevent.pywsgi import WSGIServer
+
+        self._server = WSGIServer((host, port), app, log=None,
+                                  error_log=logging.getLogger("gevent"))
+        self._server.init_socket()  # binds now, so a busy port is reported before the banner
+        self.port = self._server.server_port
+
+    def serve_forever(self) -> None:
+        import gevent
+
+        # SIGTERM is handled on the loop: the server stops and serve_forever returns.
+        gevent.signal_handler(signal.SIGTERM, self._server.stop, 5)
+        self._server.serve_forever()
+
+    def close(self) -> None:
+        self._server.stop(timeout=5)
+
+
 def run(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
+    mode = getattr(args, "server", "threading")
+    if mode == "gevent":
+        from gevent import monkey
+
+        monkey.patch_all()  # before the web stack, the store or the bot pool are imported
 
     from .api import host_version
     from .app import create_app, shutdown_app
@@ -91,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app({"DATA_DIR": data_dir, "BOT_DELAY": args.bot_delay,
                           "AWAY_GRACE": args.away_grace, "WRITE_RATE": rate or None,
-                          "WRITE_BURST": max(40, 2 * rate)})
+                          "WRITE_BURST": max(40, 2 * rate), "ASYNC_MODE": mode})
     except DataDirLocked as e:
         print(f"cannot start: {e}", file=sys.stderr)
         return 3
@@ -100,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
               "move it aside to start with an empty one", file=sys.stderr)
         return 4
     try:
-        server = make_server(args.host, args.port, app, threaded=True)
+        server = (_GeventServer if mode == "gevent" else _WerkzeugServer)(
+            args.host, args.port, app)
     except OSError as e:
         print(f"cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         shutdown_app(app)
@@ -115,11 +172,13 @@ def run(args: argparse.Namespace) -> int:
         announcer = Announcer(url.split("//")[1].split(":")[0], server.port,
                               version=host_version(),
                               open_games=lambda: sum(t.status == "open"
-                                                     for t in service.tables())).start()
+                                                     for t in service.tables()),
+                              interfaces=_interfaces(args)).start()
     print_banner(url, data_dir, qr=not args.no_qr)
-    signal.signal(signal.SIGTERM, _interrupt)
+    if mode != "gevent":
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
-        server.serve_forever()  # Werkzeug's returns on KeyboardInterrupt
+        server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
@@ -127,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("Stopping.", flush=True)
-        server.server_close()
+        server.close()
         if announcer is not None:
             announcer.stop()
         shutdown_app(app)

@@ -3,7 +3,6 @@ a data file that is not a database. Each ends in a clear message or a host that 
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import signal
@@ -147,16 +146,17 @@ def test_a_second_host_on_the_same_data_dir_is_refused_with_a_clear_message(tmp_
         first.wait()
 
 
-def test_a_data_file_that_is_not_a_database_stops_the_host_with_a_clear_message(
-        tmp_path, capsys):
+def test_a_data_file_that_is_not_a_database_stops_the_host_with_a_clear_message(tmp_path):
     (tmp_path / DB).write_bytes(b"this is not a database, " * 200)
-    parser = argparse.ArgumentParser()
-    serve.configure(parser)
-    args = parser.parse_args(["--data-dir", str(tmp_path), "--no-mdns", "--no-qr",
-                              "--host", "127.0.0.1", "--port", str(free_port())])
-    assert serve.run(args) == 4
-    err = capsys.readouterr().err
-    assert "cannot be read" in err and str(tmp_path) in err
-    assert create_app.__name__  # the lock was released: a fixed folder starts again
+    # The real command in its own process: `serve` monkey-patches the process it runs in.
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--data-dir", str(tmp_path),
+         "--no-mdns", "--no-qr", "--host", "127.0.0.1", "--port", str(free_port())],
+        capture_output=True, text=True, timeout=60, cwd=serve.__file__.rsplit("/server/", 1)[0])
+    assert done.returncode == 4
+    assert "cannot be read" in done.stderr and str(tmp_path) in done.stderr
+    (tmp_path / DB).unlink()
+    app = create_app({"DATA_DIR": str(tmp_path), "START_BOTS": False})  # the lock was released
+    shutdown_app(app)
     (tmp_path / DB).unlink()
     shutdown_app(create_app({"DATA_DIR": str(tmp_path), "START_BOTS": False}))

@@ -28,9 +28,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_host(data_dir: Path, port: int) -> subprocess.Popen:
+def start_host(data_dir: Path, port: int, *extra: str, mdns: bool = False) -> subprocess.Popen:
+    """`cornerclaim serve` on loopback; with `mdns`, announced on 127.0.0.1 only."""
     cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port",
-           str(port), "--data-dir", str(data_dir), "--no-mdns", "--no-qr"]
+           str(port), "--data-dir", str(data_dir), "--no-qr", *extra,
+           *(["--mdns-interfaces", "127.0.0.1"] if mdns else ["--no-mdns"])]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             cwd=Path(__file__).resolve().parent.parent)
     end = time.monotonic() + DEADLINE
@@ -120,3 +122,86 @@ def test_a_host_announced_on_loopback_is_discovered():
         assert mine[0].name.startswith("Corner Claim test host")
     finally:
         announcer.stop()
+
+
+def _children(pid: int) -> set[int]:
+    """Pids whose parent is `pid` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def test_the_host_is_one_event_loop_with_keep_alive(tmp_path):
+    """`serve` runs gevent's server: two requests share one TCP connection (HTTP/1.1)."""
+    port = free_port()
+    host = start_host(tmp_path, port)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE) as s:
+            request = b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
+            answers = b""
+            for _ in range(2):
+                s.sendall(request)
+                while answers.count(b'"ok":true') < _ + 1:
+                    chunk = s.recv(65536)
+                    assert chunk, "the host closed the connection after one request"
+                    answers += chunk
+        assert answers.count(b"HTTP/1.1 200 OK") == 2
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(DEADLINE)
+    assert host.returncode == 0
+    assert "Stopping." in host.stdout.read()
+
+
+def test_computer_seats_play_a_whole_game_on_the_served_host(tmp_path):
+    """The bot pool works inside the event loop, and the host answers while bots think."""
+    port = free_port()
+    host = start_host(tmp_path, port, "--bot-delay", "0")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        g = requests.post(f"{url}/api/games", json={"variant": "duo", "seats": [
+            {"kind": "computer", "level": 2}, {"kind": "computer", "level": 3}]}).json()
+        end = time.monotonic() + 3 * DEADLINE
+        state = requests.get(f"{url}/api/games/{g['id']}").json()
+        while state["status"] != "finished" and time.monotonic() < end:
+            assert requests.get(f"{url}/api/health", timeout=DEADLINE).ok
+            time.sleep(0.2)
+            state = requests.get(f"{url}/api/games/{g['id']}").json()
+        assert state["status"] == "finished" and state["result"] is not None
+        assert state["seq"] > 20
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(DEADLINE)
+    assert host.returncode == 0
+
+
+@pytest.mark.skipif(os.environ.get("CORNERCLAIM_NO_MDNS") == "1", reason="mDNS disabled")
+def test_serve_announces_itself_and_its_mdns_process_ends_with_it(tmp_path):
+    from server.discovery import discover
+
+    port = free_port()
+    host = start_host(tmp_path, port, mdns=True)
+    try:
+        mine, seconds, end = [], 3.0, time.monotonic() + DEADLINE
+        while not mine and time.monotonic() < end:
+            found = discover(seconds, interfaces=["127.0.0.1"])
+            mine = [h for h in found if h.url == f"http://127.0.0.1:{port}/"]
+            seconds = min(2 * seconds, 12.0)
+        assert mine and mine[0].name.startswith("Corner Claim on ")
+        children = _children(host.pid)
+        assert children  # zeroconf runs in its own process
+        host.send_signal(signal.SIGKILL)  # even a killed host leaves no announcer behind
+        host.wait()
+        end = time.monotonic() + DEADLINE
+        while any(Path(f"/proc/{pid}").exists() for pid in children):
+            assert time.monotonic() < end, "the mDNS process outlived the host"
+            time.sleep(0.1)
+    finally:
+        host.kill()
+        host.wait()
