@@ -2,9 +2,12 @@
 
   python scripts/bench_ai.py            # playouts/s per variant, then s/move per level (duo)
   python scripts/bench_ai.py --quick    # fewer positions
+  python scripts/bench_ai.py --playouts-only --seconds 2
 
 Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
-position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts.
+position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
+sampled policy (levels 3–5) and the local-first one (level 6), the last three placements
+before the position given as the recent moves, as the search gives them.
 Time per move: every level on the same positions from a few seeded duo games (level 2
 plays them out), one core, tree reuse off, so each figure is a cold search.
 """
@@ -26,18 +29,21 @@ from engine.ai.tables import move_facts  # noqa: E402
 from engine.cornerclaim import new_game  # noqa: E402
 
 
-def playouts_per_second(variant: str, plies: int, seconds: float) -> tuple[float, float]:
+def playouts_per_second(variant: str, plies: int, seconds: float,
+                        local: bool = False) -> tuple[float, float]:
+    """Playouts/s and µs per playout move; `local`: level 6's local-first policy."""
     game = _game(variant, plies, seed=1)
     pos0 = game.state.position
     facts = move_facts(pos0.bc.size)
     rnd = random.Random(1).random
     first = (game.state.to_move or 1) - 1
+    recent = tuple((s - 1, m) for _, s, m in game.state.placements[-3:])
     for _ in range(300):  # fill the engine's candidate cache first (cold it costs ~10×)
-        playout(pos0.copy(), first, rnd, facts)
+        playout(pos0.copy(), first, rnd, facts, recent=recent, local_mode=local)
     n = moves = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        played = playout(pos0.copy(), first, rnd, facts)
+        played = playout(pos0.copy(), first, rnd, facts, recent=recent, local_mode=local)
         moves += sum(map(len, played))
         n += 1
     dt = time.perf_counter() - t0
@@ -69,14 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--playouts-only", action="store_true", help="skip the time per move")
     args = ap.parse_args(argv)
-    print("| variant | from | playouts/s | µs per playout move |")
-    print("|---|---|---:|---:|")
+    print("| variant | from | policy | playouts/s | µs per playout move |")
+    print("|---|---|---|---:|---:|")
     for variant in ("duo", "classic"):
         n = 2 if variant == "duo" else 4
         for label, plies in (("empty board", 0), ("8 placements each", 8 * n)):
-            rate, per_move = playouts_per_second(variant, plies, args.seconds)
-            print(f"| {variant} | {label} | {rate:,.0f} | {per_move:.1f} |")
+            for policy in ("sampled", "local"):
+                rate, per_move = playouts_per_second(variant, plies, args.seconds,
+                                                     local=policy == "local")
+                print(f"| {variant} | {label} | {policy} | {rate:,.0f} | {per_move:.1f} |")
+    if args.playouts_only:
+        return 0
     plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)
     positions = [_game("duo", p, seed=s).state for p in plies for s in (1, 2)]
     positions = [s for s in positions if not s.is_over]

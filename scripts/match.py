@@ -109,7 +109,8 @@ class LevelEngine:
         pass
 
 
-OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int}
+OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
+                "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v))}
 
 
 def make_engine(spec: str, variant: str, seed: int):

@@ -34,6 +34,8 @@ class Level:
     seconds: float = 3.0
     temperature: float = 0.0  # one-ply players: 0 plays the best move, more is looser
     book: bool = False  # play our opening book (`book.py`) while in book
+    local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
+    rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
 
 
 LEVELS: dict[int, Level] = {
@@ -45,7 +47,7 @@ LEVELS: dict[int, Level] = {
     4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 250 games)", playouts=250),
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
-             playouts=1_000_000, seconds=3.0, book=True),
+             playouts=1_000_000, seconds=3.0, book=True, local=True),
 }
 HINT_LEVEL = 3
 
@@ -56,14 +58,17 @@ _reuse: dict[tuple, tuple[tuple, Node]] = {}  # key -> (placements, root), oldes
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 playouts: int | None = None, seconds: float | None = None,
                 reuse: bool = True, prior_n: int | None = None,
-                book: bool | None = None) -> int | None:
+                book: bool | None = None, local: bool | None = None,
+                rich: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
     Cost: one-ply levels take a few ms; search levels about `playouts` × 0.3–1 ms, capped
     at `seconds`. `prior_n` overrides the search's virtual simulations per child (0 turns
     the priors-as-values off; for experiments with `scripts/match.py`), `book` whether the
-    level's opening book is used.
+    level's opening book is used, `local` whether playouts answer the opponents' last
+    moves first and `rich` whether priors use the richer heuristic (both default to the
+    level's; for experiments).
     Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)
@@ -90,11 +95,13 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     placements = tuple((s, m) for _, s, m in state.placements)
     prior_n = PRIOR_N if prior_n is None else prior_n
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
-    key = (state.variant.name, seat, level, prior_n, dead)
+    local = spec.local if local is None else local
+    rich = spec.rich if rich is None else rich
+    key = (state.variant.name, seat, level, prior_n, dead, local, rich)
     root = _reused_root(key, placements, color) if reuse else None
     recent = tuple((s - 1, m) for s, m in placements[-3:])
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
-                    prior_n=prior_n, dead=dead)
+                    prior_n=prior_n, dead=dead, local=local, rich=rich)
     if search.root.color != color:
         return None
     search.run(budget, limit)

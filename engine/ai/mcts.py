@@ -75,7 +75,7 @@ class Node:
         self.capped: frozenset[int] = frozenset()
 
 
-def considered_moves(pos, color: int) -> tuple[list[int], list[float]]:
+def considered_moves(pos, color: int, rich: bool = False) -> tuple[list[int], list[float]]:
     """Legal moves of `color` (big pieces only in the opening), best heuristic first, and
     their heuristic scores in the same order."""
     moves = pos.legal_moves(color)
@@ -87,7 +87,7 @@ def considered_moves(pos, color: int) -> tuple[list[int], list[float]]:
         big = [m for m in moves if size[m] >= min_size]
         if big:
             moves = big
-    scores = score_moves(pos, color, moves)
+    scores = score_moves(pos, color, moves, rich=rich)
     order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
     return [moves[i] for i in order], [scores[i] for i in order]
 
@@ -99,7 +99,8 @@ def _min_piece_size(pos, color: int) -> int:
     return 5 if k < 3 else 4 if k < 5 else 3 if k < 7 else 1
 
 
-def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset()) -> Node:
+def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
+           rich: bool = False) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours)."""
     n = pos.nu_colors
@@ -107,7 +108,7 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_moves(pos, c)
+        moves, scores = considered_moves(pos, c, rich)
         if moves:
             return Node(c, moves, scores, prior_n)
     return Node(-1, [])
@@ -131,16 +132,18 @@ class Search:
 
     def __init__(self, pos, color: int, *, seed: int | None, root: Node | None = None,
                  recent: tuple = (), playout_k: int = 3, prior_n: int = PRIOR_N,
-                 dead: frozenset = frozenset()) -> None:
+                 dead: frozenset = frozenset(), local: bool = False, rich: bool = False) -> None:
         self.pos = pos
         self.facts = move_facts(pos.bc.size)
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
         self.dead = frozenset(dead)
+        self.rich = rich
         self.root = root if root is not None else expand(pos, color, prior_n=prior_n,
-                                                         dead=self.dead)
+                                                         dead=self.dead, rich=rich)
         self.recent = recent
         self.playout_k = playout_k
+        self.local = local
         self.simulations = 0
         self._mark_symmetry()
 
@@ -176,12 +179,12 @@ class Search:
             if child is None:
                 if node.n[i] + 1 >= expand_at:
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
-                                                  dead=dead)
+                                                  dead=dead, rich=self.rich)
                     next_color = max(child.color, 0)
                 break
             node = child
         played = playout(pos, next_color, self.rnd, self.facts, k=self.playout_k,
-                         recent=tuple(recent[-3:]), dead=dead)
+                         recent=tuple(recent[-3:]), dead=dead, local_mode=self.local)
         scores = final_scores(pos)
         for c in dead:
             scores[c] = DEAD_SCORE

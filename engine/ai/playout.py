@@ -22,10 +22,12 @@ from ..pieces import NU_PIECES, SINGLE, TOTAL_SQUARES
 
 LOCAL_GAMMA = 1e4
 TRIES_PER_CANDIDATE = 3
+LOCAL_K = 3  # local candidates compared per playout move (local mode)
+LOCAL_TRIES = 12  # draws from the near lists before giving up on a local move
 
 
 def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = (),
-            dead: frozenset = frozenset()) -> list[list[int]]:
+            dead: frozenset = frozenset(), local_mode: bool = False) -> list[list[int]]:
     """Play `pos` to the end (it is mutated), `color` to move first.
 
     `rnd` is a bound `random.Random().random`, `facts` the board's `MoveFacts`, `recent` the
@@ -62,14 +64,19 @@ def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = (),
     hist = list(recent[-3:])
     two = n == 2
     max_tries = TRIES_PER_CANDIDATE * k + 2
+    k_local = LOCAL_K
+    max_tries_local = LOCAL_TRIES
+    stride = bc.stride
+    on = bc.on_board
     c = color
     while nu_alive:
         if not alive[c]:
             c = (c + 1) % n
             continue
         f = forb[c]
-        att = (corners[c] if nu_played[c] else start[c]) & ~f
+        att0 = att = (corners[c] if nu_played[c] else start[c]) & ~f
         lists = []
+        lows = []
         bounds = []
         total = 0
         while att:
@@ -82,29 +89,86 @@ def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = (),
                 cands = candidates(a, (f >> (a - wshift)) & window)
             if cands:
                 lists.append(cands)
+                lows.append(low)
                 total += len(cands)
                 bounds.append(total)
         move = -1
         if total:
-            local = 0
-            for hc, hm in hist:
-                if hc != c:
-                    local |= attach[hm] & ~forb[hc]
+            if local_mode:
+                local = 0
+                for hc, hm in hist:
+                    if hc != c:
+                        fo = forb[hc]
+                        a2 = attach[hm] & ~fo
+                        local |= a2 | (((a2 << 1) | (a2 >> 1) | (a2 << stride) | (a2 >> stride))
+                                       & ~fo)
+                local &= ~f & on
+            else:
+                local = 0
+                for hc, hm in hist:
+                    if hc != c:
+                        local |= attach[hm] & ~forb[hc]
             found = 0
             wsum = 0.0
-            tries = 0
-            while found < k and tries < max_tries:
-                tries += 1
-                r = int(rnd() * total)
-                i = bisect_right(bounds, r)
-                m = lists[i][r - bounds[i - 1]] if i else lists[0][r]
-                if mm[m] & f:
-                    continue
-                found += 1
-                w = gamma[m] * LOCAL_GAMMA if cm[m] & local else gamma[m]
-                wsum += w
-                if rnd() * wsum < w:
-                    move = m
+            if local_mode and local:
+                # Local moves first (Pentobi's playout policy): draw from the lists of the
+                # attach points within reach of a local point and keep the candidate covering
+                # the most local points (own attach points among them count twice), gamma-
+                # weighted among equals.
+                near = local
+                for _ in range(4):
+                    near |= (near << 1) | (near >> 1) | (near << stride) | (near >> stride)
+                nlists = []
+                nbounds = []
+                ntotal = 0
+                for cands, low in zip(lists, lows, strict=True):
+                    if low & near:
+                        nlists.append(cands)
+                        ntotal += len(cands)
+                        nbounds.append(ntotal)
+                if ntotal:
+                    local2 = local & att0
+                    best_cnt = 0
+                    tries = 0
+                    while found < k_local and tries < max_tries_local:
+                        tries += 1
+                        r = int(rnd() * ntotal)
+                        i = bisect_right(nbounds, r)
+                        m = nlists[i][r - nbounds[i - 1]] if i else nlists[0][r]
+                        if mm[m] & f:
+                            continue
+                        cells = cm[m]
+                        cnt = (cells & local).bit_count()
+                        if not cnt:
+                            continue
+                        found += 1
+                        cnt += (cells & local2).bit_count()
+                        if cnt < best_cnt:
+                            continue
+                        w = gamma[m]
+                        if cnt > best_cnt:
+                            best_cnt = cnt
+                            wsum = w
+                            move = m
+                            continue
+                        wsum += w
+                        if rnd() * wsum < w:
+                            move = m
+                local = 0
+            if not found:
+                tries = 0
+                while found < k and tries < max_tries:
+                    tries += 1
+                    r = int(rnd() * total)
+                    i = bisect_right(bounds, r)
+                    m = lists[i][r - bounds[i - 1]] if i else lists[0][r]
+                    if mm[m] & f:
+                        continue
+                    found += 1
+                    w = gamma[m] * LOCAL_GAMMA if cm[m] & local else gamma[m]
+                    wsum += w
+                    if rnd() * wsum < w:
+                        move = m
             if not found:
                 for lst in lists:
                     for m in lst:
