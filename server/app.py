@@ -116,7 +116,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("LOCK_DATA_DIR", True):
         lock.acquire()
     try:
-        store = SqliteStore(app.config["DATA_DIR"], offload=_offload(app.config["ASYNC_MODE"]))
+        store = SqliteStore(app.config["DATA_DIR"])
         service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
                               away_grace=float(app.config["AWAY_GRACE"]),
                               max_games=int(app.config["MAX_GAMES"]))
@@ -163,16 +163,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     _static_routes(app, Path(app.config["CLIENT_DIR"]))
     return app
-
-
-def _offload(async_mode: str):
-    """How the store runs a commit: on gevent's pool of real threads when the host is one
-    event loop (the loop serves other phones during the fsync), else on the caller's thread."""
-    if async_mode != "gevent":
-        return None
-    import gevent
-
-    return lambda fn: gevent.get_hub().threadpool.apply(fn)
 
 
 def shutdown_app(app: Flask) -> None:

@@ -85,6 +85,25 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def settle() -> None:
+    """Before serving: build every board size's tables, then freeze what start-up made.
+
+    The tables would otherwise be built by the first game of a size (60 ms with the loop
+    stopped). `gc.freeze()` moves the start-up objects (Flask, the schemas, the tables, the
+    games folded from the store: ~80,000) out of the collector's reach, so a full collection
+    scans only what play creates: 1–2 ms instead of ~45 ms with every phone waiting.
+    """
+    import gc
+
+    from engine.board import BoardConst
+    from engine.variants import VARIANTS
+
+    for size in sorted({v.size for v in VARIANTS.values()}):
+        BoardConst.get(size)
+    gc.collect()
+    gc.freeze()
+
+
 def _interfaces(args: argparse.Namespace) -> list[str] | None:
     text = getattr(args, "mdns_interfaces", None)
     return [a.strip() for a in text.split(",") if a.strip()] if text else None
@@ -162,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         shutdown_app(app)
         return 2
+    settle()
     url = public_url(args.host, server.port)
     app.config["PUBLIC_URL"] = url
     announcer = None

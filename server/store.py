@@ -141,18 +141,13 @@ class SqliteStore:
 
     FILENAME = "cornerclaim.sqlite3"
 
-    def __init__(self, path: str | Path, *,
-                 offload: Callable[[Callable[[], None]], None] | None = None) -> None:
-        """`offload(fn)` runs `fn` elsewhere and waits for it (raising what it raised): on an
-        event loop (gevent) a commit's fsync then waits on a real thread while the loop
-        serves other phones. Without it, commits run on the caller's thread."""
+    def __init__(self, path: str | Path) -> None:
         path = Path(path)
         if path.is_dir() or not path.suffix:
             path.mkdir(parents=True, exist_ok=True)
             path = path / self.FILENAME
         self.path = path
         self._lock = threading.Lock()
-        self._offload = offload
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -175,25 +170,19 @@ class SqliteStore:
         sqlite3 errors come out as StoreError; SeqConflict as itself."""
         with self._lock:
             try:
-                if self._offload is None:
-                    self._run_transaction(body)
-                else:
-                    self._offload(lambda: self._run_transaction(body))
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    body()
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        try:
+                            self._db.execute("ROLLBACK")
+                        except sqlite3.Error:  # the original failure is the one to report
+                            pass
+                    raise
             except sqlite3.Error as e:
                 raise StoreError.of(e) from e
-
-    def _run_transaction(self, body: Callable[[], None]) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            body()
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                try:
-                    self._db.execute("ROLLBACK")
-                except sqlite3.Error:  # the original failure is the one to report
-                    pass
-            raise
 
     def create_game(self, game: GameRecord, seats: list[SeatRecord],
                     first_event: dict[str, Any]) -> None:
