@@ -17,6 +17,10 @@ moment each of the four sockets has the `event`), acknowledged moves per second,
 in /proc/<pid>/status) plus RSS samples over time. At the end the host is stopped and the
 SQLite file is read: every acknowledged move must be there at its seq.
 
+With `--bot-tables K`, K classic games of four computer seats (`--bot-level`) run beside the
+phones for the whole run, so the host's bot pool is never idle: the phones' latency is then
+that of a busy host.
+
 The same machinery drives scripts/crashtest.py and tests/test_load.py.
 """
 
@@ -362,6 +366,8 @@ class Report:
     rss_samples_mb: list[float]
     host_cpu_s: float = 0.0
     client_cpu_s: float = 0.0
+    bot_tables: int = 0
+    bot_moves: int = 0
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -373,7 +379,9 @@ class Report:
                 f"errors {len(self.errors)}, acknowledged moves missing from the store "
                 f"{self.lost}\nhost peak RSS (VmHWM) {self.rss_peak_mb:.1f} MB; "
                 f"RSS samples MB: {rss}\nCPU seconds: host {self.host_cpu_s:.1f}, "
-                f"load clients {self.client_cpu_s:.1f} (of {self.seconds:.0f} s wall)")
+                f"load clients {self.client_cpu_s:.1f} (of {self.seconds:.0f} s wall)"
+                + (f"\ncomputer games beside them {self.bot_tables}: {self.bot_moves} "
+                   "computer moves" if self.bot_tables else ""))
 
 
 async def _sample_rss(host: HostProcess, every: float, out: list[float],
@@ -386,8 +394,36 @@ async def _sample_rss(host: HostProcess, every: float, out: list[float],
             pass
 
 
+async def run_bot_games(http: aiohttp.ClientSession, url: str, count: int, level: int,
+                        stop: asyncio.Event, moves: list[int]) -> None:
+    """Keep `count` classic games of four computer seats at `level` running on the host's
+    bot pool (a finished one is replaced) until `stop`; `moves[0]` counts their moves."""
+    seats = [{"kind": "computer", "level": level}] * 4
+
+    async def create() -> str:
+        async with http.post(f"{url}/api/games",
+                             json={"variant": "classic", "seats": seats}) as r:
+            return (await r.json())["id"]
+
+    games = {await create(): 1 for _ in range(count)}
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), 2.0)
+        except TimeoutError:
+            pass
+        for gid, seen in list(games.items()):
+            async with http.get(f"{url}/api/games/{gid}") as r:
+                state = await r.json()
+            moves[0] += state["seq"] - seen
+            games[gid] = state["seq"]
+            if state["status"] == "finished" and not stop.is_set():
+                del games[gid]
+                games[await create()] = 1
+
+
 async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir: Path,
-               host_args: tuple[str, ...] = ()) -> Report:
+               host_args: tuple[str, ...] = (), bot_tables: int = 0,
+               bot_level: int = 5) -> Report:
     host = HostProcess(data_dir, extra=host_args).start()
     stats = Stats()
     rng = random.Random(seed)
@@ -400,12 +436,19 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                     for i in range(tables)]
             sampler = asyncio.create_task(_sample_rss(host, max(1.0, seconds / 20), samples,
                                                       stop))
+            bots_stop, bot_moves = asyncio.Event(), [0]
+            bots = asyncio.create_task(run_bot_games(http, host.url, bot_tables, bot_level,
+                                                     bots_stop, bot_moves)) \
+                if bot_tables else None
             started = time.monotonic()
             cpu = time.process_time(), host.cpu_seconds()
             await run_tables(runs, seconds, ramp=min(5.0, seconds / 4))
             elapsed = time.monotonic() - started
             stop.set()
+            bots_stop.set()
             await sampler
+            if bots is not None:
+                await bots
         peak = host.status("VmHWM") / 1024
         host_cpu, client_cpu = host.cpu_seconds() - cpu[1], time.process_time() - cpu[0]
     finally:
@@ -418,7 +461,7 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                   1000 * percentile(lat, 50), 1000 * percentile(lat, 95),
                   1000 * percentile(lat, 99), 1000 * max(lat, default=float("nan")),
                   stats.errors, len(lost), stats.games_finished, peak, samples,
-                  host_cpu, client_cpu)
+                  host_cpu, client_cpu, bot_tables, bot_moves[0])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,12 +476,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="the host's --write-rate: every table's REST calls come from "
                              "127.0.0.1, one 'client' to the limiter (200)")
     parser.add_argument("--json", default=None, help="write the report here as JSON")
+    parser.add_argument("--bot-tables", type=int, default=0,
+                        help="also keep this many games of four computer seats running "
+                             "(the host's bot pool busy the whole time)")
+    parser.add_argument("--bot-level", type=int, default=5, help="their level (5)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cc-load-") as tmp:
         data_dir = Path(args.data_dir or tmp)
         report = asyncio.run(load(args.tables, args.seconds, think=args.think, seed=args.seed,
                                   data_dir=data_dir,
-                                  host_args=("--write-rate", str(args.write_rate))))
+                                  host_args=("--write-rate", str(args.write_rate)),
+                                  bot_tables=args.bot_tables, bot_level=args.bot_level))
     print(report.summary())
     for line in report.errors[:20]:
         print("  error:", line)

@@ -35,3 +35,16 @@ def test_twenty_tables_of_four_sockets_lose_nothing(tmp_path):
     assert report.moves > 100, "the tables hardly played"
     assert report.lost == 0
     assert len(report.rss_samples_mb) > 3 and report.rss_peak_mb > 0
+
+
+def test_phones_play_on_while_computer_games_keep_the_bot_pool_busy(tmp_path):
+    """Correctness beside a busy bot pool: the phones lose nothing and the bots move too.
+    (How promptly the phones are answered then is measured in docs/performance.md.)"""
+    loadtest = script("loadtest")
+    report = asyncio.run(loadtest.load(5, 15.0, think=0.3, seed=8, data_dir=tmp_path,
+                                       host_args=("--write-rate", "200"), bot_tables=3,
+                                       bot_level=2))
+    print(report.summary())
+    assert report.errors == [] and report.lost == 0
+    assert report.moves > 20, "the phones hardly played"
+    assert report.bot_moves > 10, "the computer games did not move"
