@@ -18,6 +18,8 @@ import socket
 import sqlite3
 import sys
 
+CLIENT_LIBRARIES = ("aiohttp", "requests", "websocket")
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options only: importing the web stack waits until `run`."""
@@ -153,6 +155,10 @@ def run(args: argparse.Namespace) -> int:
         from gevent import monkey
 
         monkey.patch_all()  # before the web stack, the store or the bot pool are imported
+    # The host is never a Socket.IO or HTTP client, but python-socketio imports its client
+    # libraries whenever they are installed (a venv with the test extras): ~14 MB of RSS.
+    for client_library in CLIENT_LIBRARIES:
+        sys.modules.setdefault(client_library, None)  # an import of it raises ImportError
 
     from .api import host_version
     from .app import create_app, shutdown_app
