@@ -159,6 +159,35 @@ def test_the_host_is_one_event_loop_with_keep_alive(tmp_path):
     assert "Stopping." in host.stdout.read()
 
 
+def _status(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def test_sockets_cost_the_host_no_threads_and_it_loads_no_client_library(tmp_path):
+    import socketio
+
+    port = free_port()
+    host = start_host(tmp_path, port)
+    clients = []
+    try:
+        before = _status(host.pid, "Threads")
+        for _ in range(12):
+            sio = socketio.Client(reconnection=False)
+            sio.connect(f"http://127.0.0.1:{port}", transports=["websocket"], wait_timeout=30)
+            clients.append(sio)
+        assert _status(host.pid, "Threads") <= before + 1  # greenlets, not threads
+        assert "aiohttp" not in Path(f"/proc/{host.pid}/maps").read_text()  # its C parts
+    finally:
+        host.send_signal(signal.SIGTERM)  # first: python-socketio's client takes 3 s to
+        host.wait(DEADLINE)  # close a websocket itself (it waits for a reply its reader ate)
+        for sio in clients:
+            sio.disconnect()
+    assert host.returncode == 0
+
+
 def test_computer_seats_play_a_whole_game_on_the_served_host(tmp_path):
     """The bot pool works inside the event loop, and the host answers while bots think."""
     port = free_port()
