@@ -10,12 +10,16 @@ delays start-up, and zeroconf's own event loop never meets the host's.
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +42,12 @@ def service_infos(name: str, address: str, port: int, *, version: str, open_game
 class Announcer:
     """Registers the host in the background; keeps `open_games` fresh; unregisters on stop.
 
-    zeroconf runs in a child process (spawned: a fresh interpreter). It has its own asyncio
-    loop and threads, which must not share a process with the host's gevent loop (zeroconf
-    would take the monkey-patched loop for its own and skip blocking calls). The child
-    registers, sends "registered", then applies each open-games count it is sent; when the
-    pipe closes — `stop()`, or the host killed — it unregisters and exits.
+    zeroconf runs in a child process (`python -m server.discovery`, started with
+    `subprocess`). It has its own asyncio loop and threads, which must not share a process
+    with the host's gevent loop (zeroconf would take the monkey-patched loop for its own and
+    skip blocking calls). The child registers, prints "registered", then applies each
+    open-games count written to its stdin; when stdin closes — `stop()`, or the host killed —
+    it unregisters and exits.
     """
 
     def __init__(self, address: str, port: int, *, version: str,
@@ -58,72 +63,72 @@ class Announcer:
         self.registered = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="mdns", daemon=True)
-        self._process = None
+        self._process: subprocess.Popen | None = None
 
     def start(self) -> Announcer:
         self._thread.start()
         return self
 
     def _run(self) -> None:
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("spawn")
-        ours, theirs = ctx.Pipe()
         count = self.open_games()
-        self._process = ctx.Process(
-            target=announce, name="cornerclaim-mdns", daemon=True,
-            args=(theirs, self.name, self.address, self.port, self.version, count,
-                  self.interfaces))
+        spec = {"name": self.name, "address": self.address, "port": self.port,
+                "version": self.version, "open_games": count, "interfaces": self.interfaces}
         try:
-            self._process.start()
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "server.discovery", json.dumps(spec)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                cwd=Path(__file__).resolve().parent.parent)
         except OSError as e:
             log.warning("mDNS unavailable (%s); phones can still scan the QR code", e)
             return
-        theirs.close()
+        child = self._process
         try:
-            if ours.poll(60) and ours.recv() == "registered":
+            if child.stdout.readline().strip() == "registered":
                 self.registered.set()
             while not self._stop.wait(self.refresh):
                 now = self.open_games()
                 if now != count:
                     count = now
-                    ours.send(count)
-        except (EOFError, OSError):
+                    child.stdin.write(f"{count}\n")
+                    child.stdin.flush()
+        except OSError:
             log.warning("the mDNS process ended; phones can still scan the QR code")
         finally:
-            ours.close()  # the child unregisters and exits
+            try:
+                child.stdin.close()  # the child unregisters and exits
+            except OSError:
+                pass
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
-        if self._process is not None and self._process.pid is not None:
-            self._process.join(timeout)
-            if self._process.is_alive():
+        if self._process is not None:
+            try:
+                self._process.wait(timeout)
+            except subprocess.TimeoutExpired:
                 self._process.kill()
+                self._process.wait()
 
 
-def announce(conn, name: str, address: str, port: int, version: str, count: int,
-             interfaces: list[str] | None) -> None:
-    """The mDNS child: register both services, follow the counts sent, unregister at EOF."""
+def announce(spec: dict, lines, out) -> None:
+    """The mDNS child: register both services, follow the counts read from `lines`,
+    unregister when they end."""
     from zeroconf import InterfaceChoice, Zeroconf
 
     try:
-        zc = Zeroconf(interfaces=interfaces or InterfaceChoice.All)
+        zc = Zeroconf(interfaces=spec["interfaces"] or InterfaceChoice.All)
     except OSError as e:
         log.warning("mDNS unavailable (%s); phones can still scan the QR code", e)
         return
-    infos = service_infos(name, address, port, version=version, open_games=count)
+    args = (spec["name"], spec["address"], spec["port"])
+    infos = service_infos(*args, version=spec["version"], open_games=spec["open_games"])
     try:
         for info in infos:
             zc.register_service(info, allow_name_change=True)
-        conn.send("registered")
-        while True:
-            try:
-                count = conn.recv()
-            except (EOFError, OSError):
-                break
-            fresh = service_infos(name, address, port, version=version, open_games=count)
+        print("registered", file=out, flush=True)
+        for line in lines:
+            fresh = service_infos(*args, version=spec["version"], open_games=int(line))
             for info, new in zip(infos, fresh, strict=True):
                 new.name = info.name  # keep a name changed by a conflict
                 zc.update_service(new)
@@ -172,3 +177,7 @@ def discover(seconds: float = 3.0, *, interfaces: list[str] | None = None) -> li
     finally:
         browser.cancel()
         zc.close()
+
+
+if __name__ == "__main__":  # the Announcer's child: python -m server.discovery SPEC_JSON
+    announce(json.loads(sys.argv[1]), sys.stdin, sys.stdout)

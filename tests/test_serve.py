@@ -125,14 +125,14 @@ def test_a_host_announced_on_loopback_is_discovered():
 
 
 def _children(pid: int) -> set[int]:
-    """Pids whose parent is `pid` (from /proc)."""
+    """Live (not zombie) pids whose parent is `pid` (from /proc)."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid:
+        if int(fields[1]) == pid and fields[0] != "Z":
             found.add(int(stat.parent.name))
     return found
 
@@ -208,6 +208,37 @@ def test_computer_seats_play_a_whole_game_on_the_served_host(tmp_path):
         host.send_signal(signal.SIGTERM)
         host.wait(DEADLINE)
     assert host.returncode == 0
+
+
+def test_a_killed_bot_worker_is_replaced_on_the_served_host(tmp_path):
+    """The pool's recovery works inside the event loop: kill the worker, the game goes on."""
+    port = free_port()
+    host = start_host(tmp_path, port, "--bot-delay", "0")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        g = requests.post(f"{url}/api/games", json={"variant": "duo", "seats": [
+            {"kind": "computer", "level": 3}, {"kind": "computer", "level": 3}]}).json()
+        end = time.monotonic() + DEADLINE
+        workers: set[int] = set()
+        while not workers:
+            assert time.monotonic() < end, "no bot worker started"
+            workers = {pid for pid in _children(host.pid)
+                       if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()}
+            time.sleep(0.05)
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        end = time.monotonic() + 3 * DEADLINE
+        state = requests.get(f"{url}/api/games/{g['id']}").json()
+        while state["status"] != "finished" and time.monotonic() < end:
+            time.sleep(0.2)
+            state = requests.get(f"{url}/api/games/{g['id']}").json()
+        assert state["status"] == "finished"
+        assert not workers & _children(host.pid)  # new workers, not the killed ones
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(DEADLINE)
+    assert host.returncode == 0
+    assert "replacing the pool" in host.stdout.read()
 
 
 @pytest.mark.skipif(os.environ.get("CORNERCLAIM_NO_MDNS") == "1", reason="mDNS disabled")
