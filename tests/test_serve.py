@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -188,36 +189,46 @@ def test_sockets_cost_the_host_no_threads_and_it_loads_no_client_library(tmp_pat
     assert host.returncode == 0
 
 
-def test_computer_seats_play_a_whole_game_on_the_served_host(tmp_path):
-    """The bot pool works inside the event loop, and the host answers while bots think."""
+def finished_state(url: str, game_id: str) -> dict:
+    """Poll a game of computer seats until it ends (the host must answer every poll and
+    its health check meanwhile); its final state."""
+    end = time.monotonic() + 3 * DEADLINE
+    while True:
+        assert requests.get(f"{url}/api/health", timeout=DEADLINE).ok
+        state = requests.get(f"{url}/api/games/{game_id}", timeout=DEADLINE).json()
+        if state["status"] == "finished":
+            return state
+        assert time.monotonic() < end, f"the computers did not finish (seq {state['seq']})"
+        time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def computer_game(tmp_path: Path, *levels: int):
+    """A served host (bots without delay) with a duo game of computer seats at `levels`;
+    yields (host process, url, game id) and checks the host stops cleanly after."""
     port = free_port()
     host = start_host(tmp_path, port, "--bot-delay", "0")
     url = f"http://127.0.0.1:{port}"
     try:
         g = requests.post(f"{url}/api/games", json={"variant": "duo", "seats": [
-            {"kind": "computer", "level": 2}, {"kind": "computer", "level": 3}]}).json()
-        end = time.monotonic() + 3 * DEADLINE
-        state = requests.get(f"{url}/api/games/{g['id']}").json()
-        while state["status"] != "finished" and time.monotonic() < end:
-            assert requests.get(f"{url}/api/health", timeout=DEADLINE).ok
-            time.sleep(0.2)
-            state = requests.get(f"{url}/api/games/{g['id']}").json()
-        assert state["status"] == "finished" and state["result"] is not None
-        assert state["seq"] > 20
+            {"kind": "computer", "level": n} for n in levels]}).json()
+        yield host, url, g["id"]
     finally:
         host.send_signal(signal.SIGTERM)
         host.wait(DEADLINE)
     assert host.returncode == 0
 
 
+def test_computer_seats_play_a_whole_game_on_the_served_host(tmp_path):
+    """The bot pool works inside the event loop, and the host answers while bots think."""
+    with computer_game(tmp_path, 2, 3) as (_, url, game_id):
+        state = finished_state(url, game_id)
+    assert state["result"] is not None and state["seq"] > 20
+
+
 def test_a_killed_bot_worker_is_replaced_on_the_served_host(tmp_path):
     """The pool's recovery works inside the event loop: kill the worker, the game goes on."""
-    port = free_port()
-    host = start_host(tmp_path, port, "--bot-delay", "0")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        g = requests.post(f"{url}/api/games", json={"variant": "duo", "seats": [
-            {"kind": "computer", "level": 3}, {"kind": "computer", "level": 3}]}).json()
+    with computer_game(tmp_path, 3, 3) as (host, url, game_id):
         end = time.monotonic() + DEADLINE
         workers: set[int] = set()
         while not workers:
@@ -227,17 +238,8 @@ def test_a_killed_bot_worker_is_replaced_on_the_served_host(tmp_path):
             time.sleep(0.05)
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
-        end = time.monotonic() + 3 * DEADLINE
-        state = requests.get(f"{url}/api/games/{g['id']}").json()
-        while state["status"] != "finished" and time.monotonic() < end:
-            time.sleep(0.2)
-            state = requests.get(f"{url}/api/games/{g['id']}").json()
-        assert state["status"] == "finished"
+        finished_state(url, game_id)
         assert not workers & _children(host.pid)  # new workers, not the killed ones
-    finally:
-        host.send_signal(signal.SIGTERM)
-        host.wait(DEADLINE)
-    assert host.returncode == 0
     assert "replacing the pool" in host.stdout.read()
 
 
