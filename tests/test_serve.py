@@ -49,9 +49,10 @@ def start_host(data_dir: Path, port: int, *extra: str, mdns: bool = False) -> su
     raise AssertionError("the host did not come up")
 
 
-def test_an_acknowledged_move_survives_sigkill(tmp_path):
+@pytest.mark.parametrize("server", ["gevent", "threading"])
+def test_an_acknowledged_move_survives_sigkill(tmp_path, server):
     port = free_port()
-    host = start_host(tmp_path, port)
+    host = start_host(tmp_path, port, "--server", server)
     url = f"http://127.0.0.1:{port}"
     try:
         g = requests.post(f"{url}/api/games", json={
@@ -64,7 +65,7 @@ def test_an_acknowledged_move_survives_sigkill(tmp_path):
     finally:
         host.kill()
         host.wait()
-    again = start_host(tmp_path, port)
+    again = start_host(tmp_path, port, "--server", server)
     try:
         state = requests.get(f"{url}/api/games/{g['id']}").json()
         assert state["seq"] == 2 and state["last_move"]["move"] == PLUS
