@@ -19,7 +19,7 @@ from bisect import bisect_right
 
 from .board import BoardConst
 from .pieces import NU_PIECES, PIECES, SINGLE
-from .variants import Variant
+from .variants import VARIANTS, Variant
 
 _PIECE_SIZES = tuple(p.size for p in PIECES)
 
@@ -30,9 +30,14 @@ class MoveTables:
     The window is the (2r+1)×(2r+1) square around the attach point. A wide window (r=2)
     prunes more candidates, which suits listing every legal move; a narrow one (r=1) has at
     most 256 patterns per cell, so its cache fills quickly and stays small, which suits
-    random playouts that see ever new patterns. The wide cache is cleared when it reaches
-    `limit` entries (20,000: about 15 MB, room for every position of the benchmark suite),
-    so a long-running host stays small.
+    random playouts that see ever new patterns.
+
+    With a `limit`, the cache is bounded by generations: when it holds `limit` entries it
+    becomes the old generation and a new one starts; a miss looks in the old one before
+    computing, so the patterns in use survive and at most 2 × `limit` entries are kept. The
+    wide tables are bounded at 10,000 (room for every position of the benchmark suite); the
+    host bounds the small window too (`bound_small_window`), since its party may run for
+    days.
     """
 
     def __init__(self, bc: BoardConst, radius: int, limit: int | None = None) -> None:
@@ -43,32 +48,35 @@ class MoveTables:
         self.window_shift = radius * (s + 1)
         self.limit = limit
         self.cache: dict[int, tuple[int, ...]] = {}
+        self.old: dict[int, tuple[int, ...]] = {}
 
     def candidates(self, a: int, w: int) -> tuple[int, ...]:
         """Moves covering bit `a` that avoid the forbidden cells `w` of its window. Cached.
 
-        A miss filters the entry for `w` less its highest cell by that one cell, so a miss
-        costs one pass over an already narrowed list (the parents fill the cache first).
+        A miss is one pass over every move covering `a`. (Filtering the entry for `w` less
+        one cell instead costs as much CPU on a host's mix of games and caches every
+        parent pattern on the way: twice the entries and memory.)
         """
         key = (w << 10) | a
         c = self.cache.get(key)
         if c is None:
-            if not w:
-                c = self.bc.covers[a]
-            else:
-                top = 1 << (w.bit_length() - 1)
-                parent = self.candidates(a, w ^ top)
-                blocked = top << (a - self.window_shift)
-                cm = self.bc.move_cells_mask
-                c = tuple([m for m in parent if not cm[m] & blocked])
+            c = self.old.get(key)
+            if c is None:
+                if not w:
+                    c = self.bc.covers[a]
+                else:
+                    blocked = w << (a - self.window_shift)
+                    cm = self.bc.move_cells_mask
+                    c = tuple([m for m in self.bc.covers[a] if not cm[m] & blocked])
             if self.limit is not None and len(self.cache) >= self.limit:
-                self.cache.clear()
+                self.old = self.cache
+                self.cache = {}
             self.cache[key] = c
         return c
 
 
 _TABLES: dict[tuple[int, int], MoveTables] = {}
-WIDE_CACHE_LIMIT = 20_000
+WIDE_CACHE_LIMIT = 10_000
 
 
 def move_tables(size: int, radius: int = 2) -> MoveTables:
@@ -78,6 +86,13 @@ def move_tables(size: int, radius: int = 2) -> MoveTables:
         limit = WIDE_CACHE_LIMIT if radius > 1 else None
         t = _TABLES[(size, radius)] = MoveTables(BoardConst.get(size), radius, limit)
     return t
+
+
+def bound_small_window(limit: int | None) -> None:
+    """Bound every board size's small-window cache at 2 × `limit` entries (None: unbounded,
+    the default, which suits searches). A long-running host calls this at start."""
+    for size in {v.size for v in VARIANTS.values()}:
+        move_tables(size, 1).limit = limit
 
 
 class Position:

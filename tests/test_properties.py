@@ -138,3 +138,26 @@ def test_random_move_draws_every_legal_move_about_equally():
     assert min(counts.values()) > 200 * 0.6 and max(counts.values()) < 200 * 1.4
     final = g.state
     assert all(final.position.random_move(s - 1, draw) is None for s in final.seats)
+
+
+def test_a_bounded_small_window_cache_gives_the_same_moves_and_stays_bounded():
+    from engine.position import bound_small_window, move_tables
+
+    tables = move_tables(20, 1)
+    saved = tables.cache, tables.old, tables.limit
+    try:
+        tables.cache, tables.old = {}, {}
+        bound_small_window(50)
+        for seed in range(3):
+            g = random_game("classic", seed)
+            for seq in range(1, g.seq + 1, 7):
+                pos = g.state_at(seq).position
+                for color in range(4):
+                    brute = [m for m in range(pos.bc.nu_moves) if pos.is_legal(color, m)]
+                    assert sorted(pos.legal_moves(color, narrow=True)) == brute
+                    assert pos.has_moves(color) == bool(brute)
+                    assert len(tables.cache) <= 50 and len(tables.old) <= 50
+        assert tables.old  # the generations did turn over
+    finally:
+        bound_small_window(None)
+        tables.cache, tables.old, _ = saved
