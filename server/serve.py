@@ -87,6 +87,9 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+SMALL_WINDOW_LIMIT = 8_000  # entries per generation and board size
+
+
 def settle() -> None:
     """Before serving: build every board size's tables, then freeze what start-up made.
 
@@ -94,14 +97,19 @@ def settle() -> None:
     stopped). `gc.freeze()` moves the start-up objects (Flask, the schemas, the tables, the
     games folded from the store: ~80,000) out of the collector's reach, so a full collection
     scans only what play creates: 1–2 ms instead of ~45 ms with every phone waiting.
+    The small-window move cache is bounded (`SMALL_WINDOW_LIMIT`): unbounded it grows with
+    every new game for hours; bounded it levels off within the first minutes of a party, at
+    no measurable cost per move (docs/performance.md).
     """
     import gc
 
     from engine.board import BoardConst
+    from engine.position import bound_small_window
     from engine.variants import VARIANTS
 
     for size in sorted({v.size for v in VARIANTS.values()}):
         BoardConst.get(size)
+    bound_small_window(SMALL_WINDOW_LIMIT)
     gc.collect()
     gc.freeze()
 
