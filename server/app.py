@@ -20,8 +20,6 @@ Config keys (all optional except DATA_DIR):
     ASYNC_MODE         Flask-SocketIO's async mode: "threading" (default; Werkzeug's server,
                        used by in-process tests) or "gevent" (what `cornerclaim serve` runs,
                        in a monkey-patched process; see docs/architecture.md)
-    CHECKPOINT_THREAD  copy SQLite's write-ahead log into the database file from a real
-                       thread, not inside a move's commit (True; server.store.Checkpointer)
 
 A host holds an exclusive lock on its data dir (server.limits.DataDirLock) from create_app
 to shutdown_app: a second host on the same folder gets DataDirLocked with a clear message.
@@ -59,7 +57,6 @@ DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
     "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(REPO / "client_web"), "START_BOTS": True,
     "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300, "ASYNC_MODE": "threading",
-    "CHECKPOINT_THREAD": True,
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
@@ -119,8 +116,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("LOCK_DATA_DIR", True):
         lock.acquire()
     try:
-        store = SqliteStore(app.config["DATA_DIR"],
-                            background_checkpoint=bool(app.config["CHECKPOINT_THREAD"]))
+        store = SqliteStore(app.config["DATA_DIR"])
         service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
                               away_grace=float(app.config["AWAY_GRACE"]),
                               max_games=int(app.config["MAX_GAMES"]))

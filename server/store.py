@@ -14,7 +14,6 @@ Token *hashes* only are stored, never tokens.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
 import threading
@@ -133,81 +132,16 @@ class EventStore(Protocol):
     def close(self) -> None: ...
 
 
-def _original(module: str, name: str) -> Any:
-    """`module.name` as the OS provides it, even in a process gevent has monkey-patched."""
-    try:
-        from gevent import monkey
-    except ImportError:  # gevent is a runtime dependency, but the store does not need it
-        monkey = None
-    if monkey is not None and monkey.is_module_patched(module):
-        return monkey.get_original(module, name)
-    return getattr(importlib.import_module(module), name)
-
-
-class Checkpointer:
-    """Copies the write-ahead log into the database file from a real OS thread.
-
-    SQLite's default is to checkpoint inside the COMMIT that takes the log past 1,000
-    pages: every few seconds at a busy party, one move's commit also writes and fsyncs the
-    database file, and on gevent's event loop every phone waits for it. With
-    `wal_autocheckpoint=0` on the writer, this thread runs a PASSIVE checkpoint on its own
-    connection every `every` seconds; PASSIVE never waits for or blocks the writer, and
-    sqlite3 releases the GIL while it works. The thread is a real one even under gevent (a
-    greenlet would block the loop just the same). Nothing durable depends on it: the
-    committed log is the truth, and the next open checkpoints whatever is left.
-    """
-
-    def __init__(self, path: Path, every: float = 2.0) -> None:
-        self.every = every
-        self.runs = 0
-        self.error: str | None = None
-        allocate_lock = _original("_thread", "allocate_lock")
-        self._wake = allocate_lock()
-        self._wake.acquire()
-        self._finished = allocate_lock()
-        self._finished.acquire()
-        _original("_thread", "start_new_thread")(self._run, (str(path),))
-
-    def _run(self, path: str) -> None:
-        try:
-            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        except sqlite3.Error as e:
-            self.error = str(e)
-            self._finished.release()
-            return
-        try:
-            while not self._wake.acquire(timeout=self.every):
-                self.checkpoint(db, "PASSIVE")
-        finally:
-            db.close()
-            self._finished.release()
-
-    def checkpoint(self, db: sqlite3.Connection, mode: str) -> None:
-        try:
-            db.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
-            self.runs += 1
-        except sqlite3.Error as e:  # a full disk: the writer reports it where it matters
-            self.error = str(e)
-
-    def stop(self) -> None:
-        """Stop the thread and wait for it (at most one checkpoint)."""
-        self._wake.release()
-        self._finished.acquire()
-
-
 class SqliteStore:
     """`EventStore` on one SQLite file. Thread-safe: one connection behind a lock.
 
     One lock is enough for a LAN party (a commit is a few milliseconds); the service layer
     also holds a per-game lock so there is one writer per game at a time.
-    `background_checkpoint` moves SQLite's log checkpoints off the writer (`Checkpointer`);
-    the served host turns it on.
     """
 
     FILENAME = "cornerclaim.sqlite3"
 
-    def __init__(self, path: str | Path, *, background_checkpoint: bool = False,
-                 checkpoint_every: float = 2.0) -> None:
+    def __init__(self, path: str | Path) -> None:
         path = Path(path)
         if path.is_dir() or not path.suffix:
             path.mkdir(parents=True, exist_ok=True)
@@ -219,10 +153,6 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
-        self.checkpointer: Checkpointer | None = None
-        if background_checkpoint:
-            self._db.execute("PRAGMA wal_autocheckpoint=0")
-            self.checkpointer = Checkpointer(path, checkpoint_every)
 
     # -- writing ---------------------------------------------------------------------------
     def _write(self, statements: Iterable[tuple[str, tuple]]) -> None:
@@ -331,9 +261,5 @@ class SqliteStore:
         return [SeatRecord(*r) for r in rows]
 
     def close(self) -> None:
-        if self.checkpointer is not None:
-            self.checkpointer.stop()
         with self._lock:
-            if self.checkpointer is not None:  # leave a short log for the next start
-                self.checkpointer.checkpoint(self._db, "TRUNCATE")
             self._db.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 
 import pytest
 
@@ -77,26 +76,3 @@ def test_the_file_is_in_wal_mode_with_full_sync_and_holds_no_plain_token(tmp_pat
     dump = "\n".join(db.iterdump())
     assert "ann-secret" not in dump and "host-secret" not in dump
     assert hash_token("ann-secret") in dump
-
-
-def test_a_background_checkpointer_keeps_checkpoints_out_of_the_writers_commits(tmp_path):
-    store = SqliteStore(tmp_path, background_checkpoint=True, checkpoint_every=0.05)
-    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
-    _new(store)
-    for seq in range(2, 40):
-        store.append("g1", placed(seq, 1 + seq % 2, "a1"))
-    runs = store.checkpointer.runs
-    db_file = tmp_path / SqliteStore.FILENAME
-    size = db_file.stat().st_size
-    deadline = time.monotonic() + 10
-    while store.checkpointer.runs < runs + 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert store.checkpointer.runs >= runs + 2 and store.checkpointer.error is None
-    assert db_file.stat().st_size > size  # the pages moved into the database file
-    assert [e["seq"] for e in store.events_since("g1", 0)] == list(range(1, 40))
-    store.close()
-    wal = tmp_path / (SqliteStore.FILENAME + "-wal")
-    assert not wal.exists() or wal.stat().st_size == 0  # closing leaves an empty log
-    again = SqliteStore(tmp_path)
-    assert [e["seq"] for e in again.events_since("g1", 0)] == list(range(1, 40))
-    again.close()
