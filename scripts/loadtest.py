@@ -129,6 +129,7 @@ class HostProcess:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, one per seat per move
+    arrived_at: list[float] = field(default_factory=list)  # time.monotonic() of each
     acked: dict[tuple[str, int], str] = field(default_factory=dict)  # (game, seq) -> move
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
@@ -137,6 +138,16 @@ class Stats:
     def error(self, text: str) -> None:
         if not self.host_down:
             self.errors.append(text)
+
+
+def windowed_p99(latencies: list[float], at: list[float], start: float,
+                 every: float) -> list[float]:
+    """p99 (ms) of the latencies that arrived in each `every`-second window from `start`:
+    shows whether a tail is spread over the run or comes in bursts."""
+    windows: dict[int, list[float]] = {}
+    for lat, t in zip(latencies, at, strict=True):
+        windows.setdefault(max(0, int((t - start) // every)), []).append(lat)
+    return [1000 * percentile(windows[k], 99) for k in sorted(windows)]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -207,6 +218,7 @@ class TableRun:
         now = time.monotonic()
         if seq in self.sent:
             self.stats.latencies.append(now - self.sent[seq])
+            self.stats.arrived_at.append(now)
         got = self.arrived.setdefault(seq, set())
         got.add(seat)
         if self.state is None or data["state"]["seq"] >= self.state["seq"]:
@@ -368,14 +380,17 @@ class Report:
     client_cpu_s: float = 0.0
     bot_tables: int = 0
     bot_moves: int = 0
+    p99_windows_ms: list[float] = field(default_factory=list)  # p99 in each RSS interval
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
+        windows = ", ".join(f"{x:.0f}" for x in self.p99_windows_ms)
         return (f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
                 f"moves acknowledged {self.moves} ({self.moves_per_s:.1f}/s), "
                 f"games finished {self.games_finished}\n"
                 f"move -> broadcast at every seat: p50 {self.p50_ms:.1f} ms, "
                 f"p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, max {self.max_ms:.1f} ms\n"
+                f"p99 in each interval between RSS samples, ms: {windows}\n"
                 f"errors {len(self.errors)}, acknowledged moves missing from the store "
                 f"{self.lost}\nhost peak RSS (VmHWM) {self.rss_peak_mb:.1f} MB; "
                 f"RSS samples MB: {rss}\nCPU seconds: host {self.host_cpu_s:.1f}, "
@@ -434,8 +449,8 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
         async with aiohttp.ClientSession(connector=connector) as http:
             runs = [TableRun(i, stats, http, host.url, think, random.Random(rng.random()))
                     for i in range(tables)]
-            sampler = asyncio.create_task(_sample_rss(host, max(1.0, seconds / 20), samples,
-                                                      stop))
+            every = max(1.0, seconds / 20)
+            sampler = asyncio.create_task(_sample_rss(host, every, samples, stop))
             bots_stop, bot_moves = asyncio.Event(), [0]
             bots = asyncio.create_task(run_bot_games(http, host.url, bot_tables, bot_level,
                                                      bots_stop, bot_moves)) \
@@ -461,7 +476,8 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                   1000 * percentile(lat, 50), 1000 * percentile(lat, 95),
                   1000 * percentile(lat, 99), 1000 * max(lat, default=float("nan")),
                   stats.errors, len(lost), stats.games_finished, peak, samples,
-                  host_cpu, client_cpu, bot_tables, bot_moves[0])
+                  host_cpu, client_cpu, bot_tables, bot_moves[0],
+                  windowed_p99(lat, stats.arrived_at, started, every))
 
 
 def main(argv: list[str] | None = None) -> int:

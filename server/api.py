@@ -68,7 +68,7 @@ class Health(MethodView):
 
 @blp.route("/invite")
 class Invite(MethodView):
-    @blp.arguments(S.InviteQuery, location="query")
+    @blp.arguments(S.InviteQuery(), location="query")
     @blp.response(200, S.Invite)
     @documented_errors
     def get(self, query):
@@ -99,7 +99,7 @@ class Games(MethodView):
         """The lobby: every open, running and finished game."""
         return {"games": service().lobby()}
 
-    @blp.arguments(S.CreateGame)
+    @blp.arguments(S.CreateGame())
     @blp.response(201, S.Created)
     @documented_errors
     def post(self, body):
@@ -118,7 +118,7 @@ class GameView(MethodView):
 
 @blp.route("/games/<game_id>/seats/<int:seat>")
 class SeatView(MethodView):
-    @blp.arguments(S.Claim)
+    @blp.arguments(S.Claim())
     @blp.response(200, S.ClaimResult)
     @documented_errors
     def post(self, body, game_id, seat):
@@ -145,7 +145,7 @@ class DeclareLeft(MethodView):
 
 @blp.route("/games/<game_id>/legal")
 class LegalView(MethodView):
-    @blp.arguments(S.LegalQuery, location="query")
+    @blp.arguments(S.LegalQuery(), location="query")
     @blp.response(200, S.Legal)
     @documented_errors
     def get(self, query, game_id):
@@ -156,7 +156,7 @@ class LegalView(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(S.MoveRequest)
+    @blp.arguments(S.MoveRequest())
     @blp.response(201, S.EventResult)
     @blp.doc(security=AUTH)
     @documented_errors
@@ -168,7 +168,7 @@ class Moves(MethodView):
 
 @blp.route("/games/<game_id>/undo")
 class Undo(MethodView):
-    @blp.arguments(S.UndoRequest)
+    @blp.arguments(S.UndoRequest())
     @blp.response(200, S.UndoResult)
     @blp.doc(security=AUTH)
     @documented_errors
@@ -179,7 +179,7 @@ class Undo(MethodView):
 
 @blp.route("/games/<game_id>/undo/answer")
 class UndoAnswer(MethodView):
-    @blp.arguments(S.UndoAnswer)
+    @blp.arguments(S.UndoAnswer())
     @blp.response(200, S.UndoResult)
     @blp.doc(security=AUTH)
     @documented_errors
@@ -190,7 +190,7 @@ class UndoAnswer(MethodView):
 
 @blp.route("/games/<game_id>/leave")
 class Leave(MethodView):
-    @blp.arguments(S.SeatOnly)
+    @blp.arguments(S.SeatOnly())
     @blp.response(200, S.EventResult)
     @blp.doc(security=AUTH)
     @documented_errors
@@ -221,7 +221,7 @@ class RematchView(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class EventsView(MethodView):
-    @blp.arguments(S.SinceQuery, location="query")
+    @blp.arguments(S.SinceQuery(), location="query")
     @blp.response(200, S.Events)
     @documented_errors
     def get(self, query, game_id):

@@ -274,7 +274,7 @@ def shelf() -> ImportShelf:
 # -- players --------------------------------------------------------------------------------
 @blp.route("/players")
 class Players(MethodView):
-    @blp.arguments(PlayersQuery, location="query")
+    @blp.arguments(PlayersQuery(), location="query")
     @blp.response(200, LadderSchema)
     @documented(400, 422)
     def get(self, query):
@@ -334,7 +334,7 @@ def _links(base: str) -> dict[str, str]:
 
 @blp.route("/games/<game_id>/replay")
 class GameReplay(MethodView):
-    @blp.arguments(ReplayQuery, location="query")
+    @blp.arguments(ReplayQuery(), location="query")
     @blp.response(200, ReplaySchema)
     @documented(404, 422)
     def get(self, query, game_id):
@@ -360,7 +360,7 @@ def _svg_response(replay: Replay, move: int | None, name: str,
 
 @blp.route("/games/<game_id>/board.svg")
 class GameBoardSvg(MethodView):
-    @blp.arguments(BoardQuery, location="query")
+    @blp.arguments(BoardQuery(), location="query")
     @blp.response(200, content_type="image/svg+xml", description="the board as SVG")
     @documented(400, 404, 422)
     def get(self, query, game_id):
@@ -398,7 +398,7 @@ class Replays(MethodView):
 
 @blp.route("/replays/<replay_id>")
 class ImportedReplay(MethodView):
-    @blp.arguments(ReplayQuery, location="query")
+    @blp.arguments(ReplayQuery(), location="query")
     @blp.response(200, ReplaySchema)
     @documented(404, 422)
     def get(self, query, replay_id):
@@ -410,7 +410,7 @@ class ImportedReplay(MethodView):
 
 @blp.route("/replays/<replay_id>/board.svg")
 class ImportedBoardSvg(MethodView):
-    @blp.arguments(BoardQuery, location="query")
+    @blp.arguments(BoardQuery(), location="query")
     @blp.response(200, content_type="image/svg+xml", description="the board as SVG")
     @documented(400, 404, 422)
     def get(self, query, replay_id):
