@@ -110,7 +110,9 @@ class LevelEngine:
 
 
 OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
-                "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v))}
+                "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
+                "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
+                "uct": float}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -119,7 +121,8 @@ def make_engine(spec: str, variant: str, seed: int):
         options = {}
         for pair in pairs:
             name, value = pair.split("=", 1)
-            options["prior_n" if name == "prior" else name] = OPTION_TYPES[name](value)
+            key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c"}.get(name, name)
+            options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)
 

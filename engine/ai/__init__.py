@@ -36,6 +36,7 @@ class Level:
     book: bool = False  # play our opening book (`book.py`) while in book
     local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
+    learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
 
 
 LEVELS: dict[int, Level] = {
@@ -59,7 +60,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 playouts: int | None = None, seconds: float | None = None,
                 reuse: bool = True, prior_n: int | None = None,
                 book: bool | None = None, local: bool | None = None,
-                rich: bool | None = None) -> int | None:
+                rich: bool | None = None, learned: bool | None = None,
+                slope: float | None = None, rave_k: float | None = None,
+                uct_c: float | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -67,8 +70,10 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     at `seconds`. `prior_n` overrides the search's virtual simulations per child (0 turns
     the priors-as-values off; for experiments with `scripts/match.py`), `book` whether the
     level's opening book is used, `local` whether playouts answer the opponents' last
-    moves first and `rich` whether priors use the richer heuristic (both default to the
-    level's; for experiments).
+    moves first, `rich` whether priors use the richer heuristic and `learned` whether they
+    come from the fitted feature model (all default to the level's; for experiments);
+    `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
+    `rave_k` and `uct_c` the search's `RAVE_K` and `UCT_C` (experiments).
     Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)
@@ -97,11 +102,14 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
     local = spec.local if local is None else local
     rich = spec.rich if rich is None else rich
-    key = (state.variant.name, seat, level, prior_n, dead, local, rich)
+    learned = spec.learned if learned is None else learned
+    key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
+           uct_c)
     root = _reused_root(key, placements, color) if reuse else None
     recent = tuple((s - 1, m) for s, m in placements[-3:])
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
-                    prior_n=prior_n, dead=dead, local=local, rich=rich)
+                    prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
+                    slope=slope, rave_k=rave_k, uct_c=uct_c)
     if search.root.color != color:
         return None
     search.run(budget, limit)

@@ -30,6 +30,7 @@ import math
 import random
 import time
 
+from .features import prior_logits, weights_for
 from .heuristic import score_moves
 from .playout import final_scores, playout
 from .tables import move_facts
@@ -43,6 +44,7 @@ PRIOR_N = 10  # virtual simulations per child (0: order only, unvisited children
 PRIOR_TOP = 0.6  # prior value of the best-scored child
 PRIOR_SLOPE = 0.05  # prior value lost per heuristic point behind the best child
 PRIOR_FLOOR = 0.2
+LEARNED_SLOPE = 0.11  # prior value lost per logit behind the best child (learned priors)
 DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
 SCORE_SCALE = 10.0
@@ -55,7 +57,7 @@ class Node:
     __slots__ = ("color", "moves", "kids", "n", "w", "rn", "rw", "idx", "visits", "capped")
 
     def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
-                 prior_n: int = 0) -> None:
+                 prior_n: int = 0, slope: float = PRIOR_SLOPE) -> None:
         self.color = color
         self.moves = moves
         k = len(moves)
@@ -63,7 +65,7 @@ class Node:
         if prior_n and scores:
             top = scores[0]
             self.n = [prior_n] * k
-            self.w = [prior_n * max(PRIOR_FLOOR, PRIOR_TOP - PRIOR_SLOPE * (top - s))
+            self.w = [prior_n * max(PRIOR_FLOOR, PRIOR_TOP - slope * (top - s))
                       for s in scores]
         else:
             self.n = [0] * k
@@ -75,9 +77,11 @@ class Node:
         self.capped: frozenset[int] = frozenset()
 
 
-def considered_moves(pos, color: int, rich: bool = False) -> tuple[list[int], list[float]]:
-    """Legal moves of `color` (big pieces only in the opening), best heuristic first, and
-    their heuristic scores in the same order."""
+def considered_moves(pos, color: int, rich: bool = False,
+                     learned: tuple[float, ...] | None = None) -> tuple[list[int], list[float]]:
+    """Legal moves of `color` (big pieces only in the opening), best first, and their scores
+    in the same order: the learned prior logits with weights `learned` (`features.py`), else
+    the one-ply heuristic."""
     moves = pos.legal_moves(color)
     if not moves:
         return moves, []
@@ -87,7 +91,10 @@ def considered_moves(pos, color: int, rich: bool = False) -> tuple[list[int], li
         big = [m for m in moves if size[m] >= min_size]
         if big:
             moves = big
-    scores = score_moves(pos, color, moves, rich=rich)
+    if learned is not None:
+        scores = prior_logits(pos, color, moves, learned)
+    else:
+        scores = score_moves(pos, color, moves, rich=rich)
     order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
     return [moves[i] for i in order], [scores[i] for i in order]
 
@@ -100,17 +107,19 @@ def _min_piece_size(pos, color: int) -> int:
 
 
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
-           rich: bool = False) -> Node:
+           rich: bool = False, learned: tuple[float, ...] | None = None,
+           slope: float = LEARNED_SLOPE) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
-    and `dead` colours)."""
+    and `dead` colours); `learned`: the prior weights (else the heuristic orders)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_moves(pos, c, rich)
+        moves, scores = considered_moves(pos, c, rich, learned)
         if moves:
-            return Node(c, moves, scores, prior_n)
+            return Node(c, moves, scores, prior_n,
+                        PRIOR_SLOPE if learned is None else slope)
     return Node(-1, [])
 
 
@@ -132,15 +141,24 @@ class Search:
 
     def __init__(self, pos, color: int, *, seed: int | None, root: Node | None = None,
                  recent: tuple = (), playout_k: int = 3, prior_n: int = PRIOR_N,
-                 dead: frozenset = frozenset(), local: bool = False, rich: bool = False) -> None:
+                 dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
+                 learned: bool = False, slope: float | None = None,
+                 rave_k: float | None = None, uct_c: float | None = None) -> None:
         self.pos = pos
+        self.rave_k = RAVE_K if rave_k is None else rave_k
+        self.uct_c = UCT_C if uct_c is None else uct_c
         self.facts = move_facts(pos.bc.size)
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
         self.dead = frozenset(dead)
         self.rich = rich
+        self.learned = weights_for(pos) if learned else None
+        self.slope = LEARNED_SLOPE if slope is None else slope
+        self.wide_root = False  # every root move eligible (training data, `train_priors.py`)
         self.root = root if root is not None else expand(pos, color, prior_n=prior_n,
-                                                         dead=self.dead, rich=rich)
+                                                         dead=self.dead, rich=rich,
+                                                         learned=self.learned,
+                                                         slope=self.slope)
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -179,7 +197,8 @@ class Search:
             if child is None:
                 if node.n[i] + 1 >= expand_at:
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
-                                                  dead=dead, rich=self.rich)
+                                                  dead=dead, rich=self.rich,
+                                                  learned=self.learned, slope=self.slope)
                     next_color = max(child.color, 0)
                 break
             node = child
@@ -194,9 +213,12 @@ class Search:
     def select(self, node: Node) -> int:
         """UCT-RAVE over the eligible children; an unvisited eligible child first."""
         width = min(len(node.moves), WIDEN_BASE + int(WIDEN_RATE * math.sqrt(node.visits)))
+        if self.wide_root and node is self.root:
+            width = len(node.moves)
         ns, ws, rns, rws = node.n, node.w, node.rn, node.rw
         log_n = math.log(node.visits + 1)
         capped = node.capped
+        rave_k, uct_c = self.rave_k, self.uct_c
         best, best_v = 0, -1e9
         for i in range(width):
             n = ns[i]
@@ -204,12 +226,12 @@ class Search:
                 return i
             q = ws[i] / n
             rn = rns[i]
-            if rn:
-                beta = math.sqrt(RAVE_K / (3 * n + RAVE_K))
+            if rn and rave_k:
+                beta = math.sqrt(rave_k / (3 * n + rave_k))
                 q = (1 - beta) * q + beta * rws[i] / rn
             if capped and i in capped and q > 0.5:
                 q = 0.5
-            v = q + UCT_C * math.sqrt(log_n / n)
+            v = q + uct_c * math.sqrt(log_n / n)
             if v > best_v:
                 best, best_v = i, v
         return best

@@ -1,0 +1,152 @@
+"""Learned move priors: a linear score (the logit of a softmax) over a few per-move features,
+with weights fitted to our own searches (`scripts/train_priors.py`, stored in `priors.json`).
+
+Pentobi's idea, our features and our data: a move is judged by what it covers (opponents'
+attach points, the cells next to them), what it wastes (own attach points it covers or
+borders beyond the one it builds from), what it opens (new own corners, and how many of them
+an opponent could also take), whether it touches opponents' pieces, the piece itself (one
+weight per piece), its size as the game goes on, and (early) its distance to the centre.
+
+`feature_rows` gives the feature vectors (for training and tests); `prior_logits` computes
+the same scores with the weights inline (the search's hot path, ~3 µs a move). The two agree
+to rounding (a test checks it).
+
+The weights are per board size ("duo" for 14×14, "classic" for 20×20); a board without
+fitted weights has none (`weights_for` returns None and the search falls back to
+`heuristic.score_moves`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from ..pieces import NU_PIECES
+from .tables import move_facts
+
+PRIORS_FILE = Path(__file__).with_name("priors.json")
+
+# Non-piece features, in order; then one indicator per piece.
+NAMES = (
+    "new_corners",       # own attach points the move opens
+    "new_contested",     # of those, cells an opponent may also use (its attach points)
+    "opp_attach",        # opponents' attach points covered
+    "opp_near",          # cells covered edge-next to an opponent's attach point it may use
+    "own_waste",         # own attach points covered or bordered beyond the one built from
+    "opp_touch",         # cells edge-next to the move that opponents occupy
+    "centre",            # distance to the centre (only in the opening, else 0)
+    "size_phase",        # size × share of the own pieces already played
+    "corners_phase",     # new_corners × share of the own pieces already played
+    "block_phase",       # opp_attach × share of the own pieces already played
+)
+NU_FEATURES = len(NAMES) + NU_PIECES
+
+
+def variant_key(pos) -> str:
+    return "duo" if pos.bc.size <= 14 else "classic"
+
+
+@cache
+def _all_weights() -> dict[str, tuple[float, ...]]:
+    try:
+        data = json.loads(PRIORS_FILE.read_text())
+    except FileNotFoundError:
+        return {}
+    out = {}
+    for key, entry in data.items():
+        w = entry["weights"]
+        out[key] = tuple(float(x) for x in w)
+    return out
+
+
+def weights_for(pos) -> tuple[float, ...] | None:
+    """The fitted weights for `pos`'s board, or None when there are none."""
+    w = _all_weights().get(variant_key(pos))
+    return w if w is not None and len(w) == NU_FEATURES else None
+
+
+def _context(pos, color: int):
+    mf = move_facts(pos.bc.size)
+    bc = pos.bc
+    forb = pos.forbidden[color]
+    own = pos.attach_points(color)
+    old = pos.corners[color] | forb
+    opp_att = 0
+    opp_near = 0
+    opp_occ = 0
+    for c in range(pos.nu_colors):
+        if c == color:
+            continue
+        a = pos.attach_points(c)
+        opp_att |= a
+        opp_near |= bc.edge_neighbours(a) & ~pos.forbidden[c]
+        opp_occ |= pos.occupied[c]
+    opp_near &= ~opp_att
+    early = pos.nu_played[color] < (4 if bc.size <= 14 else 7)
+    phase = pos.nu_played[color] / NU_PIECES
+    return mf, own, old, opp_att, opp_near, opp_occ, early, phase
+
+
+def feature_rows(pos, color: int, moves: list[int]) -> list[list[float]]:
+    """One feature vector (`NU_FEATURES` numbers) per move, for training and tests."""
+    mf, own, old, opp_att, opp_near, opp_occ, early, phase = _context(pos, color)
+    cm = pos.bc.move_cells_mask
+    mp = pos.bc.move_piece
+    rows = []
+    for m in moves:
+        cells = cm[m]
+        new_mask = mf.attach[m] & ~old
+        new = new_mask.bit_count()
+        block = (cells & opp_att).bit_count()
+        row = [
+            float(new),
+            float((new_mask & opp_att).bit_count()),
+            float(block),
+            float((cells & opp_near).bit_count()),
+            float(max(0, ((cells | mf.adj[m]) & own).bit_count() - 1)),
+            float((mf.adj[m] & opp_occ).bit_count()),
+            mf.centre[m] if early else 0.0,
+            mf.size[m] * phase,
+            new * phase,
+            block * phase,
+        ]
+        piece = [0.0] * NU_PIECES
+        piece[mp[m]] = 1.0
+        rows.append(row + piece)
+    return rows
+
+
+def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...]) -> list[float]:
+    """The learned score (softmax logit) of every move, weights `w` (`weights_for`)."""
+    mf, own, old, opp_att, opp_near, opp_occ, early, phase = _context(pos, color)
+    cm = pos.bc.move_cells_mask
+    mp = pos.bc.move_piece
+    attach, adj, size, centre = mf.attach, mf.adj, mf.size, mf.centre
+    (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp) = w[:10]
+    w_piece = w[10:]
+    w_size = w_sp * phase
+    w_new = w_new + w_cp * phase
+    w_block = w_block + w_bp * phase
+    if not early:
+        w_centre = 0.0
+    out = []
+    for m in moves:
+        cells = cm[m]
+        new_mask = attach[m] & ~old
+        z = (w_piece[mp[m]] + w_size * size[m] + w_new * new_mask.bit_count()
+             + w_block * (cells & opp_att).bit_count())
+        if new_mask & opp_att:
+            z += w_cont * (new_mask & opp_att).bit_count()
+        if cells & opp_near:
+            z += w_near * (cells & opp_near).bit_count()
+        waste = ((cells | adj[m]) & own).bit_count() - 1
+        if waste > 0:
+            z += w_waste * waste
+        touch = adj[m] & opp_occ
+        if touch:
+            z += w_touch * touch.bit_count()
+        if w_centre:
+            z += w_centre * centre[m]
+        out.append(z)
+    return out

@@ -1,0 +1,240 @@
+"""Fit level 6's move priors (`engine/ai/priors.json`) to our own searches.
+
+Two steps, both from our own play only:
+
+  # 1. self-play: at every position a search with every root move eligible and no prior at
+  #    the root (each move tried once, then UCT-RAVE); record each considered move's
+  #    features and its visits (JSON lines, one per position)
+  python scripts/train_priors.py gen --game duo --games 40 --playouts 1500 --out /tmp/pri.jsonl
+  # 2. fit a softmax over the features to the visit shares (cross-entropy, L2), and store
+  #    the weights under the board's key in engine/ai/priors.json
+  python scripts/train_priors.py fit /tmp/pri.jsonl --key duo
+
+`gen --learned` searches with the current learned priors (a second round); by default the
+searches use the one-ply heuristic. Openings are varied by drawing the first
+`--random-plies` moves in proportion to their visits; later moves are the search's choice.
+Fitting is plain Python (Adam on the full batch; unvisited moves beyond `--keep` per position
+are subsampled and weighted up so the softmax's normaliser stays unbiased).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.ai.features import NAMES, NU_FEATURES, PRIORS_FILE, feature_rows  # noqa: E402
+from engine.ai.mcts import Search  # noqa: E402
+from engine.cornerclaim import new_game  # noqa: E402
+from engine.pieces import PIECE_NAMES  # noqa: E402
+
+
+def gen(args) -> int:
+    out = open(args.out, "a")
+    rnd = random.Random(args.seed)
+    t0 = time.perf_counter()
+    positions = 0
+    for g in range(args.games):
+        game = new_game(args.game)
+        ply = 0
+        while not game.state.is_over:
+            state = game.state
+            seat = state.to_move
+            color = seat - 1
+            pos = state.position
+            recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+            search = Search(pos, color, seed=rnd.randrange(1 << 30), recent=recent,
+                            local=True, learned=args.learned)
+            search.wide_root = True
+            root = search.root
+            root.n = [0] * len(root.moves)  # no prior at the root: every move tried once
+            root.w = [0.0] * len(root.moves)
+            if root.color != color or not root.moves:
+                break
+            if len(root.moves) > 1:
+                search.run(args.playouts)
+                visits = root.n[:]
+                rows = feature_rows(pos, color, root.moves)
+                out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
+                                      "rows": [[round(x, 4) for x in r[:len(NAMES)]]
+                                               + [r.index(1.0, len(NAMES)) - len(NAMES)]
+                                               for r in rows]}) + "\n")
+                positions += 1
+                if ply < args.random_plies:
+                    move = rnd.choices(root.moves, [v + 0.01 for v in visits])[0]
+                else:
+                    move = search.best_move()
+            else:
+                move = root.moves[0]
+            game.play(seat, state.move_str(move))
+            ply += 1
+        out.flush()
+        print(f"game {g + 1}/{args.games}: {positions} positions, "
+              f"{time.perf_counter() - t0:.0f} s", flush=True)
+    out.close()
+    return 0
+
+
+def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
+    """Positions as (dense rows, piece ids, multiplicities, targets, best): the targets are
+    the visit shares raised to `power` (renormalised), `best` the index of the most visited
+    move."""
+    rnd = random.Random(seed)
+    data = []
+    for path in paths:
+        for line in open(path):
+            rec = json.loads(line)
+            visits = [v ** power if v > 0 else 0.0 for v in rec["visits"]]
+            total = sum(visits)
+            if total <= 0:
+                continue
+            rows = rec["rows"]
+            seen = [i for i, v in enumerate(visits) if v > 0]
+            unseen = [i for i, v in enumerate(visits) if v <= 0]
+            mult = 1.0
+            if len(unseen) > keep:
+                mult = len(unseen) / keep
+                unseen = rnd.sample(unseen, keep)
+            idx = seen + unseen
+            dense = [rows[i][:-1] for i in idx]
+            piece = [rows[i][-1] for i in idx]
+            mul = [1.0] * len(seen) + [mult] * len(unseen)
+            target = [visits[i] / total for i in seen] + [0.0] * len(unseen)
+            data.append((dense, piece, mul, target, 0))  # seen[0]: sorted below
+            best = max(range(len(seen)), key=lambda i: visits[seen[i]])
+            data[-1] = (dense, piece, mul, target, best)
+    return data
+
+
+def loss_grad(w: list[float], data, l2: float):
+    nd = len(NAMES)
+    grad = [0.0] * len(w)
+    loss = 0.0
+    wd = w[:nd]
+    wp = w[nd:]
+    for dense, piece, mul, target, _ in data:
+        zs = [sum(a * b for a, b in zip(wd, row, strict=True)) + wp[p]
+              for row, p in zip(dense, piece, strict=True)]
+        top = max(zs)
+        es = [m * math.exp(z - top) for z, m in zip(zs, mul, strict=True)]
+        zsum = sum(es)
+        log_z = top + math.log(zsum)
+        for row, p, e, t, z in zip(dense, piece, es, target, zs, strict=True):
+            g = e / zsum - t
+            if t:
+                loss -= t * (z - log_z)
+            if g:
+                for j in range(nd):
+                    grad[j] += g * row[j]
+                grad[nd + p] += g
+    n = len(data)
+    loss = loss / n + 0.5 * l2 * sum(x * x for x in w)
+    grad = [g / n + l2 * x for g, x in zip(grad, w, strict=True)]
+    return loss, grad
+
+
+def heuristic_weights() -> list[float]:
+    """`heuristic.score_moves` in these features (the single's penalty as if early)."""
+    from engine.ai import heuristic as h
+    from engine.pieces import PIECES, SINGLE
+
+    w = [0.0] * NU_FEATURES
+    w[NAMES.index("new_corners")] = h.W_NEW_CORNER
+    w[NAMES.index("opp_attach")] = h.W_BLOCK
+    w[NAMES.index("centre")] = -h.W_CENTRE
+    for p, piece in enumerate(PIECES):
+        w[len(NAMES) + p] = h.W_SIZE * piece.size - (h.W_EARLY_SINGLE if p == SINGLE else 0)
+    return w
+
+
+def agreement(w: list[float], data) -> tuple[float, float]:
+    """Share of positions where the top-scored move is the most visited, and the mean rank
+    (0 = top) of the most visited move among the kept moves."""
+    nd = len(NAMES)
+    hits = 0
+    ranks = 0
+    for dense, piece, _, _, best in data:
+        zs = [sum(a * b for a, b in zip(w[:nd], row, strict=True)) + w[nd + p]
+              for row, p in zip(dense, piece, strict=True)]
+        rank = sum(1 for z in zs if z > zs[best])
+        hits += rank == 0
+        ranks += rank
+    return hits / len(data), ranks / len(data)
+
+
+def fit(args) -> int:
+    data = load(args.files, args.keep, args.seed, args.power)
+    rnd = random.Random(args.seed)
+    rnd.shuffle(data)
+    n_val = len(data) // 10
+    val, train = data[:n_val], data[n_val:]
+    print(f"{len(train)} training positions, {len(val)} held out", flush=True)
+    hw = heuristic_weights()
+    w = [x * args.init_scale for x in hw] if args.init_scale else [0.0] * NU_FEATURES
+    m = [0.0] * NU_FEATURES
+    v = [0.0] * NU_FEATURES
+    b1, b2, lr = 0.9, 0.999, args.lr
+    for step in range(1, args.steps + 1):
+        loss, g = loss_grad(w, train, args.l2)
+        for j in range(NU_FEATURES):
+            m[j] = b1 * m[j] + (1 - b1) * g[j]
+            v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j]
+            w[j] -= lr * (m[j] / (1 - b1 ** step)) / (math.sqrt(v[j] / (1 - b2 ** step)) + 1e-8)
+        if step % 20 == 0 or step == args.steps:
+            vl, _ = loss_grad(w, val, 0.0)
+            print(f"step {step}: train {loss:.4f}, held out {vl:.4f}", flush=True)
+    baseline = loss_grad([0.0] * NU_FEATURES, val, 0.0)[0]
+    print(f"held-out cross-entropy: uniform {baseline:.4f}, fitted "
+          f"{loss_grad(w, val, 0.0)[0]:.4f}")
+    (h1, hr), (f1, fr) = agreement(hw, val), agreement(w, val)
+    print(f"held-out top-1 agreement and mean rank of the most visited move: heuristic "
+          f"{h1:.3f} / {hr:.2f}, fitted {f1:.3f} / {fr:.2f}")
+    for name, x in zip(list(NAMES) + [f"piece {p}" for p in PIECE_NAMES], w, strict=True):
+        print(f"  {name:16s} {x:+.3f}")
+    priors = json.loads(PRIORS_FILE.read_text()) if PRIORS_FILE.exists() else {}
+    priors[args.key] = {
+        "features": list(NAMES) + [f"piece {p}" for p in PIECE_NAMES],
+        "weights": [round(x, 4) for x in w],
+        "source": args.source or f"{len(data)} positions of our own self-play searches",
+    }
+    PRIORS_FILE.write_text(json.dumps(priors, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {args.key} to {PRIORS_FILE}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gen", help="self-play searches to a JSON-lines file")
+    g.add_argument("--game", default="duo")
+    g.add_argument("--games", type=int, default=20)
+    g.add_argument("--playouts", type=int, default=1500)
+    g.add_argument("--random-plies", type=int, default=4)
+    g.add_argument("--learned", action="store_true", help="search with the learned priors")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the weights and write engine/ai/priors.json")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--key", default="duo", help="duo (14×14) or classic (20×20)")
+    f.add_argument("--steps", type=int, default=200)
+    f.add_argument("--lr", type=float, default=0.05)
+    f.add_argument("--l2", type=float, default=1e-4)
+    f.add_argument("--keep", type=int, default=40, help="unvisited moves kept per position")
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--power", type=float, default=1.0, help="targets ∝ visits ** power")
+    f.add_argument("--init-scale", type=float, default=0.0,
+                   help="start from the heuristic's weights times this (0: from zero)")
+    f.add_argument("--source", default="", help="how the data was made (stored with it)")
+    args = ap.parse_args(argv)
+    return gen(args) if args.cmd == "gen" else fit(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

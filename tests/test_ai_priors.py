@@ -1,0 +1,49 @@
+"""Learned priors: the search's inline logits equal the weights times the training features,
+the stored weights fit the feature list, and a search with them plays legal moves."""
+
+import random
+
+import pytest
+
+from engine.ai import choose_move
+from engine.ai.features import NAMES, NU_FEATURES, feature_rows, prior_logits, weights_for
+from engine.ai.mcts import Search
+from engine.pieces import NU_PIECES
+from tests.test_ai import random_game
+
+
+@pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
+def test_inline_logits_are_the_weighted_features(variant):
+    rnd = random.Random(3)
+    w = tuple(rnd.uniform(-1, 1) for _ in range(NU_FEATURES))
+    for seed, plies in ((1, 0), (2, 5), (3, 12), (4, 25)):
+        state = random_game(variant, plies, seed=seed).state
+        if state.is_over:
+            continue
+        color = state.to_move - 1
+        pos = state.position
+        moves = pos.legal_moves(color)
+        rows = feature_rows(pos, color, moves)
+        assert all(len(r) == NU_FEATURES for r in rows)
+        assert all(sum(r[len(NAMES):]) == 1 for r in rows)  # one piece indicator each
+        for z, r in zip(prior_logits(pos, color, moves, w), rows, strict=True):
+            assert z == pytest.approx(sum(a * b for a, b in zip(w, r, strict=True)))
+
+
+def test_stored_weights_match_the_features():
+    state = random_game("duo", 4, seed=1).state
+    w = weights_for(state.position)
+    assert w is None or len(w) == len(NAMES) + NU_PIECES
+
+
+@pytest.mark.parametrize("variant", ("duo", "classic"))
+def test_a_search_with_learned_priors_plays_legal_moves(variant):
+    for seed in (1, 2):
+        state = random_game(variant, 6 + 4 * seed, seed=seed).state
+        seat = state.to_move
+        search = Search(state.position, seat - 1, seed=seed, learned=True, local=True)
+        search.run(40)
+        assert search.best_move() in state.legal_moves(seat)
+        move = choose_move(state, seat, level=6, seed=seed, playouts=30, learned=True,
+                           book=False, reuse=False)
+        assert move in state.legal_moves(seat)
