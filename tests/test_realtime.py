@@ -205,3 +205,30 @@ def test_presence_follows_the_phones(live):
     wait_for(lambda: requests.get(f"{host.url}/api/games/{gid}").json()["seats"][0]["away"],
              "the REST state to show the seat away")
     fan.close()
+
+
+def test_socket_events_run_in_a_request_context_without_a_routing_error(make_app):
+    """Flask-SocketIO builds each event's request context from the socket's handshake; a
+    routing error kept there is a reference cycle per move, left to the cyclic collector."""
+    import gc
+
+    from flask import request
+
+    app = make_app(START_BOTS=False)
+    websocket = {"Upgrade": "websocket", "Connection": "Upgrade"}
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(20):
+            with app.test_request_context("/socket.io/?EIO=4&transport=websocket",
+                                          headers=websocket):
+                assert request.routing_exception is None
+        gc.collect()
+        exceptions = [o for o in gc.garbage if isinstance(o, BaseException)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert exceptions == []
+    with app.test_request_context("/socket.io/?EIO=4&transport=polling"):
+        assert request.routing_exception is None  # the phone UI's catch-all route
+    assert app.test_client().get("/socket.io/", headers=websocket).status_code in (400, 404)
