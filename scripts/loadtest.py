@@ -140,6 +140,35 @@ class Stats:
             self.errors.append(text)
 
 
+def probe_disk(folder: Path, commits: int = 300, every: float = 0.01) -> dict[str, float]:
+    """Lone SQLite commits (WAL, synchronous=FULL, as the store's) in `folder`, `every`
+    seconds apart: how the data dir's disk answers an fsync with nothing else running. A
+    host acknowledges a move only after its commit, so a disk that now and then takes 100 ms
+    to fsync puts its stalls straight into the moves' latency tail."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "disk-probe.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    times = []
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE t (n INTEGER, body TEXT)")
+        for n in range(commits):
+            started = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO t VALUES (?, ?)", (n, "x" * 300))
+            db.execute("COMMIT")
+            times.append(time.perf_counter() - started)
+            time.sleep(every)
+    finally:
+        db.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return {"commits": commits, "p50_ms": 1000 * percentile(times, 50),
+            "p99_ms": 1000 * percentile(times, 99), "max_ms": 1000 * max(times),
+            "over_20ms": sum(t > 0.02 for t in times)}
+
+
 def windowed_p99(latencies: list[float], at: list[float], start: float,
                  every: float) -> list[float]:
     """p99 (ms) of the latencies that arrived in each `every`-second window from `start`:
@@ -381,11 +410,16 @@ class Report:
     bot_tables: int = 0
     bot_moves: int = 0
     p99_windows_ms: list[float] = field(default_factory=list)  # p99 in each RSS interval
+    disk: dict[str, float] = field(default_factory=dict)  # probe_disk before the run
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
         windows = ", ".join(f"{x:.0f}" for x in self.p99_windows_ms)
-        return (f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
+        d = self.disk
+        disk = (f"the data dir's disk before the run, {d['commits']:.0f} lone commits: "
+                f"p50 {d['p50_ms']:.2f} ms, p99 {d['p99_ms']:.2f} ms, max {d['max_ms']:.1f} ms, "
+                f"{d['over_20ms']:.0f} over 20 ms\n") if d else ""
+        return (disk + f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
                 f"moves acknowledged {self.moves} ({self.moves_per_s:.1f}/s), "
                 f"games finished {self.games_finished}\n"
                 f"move -> broadcast at every seat: p50 {self.p50_ms:.1f} ms, "
@@ -438,7 +472,8 @@ async def run_bot_games(http: aiohttp.ClientSession, url: str, count: int, level
 
 async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir: Path,
                host_args: tuple[str, ...] = (), bot_tables: int = 0,
-               bot_level: int = 5) -> Report:
+               bot_level: int = 5, probe: bool = True) -> Report:
+    disk = probe_disk(data_dir) if probe else {}
     host = HostProcess(data_dir, extra=host_args).start()
     stats = Stats()
     rng = random.Random(seed)
@@ -477,7 +512,7 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                   1000 * percentile(lat, 99), 1000 * max(lat, default=float("nan")),
                   stats.errors, len(lost), stats.games_finished, peak, samples,
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
-                  windowed_p99(lat, stats.arrived_at, started, every))
+                  windowed_p99(lat, stats.arrived_at, started, every), disk)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -496,13 +531,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="also keep this many games of four computer seats running "
                              "(the host's bot pool busy the whole time)")
     parser.add_argument("--bot-level", type=int, default=5, help="their level (5)")
+    parser.add_argument("--no-disk-probe", action="store_true",
+                        help="skip timing 300 lone commits in the data dir first (3 s)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cc-load-") as tmp:
         data_dir = Path(args.data_dir or tmp)
         report = asyncio.run(load(args.tables, args.seconds, think=args.think, seed=args.seed,
                                   data_dir=data_dir,
                                   host_args=("--write-rate", str(args.write_rate)),
-                                  bot_tables=args.bot_tables, bot_level=args.bot_level))
+                                  bot_tables=args.bot_tables, bot_level=args.bot_level,
+                                  probe=not args.no_disk_probe))
     print(report.summary())
     for line in report.errors[:20]:
         print("  error:", line)

@@ -35,6 +35,9 @@ def test_twenty_tables_of_four_sockets_lose_nothing(tmp_path):
     assert report.moves > 100, "the tables hardly played"
     assert report.lost == 0
     assert len(report.rss_samples_mb) > 3 and report.rss_peak_mb > 0
+    assert len(report.p99_windows_ms) > 3
+    assert report.disk["commits"] == 300 and 0 < report.disk["p50_ms"] <= report.disk["max_ms"]
+    assert not list(tmp_path.glob("disk-probe*")), "the probe cleans up after itself"
 
 
 def test_phones_play_on_while_computer_games_keep_the_bot_pool_busy(tmp_path):
@@ -43,7 +46,7 @@ def test_phones_play_on_while_computer_games_keep_the_bot_pool_busy(tmp_path):
     loadtest = script("loadtest")
     report = asyncio.run(loadtest.load(5, 15.0, think=0.3, seed=8, data_dir=tmp_path,
                                        host_args=("--write-rate", "200"), bot_tables=3,
-                                       bot_level=2))
+                                       bot_level=2, probe=False))
     print(report.summary())
     assert report.errors == [] and report.lost == 0
     assert report.moves > 20, "the phones hardly played"
