@@ -48,7 +48,7 @@ LEVELS: dict[int, Level] = {
     4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 250 games)", playouts=250),
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
-             playouts=1_000_000, seconds=3.0, book=True, local=True),
+             playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True),
 }
 HINT_LEVEL = 3
 
