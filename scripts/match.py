@@ -3,7 +3,8 @@
 An engine is either a GTP command line (any program speaking Pentobi's GTP dialect, e.g.
 our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`), or
 `level:N` for one of our levels played in-process (no GTP, same code path as the host),
-optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds=2/book=0`.
+optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds=2/book=0`
+(also `local`, `rich`, `learned` as 0/1, `slope`, `rave` for RAVE_K and `uct` for UCT_C).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
