@@ -37,48 +37,47 @@ from engine.pieces import PIECE_NAMES  # noqa: E402
 
 
 def gen(args) -> int:
-    out = open(args.out, "a")
-    rnd = random.Random(args.seed)
-    t0 = time.perf_counter()
-    positions = 0
-    for g in range(args.games):
-        game = new_game(args.game)
-        ply = 0
-        while not game.state.is_over:
-            state = game.state
-            seat = state.to_move
-            color = seat - 1
-            pos = state.position
-            recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
-            search = Search(pos, color, seed=rnd.randrange(1 << 30), recent=recent,
-                            local=True, learned=args.learned)
-            search.wide_root = True
-            root = search.root
-            root.n = [0] * len(root.moves)  # no prior at the root: every move tried once
-            root.w = [0.0] * len(root.moves)
-            if root.color != color or not root.moves:
-                break
-            if len(root.moves) > 1:
-                search.run(args.playouts)
-                visits = root.n[:]
-                rows = feature_rows(pos, color, root.moves)
-                out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
-                                      "rows": [[round(x, 4) for x in r[:len(NAMES)]]
-                                               + [r.index(1.0, len(NAMES)) - len(NAMES)]
-                                               for r in rows]}) + "\n")
-                positions += 1
-                if ply < args.random_plies:
-                    move = rnd.choices(root.moves, [v + 0.01 for v in visits])[0]
+    with open(args.out, "a") as out:
+        rnd = random.Random(args.seed)
+        t0 = time.perf_counter()
+        positions = 0
+        for g in range(args.games):
+            game = new_game(args.game)
+            ply = 0
+            while not game.state.is_over:
+                state = game.state
+                seat = state.to_move
+                color = seat - 1
+                pos = state.position
+                recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+                search = Search(pos, color, seed=rnd.randrange(1 << 30), recent=recent,
+                                local=True, learned=args.learned)
+                search.wide_root = True
+                root = search.root
+                root.n = [0] * len(root.moves)  # no prior at the root: every move tried once
+                root.w = [0.0] * len(root.moves)
+                if root.color != color or not root.moves:
+                    break
+                if len(root.moves) > 1:
+                    search.run(args.playouts)
+                    visits = root.n[:]
+                    rows = feature_rows(pos, color, root.moves)
+                    out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
+                                          "rows": [[round(x, 4) for x in r[:len(NAMES)]]
+                                                   + [r.index(1.0, len(NAMES)) - len(NAMES)]
+                                                   for r in rows]}) + "\n")
+                    positions += 1
+                    if ply < args.random_plies:
+                        move = rnd.choices(root.moves, [v + 0.01 for v in visits])[0]
+                    else:
+                        move = search.best_move()
                 else:
-                    move = search.best_move()
-            else:
-                move = root.moves[0]
-            game.play(seat, state.move_str(move))
-            ply += 1
-        out.flush()
-        print(f"game {g + 1}/{args.games}: {positions} positions, "
-              f"{time.perf_counter() - t0:.0f} s", flush=True)
-    out.close()
+                    move = root.moves[0]
+                game.play(seat, state.move_str(move))
+                ply += 1
+            out.flush()
+            print(f"game {g + 1}/{args.games}: {positions} positions, "
+                  f"{time.perf_counter() - t0:.0f} s", flush=True)
     return 0
 
 
