@@ -9,7 +9,8 @@ The host is `cornerclaim serve` started as a subprocess on 127.0.0.1 with a fres
 here) claim a seat each, join, and play: the seat to move asks the host's legal endpoint
 (the client holds no rules), waits `--think` seconds (uniform 0.5–1.5 × think), picks a
 random legal placement and sends it on its socket. A finished game is followed by a new
-one at the same table.
+one at the same table: its seats leave the finished game (`unjoin`, as the phone client does)
+and join the new one on the same sockets.
 
 Measured: move → broadcast latency at every seat (from the moment the mover emits to the
 moment each of the four sockets has the `event`), acknowledged moves per second, errors
@@ -291,6 +292,14 @@ class TableRun:
                 raise RuntimeError(f"join {self.game_id}: {ack['error']}")
             self.state = ack["state"]
 
+    async def unjoin(self) -> None:
+        """Every seat leaves the finished game's room, as the phone client does when it goes
+        back to the lobby or on to the next game."""
+        for seat in self.seats:
+            ack = await seat.call("unjoin", {"game_id": self.game_id})
+            if "error" in ack:
+                raise RuntimeError(f"unjoin {self.game_id}: {ack['error']}")
+
     # -- playing -----------------------------------------------------------------------------
     async def play_one(self) -> bool:
         """The seat to move plays a random legal placement; False once the game is over."""
@@ -345,6 +354,7 @@ class TableRun:
                     played += 1
                 elif self.state and self.state["status"] == "finished":
                     self.stats.games_finished += 1
+                    await self.unjoin()
                     await self.new_game()
                     await self.join()
                 else:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -175,7 +176,9 @@ class Player:
     rated_games: int = 0
     stats: dict[str, Stats] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)  # one per rated game
-    games: list[dict[str, Any]] = field(default_factory=list)  # newest last
+    #: The newest RECENT game lines, newest last (all the API shows; the stats above count
+    #: every game, so a long party's ladder does not grow with each game played).
+    games: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
 
     def stats_for(self, variant: str) -> Stats:
         return self.stats.setdefault(variant, Stats())
@@ -191,7 +194,7 @@ class Player:
             "rating_exact": self.rating,
             "by_variant": {v: s.to_dict() for v, s in sorted(self.stats.items()) if v != ALL},
             "rating_history": list(self.history),
-            "recent_games": list(reversed(self.games[-RECENT:])),
+            "recent_games": list(reversed(self.games)),
         }
 
 

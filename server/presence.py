@@ -34,16 +34,43 @@ class Presence:
 
     def disconnect(self, sid: str) -> set[str]:
         """Forget a socket; return the ids of games whose presence changed."""
+        with self._lock:
+            return self._release(sid, self._held.pop(sid, set()))
+
+    def release(self, sid: str, game_id: str) -> bool:
+        """The socket left one game (the phone moved on, say to the rematch); True if a seat
+        of that game lost its last socket."""
+        with self._lock:
+            held = self._held.get(sid)
+            if not held:
+                return False
+            keys = {k for k in held if k[0] == game_id}
+            held -= keys
+            if not held:
+                del self._held[sid]
+            return bool(self._release(sid, keys))
+
+    def _release(self, sid: str, keys: set[Key]) -> set[str]:
         now = self._clock()
         changed = set()
-        with self._lock:
-            for key in self._held.pop(sid, set()):
-                sids = self._sids[key]
-                sids.discard(sid)
-                if not sids:
-                    self._away_since[key] = now
-                    changed.add(key[0])
+        for key in keys:
+            sids = self._sids.get(key)
+            if sids is None:
+                continue
+            sids.discard(sid)
+            if not sids:
+                del self._sids[key]
+                self._away_since[key] = now
+                changed.add(key[0])
         return changed
+
+    def forget(self, game_id: str) -> None:
+        """Drop what is kept about a game's seats that no socket holds (a finished game is
+        parked): presence keeps nothing per game once nobody is at its table."""
+        with self._lock:
+            for key in [k for k in self._away_since if k[0] == game_id]:
+                if key not in self._sids:
+                    del self._away_since[key]
 
     def connected(self, game_id: str, seat: int) -> bool:
         with self._lock:

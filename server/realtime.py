@@ -133,6 +133,7 @@ def init_realtime(socketio: SocketIO, service: GameService,
 
     def unjoin(msg: dict) -> dict:
         leave_room(msg["game_id"])
+        service.unjoin(request.sid, msg["game_id"])
         return {}
 
     def move(msg: dict) -> dict:

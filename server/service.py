@@ -91,6 +91,7 @@ class GameService:
                 continue  # in use right now: parked on a later call
             try:
                 if old.parked or old.park():
+                    self.presence.forget(old.id)
                     with self._lock:
                         if self._loaded_finished.get(old.id) is old:
                             del self._loaded_finished[old.id]
@@ -494,14 +495,23 @@ class GameService:
                 self._notify("presence", table, self.presence_body(table))
             return seats
 
+    def unjoin(self, sid: str, game_id: str) -> None:
+        """A socket leaves a game (its phone went back to the lobby or on to the rematch):
+        its seats there lose this socket, as if it had disconnected from that game only."""
+        if self.presence.release(sid, game_id):
+            self._presence_changed(game_id)
+
     def disconnect(self, sid: str) -> None:
         for game_id in self.presence.disconnect(sid):
-            try:
-                table = self.table(game_id)
-            except ApiError:
-                continue
-            with table.lock:
-                self._notify("presence", table, self.presence_body(table))
+            self._presence_changed(game_id)
+
+    def _presence_changed(self, game_id: str) -> None:
+        try:
+            table = self.table(game_id)
+        except ApiError:
+            return
+        with table.lock:
+            self._notify("presence", table, self.presence_body(table))
 
     def presence_body(self, table: Table) -> dict[str, Any]:
         return views.presence_body(table, self.presence)

@@ -218,3 +218,32 @@ def test_k_factor_and_expected_score_are_elos():
     assert L.expected(1700, 1300) == pytest.approx(0.909, abs=1e-3)
     assert L.K_FACTOR == 32 and L.START_RATING == 1500
     assert sorted(L.LEVEL_RATINGS) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_player_keeps_only_the_recent_game_lines_but_counts_every_game():
+    """A long party must not grow the ladder with every game: the API shows the newest
+    RECENT lines, so no more are kept, while the stats and the rating count them all."""
+
+    def seat(n, name, result, score):
+        return L.SeatResult(seat=n, colour=("blue", "orange")[n - 1], kind="open", name=name,
+                            level=None, score=score, result=result,
+                            points={"win": 3, "draw": 1, "loss": 0}[result], left=False,
+                            all_placed=False, single_last=False, squares_left=10)
+
+    n = L.RECENT + 15
+    games = [L.FinishedGame(f"g{i:03d}", 1000.0 + i, "duo",
+                            (seat(1, "Ann", "win", 40 + i), seat(2, "Bo", "loss", 30)))
+             for i in range(n)]
+    ladder = L.Ladder(games)
+    ann = ladder.snapshot()["ann"]
+    assert ann["games"] == n and ann["wins"] == n and ann["rated_games"] == n
+    assert len(ann["rating_history"]) == n
+    assert [g["game_id"] for g in ann["recent_games"]] == \
+        [f"g{i:03d}" for i in range(n - 1, n - 1 - L.RECENT, -1)]
+    # One more game, added live, pushes the oldest line out.
+    ladder.add(L.FinishedGame("g999", 9999.0, "duo", (seat(1, "Ann", "draw", 50),
+                                                       seat(2, "Bo", "draw", 50))))
+    ann = ladder.snapshot()["ann"]
+    assert ann["games"] == n + 1 and ann["draws"] == 1
+    assert len(ann["recent_games"]) == L.RECENT and ann["recent_games"][0]["game_id"] == "g999"
+    assert ann["recent_games"][-1]["game_id"] == f"g{n - L.RECENT + 1:03d}"

@@ -232,3 +232,26 @@ def test_socket_events_run_in_a_request_context_without_a_routing_error(make_app
     with app.test_request_context("/socket.io/?EIO=4&transport=polling"):
         assert request.routing_exception is None  # the phone UI's catch-all route
     assert app.test_client().get("/socket.io/", headers=websocket).status_code in (400, 404)
+
+
+def test_a_phone_that_leaves_a_game_no_longer_holds_its_seat(live):
+    """`unjoin` (back to the lobby, on to the rematch) releases the seat at once: the others
+    see it away, without waiting for the socket to close."""
+    host = live()
+    gid, tok = new_duo(host.url)
+    fan = Phone(host.url)
+    fan.call("join", {"game_id": gid, "last_seq": 0})
+    ann = Phone(host.url)
+    try:
+        ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})
+        p = fan.next("presence")
+        assert p["seats"][0] == {"seat": 1, "connected": True, "away": False}
+        assert ann.call("unjoin", {"game_id": gid}) == {"ok": True}
+        p = fan.next("presence")
+        assert p["seats"][0] == {"seat": 1, "connected": False, "away": True}
+        state = requests.get(f"{host.url}/api/games/{gid}").json()
+        assert state["seats"][0]["away"]
+        assert ann.sio.connected  # the socket itself stays, for the next game
+    finally:
+        ann.close()
+        fan.close()
