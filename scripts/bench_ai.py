@@ -3,11 +3,16 @@
   python scripts/bench_ai.py            # playouts/s per variant, then s/move per level (duo)
   python scripts/bench_ai.py --quick    # fewer positions
   python scripts/bench_ai.py --playouts-only --seconds 2
+  python scripts/bench_ai.py --priors-only   # only the cost of scoring a node's moves
 
 Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
 position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
 sampled policy (levels 3–5) and the local-first one (level 6), the last three placements
 before the position given as the recent moves, as the search gives them.
+Move priors: CPU µs per legal move to score a node's children (what an expansion pays on top
+of listing them): the one-ply heuristic (levels 3–5), the richer one, and the learned model
+(level 6; classic uses the duo weights here when it has none of its own), on positions 0, 8
+and 16 placements per seat in.
 Time per move: every level on the same positions from a few seeded duo games (level 2
 plays them out), one core, tree reuse off, so each figure is a cold search.
 """
@@ -24,6 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import LEVELS, choose_move  # noqa: E402
+from engine.ai.features import _all_weights, prior_logits  # noqa: E402
+from engine.ai.heuristic import score_moves  # noqa: E402
 from engine.ai.playout import playout  # noqa: E402
 from engine.ai.tables import move_facts  # noqa: E402
 from engine.cornerclaim import new_game  # noqa: E402
@@ -62,6 +69,41 @@ def _game(variant: str, plies: int, seed: int):
     return game
 
 
+def prior_cost(variant: str, plies: int, repeat: int = 30) -> dict[str, float]:
+    """CPU µs per legal move for each way of scoring a node's children."""
+    state = _game(variant, plies, seed=3).state
+    pos = state.position
+    color = (state.to_move or 1) - 1
+    moves = pos.legal_moves(color)
+    weights = _all_weights()
+    w = weights.get("duo" if pos.bc.size <= 14 else "classic") or weights["duo"]
+    scorers = {
+        "heuristic": lambda: score_moves(pos, color, moves),
+        "heuristic, rich": lambda: score_moves(pos, color, moves, rich=True),
+        "learned": lambda: prior_logits(pos, color, moves, w),
+    }
+    out = {"moves": float(len(moves))}
+    for name, fn in scorers.items():
+        fn()
+        t = time.thread_time_ns()
+        for _ in range(repeat):
+            fn()
+        out[name] = (time.thread_time_ns() - t) / repeat / max(len(moves), 1) / 1000
+    return out
+
+
+def priors_table() -> None:
+    print("| variant | placements per seat | legal moves | heuristic µs/move "
+          "| rich µs/move | learned µs/move |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for variant in ("duo", "classic"):
+        n = 2 if variant == "duo" else 4
+        for each in (0, 8, 16):
+            c = prior_cost(variant, each * n)
+            print(f"| {variant} | {each} | {c['moves']:.0f} | {c['heuristic']:.2f} "
+                  f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
+
+
 def seconds_per_move(level: int, positions) -> tuple[float, float]:
     times = []
     for state in positions:
@@ -76,7 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--playouts-only", action="store_true", help="skip the time per move")
+    ap.add_argument("--priors-only", action="store_true",
+                    help="only the cost of scoring a node's moves")
     args = ap.parse_args(argv)
+    if args.priors_only:
+        priors_table()
+        return 0
     print("| variant | from | policy | playouts/s | µs per playout move |")
     print("|---|---|---|---:|---:|")
     for variant in ("duo", "classic"):
@@ -86,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                 rate, per_move = playouts_per_second(variant, plies, args.seconds,
                                                      local=policy == "local")
                 print(f"| {variant} | {label} | {policy} | {rate:,.0f} | {per_move:.1f} |")
+    print()
+    priors_table()
     if args.playouts_only:
         return 0
     plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)
