@@ -32,6 +32,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import sqlite3
@@ -421,6 +422,7 @@ class Report:
     bot_moves: int = 0
     p99_windows_ms: list[float] = field(default_factory=list)  # p99 in each RSS interval
     disk: dict[str, float] = field(default_factory=dict)  # probe_disk before the run
+    slow_commits: tuple[int, float] | None = None  # the host's commits over 50 ms, longest ms
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -439,6 +441,8 @@ class Report:
                 f"{self.lost}\nhost peak RSS (VmHWM) {self.rss_peak_mb:.1f} MB; "
                 f"RSS samples MB: {rss}\nCPU seconds: host {self.host_cpu_s:.1f}, "
                 f"load clients {self.client_cpu_s:.1f} (of {self.seconds:.0f} s wall)"
+                + (f"\nhost commits the disk held over 50 ms: {self.slow_commits[0]}, the "
+                   f"longest {self.slow_commits[1]:.0f} ms" if self.slow_commits else "")
                 + (f"\ncomputer games beside them {self.bot_tables}: {self.bot_moves} "
                    "computer moves" if self.bot_tables else ""))
 
@@ -516,13 +520,25 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
     if code not in (0, None):
         stats.errors.append(f"the host exited with {code}")
     lost = missing_moves(stats.acked, stored_moves(data_dir / STORE_FILE))
+    slow = slow_commits(host.log())
     lat = stats.latencies
     return Report(tables, elapsed, len(stats.acked), len(stats.acked) / elapsed,
                   1000 * percentile(lat, 50), 1000 * percentile(lat, 95),
                   1000 * percentile(lat, 99), 1000 * max(lat, default=float("nan")),
                   stats.errors, len(lost), stats.games_finished, peak, samples,
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
-                  windowed_p99(lat, stats.arrived_at, started, every), disk)
+                  windowed_p99(lat, stats.arrived_at, started, every), disk, slow)
+
+
+SLOW_LINE = re.compile(r"slow disk: (\d+) commits over -?\d+ ms while the store was open; "
+                       r"the longest (\d+) ms")
+
+
+def slow_commits(log_text: str) -> tuple[int, float]:
+    """The host's count of commits the disk held up, and the longest (ms), from the line
+    the store logs when it closes; (0, 0) when it logged none."""
+    found = SLOW_LINE.findall(log_text)
+    return (int(found[-1][0]), float(found[-1][1])) if found else (0, 0.0)
 
 
 def main(argv: list[str] | None = None) -> int:

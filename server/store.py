@@ -15,6 +15,7 @@ Token *hashes* only are stored, never tokens.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -22,6 +23,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+#: A commit slower than this is the disk's doing (a lone commit is ~0.5 ms on an idle SSD):
+#: it is counted, and logged at most once per SLOW_LOG_EVERY seconds, so a host's operator
+#: learns why the phones waited.
+SLOW_COMMIT_S = 0.05
+SLOW_LOG_EVERY = 10.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -153,6 +162,10 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self.slow_commits = 0
+        self.slowest_commit_s = 0.0
+        self._slow_unlogged = 0
+        self._slow_logged_at = float("-inf")
 
     # -- writing ---------------------------------------------------------------------------
     def _write(self, statements: Iterable[tuple[str, tuple]]) -> None:
@@ -173,7 +186,11 @@ class SqliteStore:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     body()
+                    t = time.perf_counter()
                     self._db.execute("COMMIT")
+                    took = time.perf_counter() - t
+                    if took > SLOW_COMMIT_S:
+                        self._slow_commit(took)
                 except BaseException:
                     if self._db.in_transaction:
                         try:
@@ -183,6 +200,20 @@ class SqliteStore:
                     raise
             except sqlite3.Error as e:
                 raise StoreError.of(e) from e
+
+    def _slow_commit(self, took: float) -> None:
+        """Count a commit the disk held up; log it, or the ones since the last line."""
+        self.slow_commits += 1
+        self.slowest_commit_s = max(self.slowest_commit_s, took)
+        self._slow_unlogged += 1
+        now = time.monotonic()
+        if now - self._slow_logged_at >= SLOW_LOG_EVERY:
+            log.warning("slow disk: a commit took %.0f ms (%d commits over %.0f ms since the "
+                        "last report, %d in all; the longest %.0f ms)", took * 1000,
+                        self._slow_unlogged, SLOW_COMMIT_S * 1000, self.slow_commits,
+                        self.slowest_commit_s * 1000)
+            self._slow_logged_at = now
+            self._slow_unlogged = 0
 
     def create_game(self, game: GameRecord, seats: list[SeatRecord],
                     first_event: dict[str, Any]) -> None:
@@ -263,3 +294,7 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        if self.slow_commits:
+            log.warning("slow disk: %d commits over %.0f ms while the store was open; the "
+                        "longest %.0f ms", self.slow_commits, SLOW_COMMIT_S * 1000,
+                        self.slowest_commit_s * 1000)

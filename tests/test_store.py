@@ -76,3 +76,27 @@ def test_the_file_is_in_wal_mode_with_full_sync_and_holds_no_plain_token(tmp_pat
     dump = "\n".join(db.iterdump())
     assert "ann-secret" not in dump and "host-secret" not in dump
     assert hash_token("ann-secret") in dump
+
+
+def test_commits_the_disk_holds_up_are_counted_and_logged(tmp_path, monkeypatch, caplog):
+    """A slow disk is the host operator's to know: slow commits are counted, logged at most
+    once per SLOW_LOG_EVERY, and summed up when the store closes (loadtest reads that line)."""
+    import server.store as store_module
+    from tests.test_load import script
+
+    slow_commits = script("loadtest").slow_commits
+
+    monkeypatch.setattr(store_module, "SLOW_COMMIT_S", -1.0)  # every commit counts as slow
+    store = SqliteStore(tmp_path)
+    with caplog.at_level("WARNING", logger="server.store"):
+        _new(store)
+        for seq in range(2, 6):
+            store.append("g1", placed(seq, 1 + seq % 2, "a1"))
+        assert store.slow_commits == 5 and store.slowest_commit_s > 0
+        store.close()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2, lines  # the first slow commit, then the summary at close
+    assert lines[0].startswith("slow disk: a commit took")
+    longest = float(f"{store.slowest_commit_s * 1000:.0f}")
+    assert slow_commits("\n".join(lines)) == (5, longest)
+    assert slow_commits("no such line") == (0, 0.0)
