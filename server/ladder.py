@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core import Event, Game
 from engine.cornerclaim import RULES, State
@@ -178,7 +178,7 @@ class Player:
     history: list[dict[str, Any]] = field(default_factory=list)  # one per rated game
     #: The newest RECENT game lines, newest last (all the API shows; the stats above count
     #: every game, so a long party's ladder does not grow with each game played).
-    games: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT))
+    games: deque[GameLine] = field(default_factory=lambda: deque(maxlen=RECENT))
 
     def stats_for(self, variant: str) -> Stats:
         return self.stats.setdefault(variant, Stats())
@@ -194,7 +194,7 @@ class Player:
             "rating_exact": self.rating,
             "by_variant": {v: s.to_dict() for v, s in sorted(self.stats.items()) if v != ALL},
             "rating_history": list(self.history),
-            "recent_games": list(reversed(self.games)),
+            "recent_games": [line.to_dict() for line in reversed(self.games)],
         }
 
 
@@ -260,14 +260,32 @@ def _elo(rating: float, other: float, result: str) -> float:
     return rating + K_FACTOR * (RESULT_VALUE[result] - expected(rating, other))
 
 
-def _game_line(game: FinishedGame, r: SeatResult, change) -> dict[str, Any]:
-    return {
-        "game_id": game.id, "at": game.finished_at, "variant": game.variant, "seat": r.seat,
-        "colour": r.colour, "score": r.score, "result": r.result, "points": r.points,
-        "left": r.left,
-        "rating_change": round(change[1] - change[0], 1) if change else None,
-        "opponents": [seat_label(o) for o in game.seats if o.seat != r.seat],
-    }
+class GameLine(NamedTuple):
+    """One game in a player's recent games (a tuple: a party's ladder holds thousands)."""
+
+    game_id: str
+    at: float
+    variant: str
+    seat: int
+    colour: str
+    score: int
+    result: str
+    points: int
+    left: bool
+    rating_change: float | None
+    opponents: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self._asdict()
+        out["opponents"] = list(self.opponents)
+        return out
+
+
+def _game_line(game: FinishedGame, r: SeatResult, change) -> GameLine:
+    return GameLine(game.id, game.finished_at, game.variant, r.seat, r.colour, r.score,
+                    r.result, r.points, r.left,
+                    round(change[1] - change[0], 1) if change else None,
+                    tuple(seat_label(o) for o in game.seats if o.seat != r.seat))
 
 
 def seat_label(r: SeatResult) -> str:
