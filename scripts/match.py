@@ -4,7 +4,8 @@ An engine is either a GTP command line (any program speaking Pentobi's GTP diale
 our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`), or
 `level:N` for one of our levels played in-process (no GTP, same code path as the host),
 optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds=2/book=0`
-(also `local`, `rich`, `learned` as 0/1, `slope`, `rave` for RAVE_K and `uct` for UCT_C).
+(also `local`, `rich`, `learned` as 0/1, `slope`, `rave` for RAVE_K, `uct` for UCT_C and
+`puct` for PUCT_C).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -113,7 +114,7 @@ class LevelEngine:
 OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
-                "uct": float}
+                "uct": float, "puct": float}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -122,7 +123,8 @@ def make_engine(spec: str, variant: str, seed: int):
         options = {}
         for pair in pairs:
             name, value = pair.split("=", 1)
-            key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c"}.get(name, name)
+            key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
+                   "puct": "puct_c"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)

@@ -47,3 +47,23 @@ def test_a_search_with_learned_priors_plays_legal_moves(variant):
         move = choose_move(state, seat, level=6, seed=seed, playouts=30, learned=True,
                            book=False, reuse=False)
         assert move in state.legal_moves(seat)
+
+
+def test_the_puct_term_keeps_the_prior_on_each_node_and_plays_legal_moves():
+    state = random_game("duo", 8, seed=3).state
+    seat = state.to_move
+    search = Search(state.position, seat - 1, seed=3, learned=True, local=True, puct_c=0.3)
+    search.run(200)
+    root = search.root
+    assert root.p is not None and abs(sum(root.p) - 1.0) < 1e-9
+    assert root.p == sorted(root.p, reverse=True)  # children are ordered by the prior
+    grown = [k for k in root.kids if k is not None and k.moves]
+    assert grown and all(k.p is not None for k in grown)
+    assert search.best_move() in state.legal_moves(seat)
+    moves = {choose_move(state, seat, level=6, seed=5, playouts=120, puct_c=0.3, book=False,
+                         reuse=False) for _ in range(2)}
+    assert len(moves) == 1 and moves <= set(state.legal_moves(seat))  # same seed, same move
+    # Off (the default), or without learned priors, no node keeps a prior.
+    plain = Search(state.position, seat - 1, seed=3, learned=True, local=True)
+    heuristic = Search(state.position, seat - 1, seed=3, learned=False, puct_c=0.3)
+    assert plain.root.p is None and heuristic.root.p is None

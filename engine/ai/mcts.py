@@ -47,6 +47,7 @@ PRIOR_TOP = 0.6  # prior value of the best-scored child
 PRIOR_SLOPE = 0.05  # prior value lost per heuristic point behind the best child
 PRIOR_FLOOR = 0.2
 LEARNED_SLOPE = 0.11  # prior value lost per logit behind the best child (learned priors)
+PUCT_C = 0.0  # weight of the learned prior's exploration term in selection (0: off)
 DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
 SCORE_SCALE = 10.0
@@ -56,11 +57,19 @@ TIME_CHECK_EVERY = 16
 class Node:
     """A position in the tree: `color` to move (-1 when the game is over) and its children."""
 
-    __slots__ = ("color", "moves", "kids", "n", "w", "rn", "rw", "idx", "visits", "capped")
+    __slots__ = ("color", "moves", "kids", "n", "w", "rn", "rw", "idx", "visits", "capped",
+                 "p")
 
     def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
-                 prior_n: int = 0, slope: float = PRIOR_SLOPE) -> None:
+                 prior_n: int = 0, slope: float = PRIOR_SLOPE, probs: bool = False) -> None:
         self.color = color
+        #: The prior's softmax over the children (learned logits), for the PUCT term.
+        self.p: list[float] | None = None
+        if probs and scores:
+            top = scores[0]
+            e = [math.exp(s - top) for s in scores]
+            total = sum(e)
+            self.p = [x / total for x in e]
         self.moves = moves
         k = len(moves)
         self.kids: list[Node | None] = [None] * k
@@ -110,9 +119,10 @@ def _min_piece_size(pos, color: int) -> int:
 
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
            rich: bool = False, learned: tuple[float, ...] | None = None,
-           slope: float = LEARNED_SLOPE) -> Node:
+           slope: float = LEARNED_SLOPE, probs: bool = False) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
-    and `dead` colours); `learned`: the prior weights (else the heuristic orders)."""
+    and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
+    keep the learned prior's softmax on the node (the PUCT term)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
@@ -121,7 +131,8 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
         moves, scores = considered_moves(pos, c, rich, learned)
         if moves:
             return Node(c, moves, scores, prior_n,
-                        PRIOR_SLOPE if learned is None else slope)
+                        PRIOR_SLOPE if learned is None else slope,
+                        probs=probs and learned is not None)
     return Node(-1, [])
 
 
@@ -145,10 +156,12 @@ class Search:
                  recent: tuple = (), playout_k: int = 3, prior_n: int = PRIOR_N,
                  dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
                  learned: bool = False, slope: float | None = None,
-                 rave_k: float | None = None, uct_c: float | None = None) -> None:
+                 rave_k: float | None = None, uct_c: float | None = None,
+                 puct_c: float | None = None) -> None:
         self.pos = pos
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.uct_c = UCT_C if uct_c is None else uct_c
+        self.puct_c = PUCT_C if puct_c is None else puct_c
         self.facts = move_facts(pos.bc.size)
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
@@ -157,10 +170,11 @@ class Search:
         self.learned = weights_for(pos) if learned else None
         self.slope = LEARNED_SLOPE if slope is None else slope
         self.wide_root = False  # every root move eligible (training data, `train_priors.py`)
+        self.probs = bool(self.puct_c) and self.learned is not None
         self.root = root if root is not None else expand(pos, color, prior_n=prior_n,
                                                          dead=self.dead, rich=rich,
                                                          learned=self.learned,
-                                                         slope=self.slope)
+                                                         slope=self.slope, probs=self.probs)
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -200,7 +214,8 @@ class Search:
                 if node.n[i] + 1 >= expand_at:
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
                                                   dead=dead, rich=self.rich,
-                                                  learned=self.learned, slope=self.slope)
+                                                  learned=self.learned, slope=self.slope,
+                                                  probs=self.probs)
                     next_color = max(child.color, 0)
                 break
             node = child
@@ -213,7 +228,10 @@ class Search:
         self.simulations += 1
 
     def select(self, node: Node) -> int:
-        """UCT-RAVE over the eligible children; an unvisited eligible child first."""
+        """UCT-RAVE over the eligible children; an unvisited eligible child first. With a
+        PUCT weight (`puct_c`) and learned priors, a child also gets
+        `puct_c · P · √visits / (1 + n)`, P its prior probability (AlphaGo's exploration
+        term, which Pentobi also uses)."""
         width = min(len(node.moves), WIDEN_BASE + int(WIDEN_RATE * math.sqrt(node.visits)))
         if self.wide_root and node is self.root:
             width = len(node.moves)
@@ -221,6 +239,9 @@ class Search:
         log_n = math.log(node.visits + 1)
         capped = node.capped
         rave_k, uct_c = self.rave_k, self.uct_c
+        probs = node.p
+        if probs is not None:
+            puct = self.puct_c * math.sqrt(node.visits + 1)
         best, best_v = 0, -1e9
         for i in range(width):
             n = ns[i]
@@ -234,6 +255,8 @@ class Search:
             if capped and i in capped and q > 0.5:
                 q = 0.5
             v = q + uct_c * math.sqrt(log_n / n)
+            if probs is not None:
+                v += puct * probs[i] / (1 + n)
             if v > best_v:
                 best, best_v = i, v
         return best
