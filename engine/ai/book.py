@@ -70,7 +70,8 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
         if key in out or key in skip or state.is_over:
             continue
         seat = state.to_move
-        search = Search(state.position, seat - 1, seed=seed)
+        # Level 6's own search (local-first playouts, learned priors where the board has them).
+        search = Search(state.position, seat - 1, seed=seed, local=True, learned=True)
         search.run(10**9, seconds)
         move = search.best_move()
         if move is not None:
