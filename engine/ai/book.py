@@ -58,7 +58,10 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
     """Book entries for the empty board and after each line (space-separated placements),
     except the keys in `skip` (already in the book)."""
     from ..cornerclaim import new_game
+    from . import LEVELS
     from .mcts import Search
+
+    top = LEVELS[max(LEVELS)]  # the book is played by the strongest level: search as it does
 
     out: dict[str, str] = {}
     for line in [""] + lines:
@@ -70,8 +73,8 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
         if key in out or key in skip or state.is_over:
             continue
         seat = state.to_move
-        # Level 6's own search (local-first playouts, learned priors where the board has them).
-        search = Search(state.position, seat - 1, seed=seed, local=True, learned=True)
+        search = Search(state.position, seat - 1, seed=seed, local=top.local,
+                        learned=top.learned)
         search.run(10**9, seconds)
         move = search.best_move()
         if move is not None:

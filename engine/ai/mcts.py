@@ -65,18 +65,17 @@ class Node:
     def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
                  prior_n: int = 0, slope: float = PRIOR_SLOPE, probs: bool = False) -> None:
         self.color = color
+        self.moves = moves
+        k = len(moves)
+        top = scores[0] if scores else 0.0  # the best child's score (children best first)
         #: The prior's softmax over the children (learned logits), for the PUCT term.
         self.p: list[float] | None = None
         if probs and scores:
-            top = scores[0]
             e = [math.exp(s - top) for s in scores]
             total = sum(e)
             self.p = [x / total for x in e]
-        self.moves = moves
-        k = len(moves)
         self.kids: list[Node | None] = [None] * k
         if prior_n and scores:
-            top = scores[0]
             self.n = [prior_n] * k
             self.w = [prior_n * max(PRIOR_FLOOR, PRIOR_TOP - slope * (top - s))
                       for s in scores]
