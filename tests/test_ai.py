@@ -144,3 +144,35 @@ def test_the_opening_book_gives_legal_moves_and_only_in_book():
     assert book_move(state, state.to_move) is None
     assert choose_move(new_game("duo").state, 1, level=6, seed=1) == book_move(
         new_game("duo").state, 1)
+
+
+def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
+    """20×20, first placements: the search's children are the legal big-piece moves that
+    come within RACE_SLACK of the closest approach to the centre; the rest are pruned.
+    Duo and later classic positions are not pruned."""
+    import math
+
+    from engine.ai.mcts import RACE_SLACK, Search, considered_moves
+
+    def closest(pos, move):
+        mid = (pos.bc.size - 1) / 2
+        return max(2.0, min(math.hypot(x - mid, y - mid) for x, y in pos.bc.move_cells(move)))
+
+    game = new_game("classic")
+    for text in ("a17,b17,a18,a19,a20", "s17,t17,t18,t19,t20", "t1,t2,t3,s4,t4",
+                 "a1,a2,a3,a4,a5"):
+        game.play(game.state.to_move, text)
+    pos = game.state.position
+    every, _ = considered_moves(pos, 0)
+    kept, _ = considered_moves(pos, 0, race=True)
+    best = min(closest(pos, m) for m in every)
+    assert set(kept) == {m for m in every if closest(pos, m) <= best + RACE_SLACK}
+    assert 0 < len(kept) < len(every)
+    assert set(Search(pos, 0, seed=1).root.moves) == set(kept)  # on by default
+    assert set(Search(pos, 0, seed=1, race=False).root.moves) == set(every)
+
+    duo = random_game("duo", 2, seed=3).state.position
+    assert considered_moves(duo, 0, race=True) == considered_moves(duo, 0)
+    late = random_game("classic", 16, seed=3).state
+    assert considered_moves(late.position, late.to_move - 1, race=True) == considered_moves(
+        late.position, late.to_move - 1)

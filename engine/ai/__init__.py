@@ -37,6 +37,7 @@ class Level:
     local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
+    race: bool = True  # 20×20 openings: only moves heading for the centre (`mcts.race_moves`)
 
 
 LEVELS: dict[int, Level] = {
@@ -62,7 +63,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 book: bool | None = None, local: bool | None = None,
                 rich: bool | None = None, learned: bool | None = None,
                 slope: float | None = None, rave_k: float | None = None,
-                uct_c: float | None = None, puct_c: float | None = None) -> int | None:
+                uct_c: float | None = None, puct_c: float | None = None,
+                race: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -73,8 +75,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     moves first, `rich` whether priors use the richer heuristic and `learned` whether they
     come from the fitted feature model (all default to the level's; for experiments);
     `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
-    `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`
-    (experiments).
+    `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
+    whether the big board's openings head for the centre (experiments).
     Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)
@@ -104,13 +106,14 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     local = spec.local if local is None else local
     rich = spec.rich if rich is None else rich
     learned = spec.learned if learned is None else learned
+    race = spec.race if race is None else race
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c)
+           uct_c, puct_c, race)
     root = _reused_root(key, placements, color) if reuse else None
     recent = tuple((s - 1, m) for s, m in placements[-3:])
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
-                    slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c)
+                    slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race)
     if search.root.color != color:
         return None
     search.run(budget, limit)

@@ -18,6 +18,11 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   An AlphaGo-style exploration term from the learned prior (`PUCT_C`) is an option for
   experiments, off by default: it measured even or worse (docs/ai.md).
 - Early in the game only big pieces are considered (Pentobi prunes the same way).
+- The race to the middle (20×20 boards, `race=True`): while each colour has placed at most
+  `RACE_PLACEMENTS` pieces on average, a node keeps only the moves that come within
+  `RACE_SLACK` of the closest approach to the centre any of its moves makes (Pentobi prunes
+  its classic openings the same way): 1 500 simulations cannot tell a corner-hugging first
+  move from a diagonal run at the centre, and the three opponents punish the first.
 - Colours whose seat left the game (`dead`) never move in the tree or the playouts and rank
   last, as the rules score them.
 - Duo: when the first colour faces a point-symmetric board, a move the mirror can copy is
@@ -49,6 +54,8 @@ PRIOR_TOP = 0.6  # prior value of the best-scored child
 PRIOR_SLOPE = 0.05  # prior value lost per heuristic point behind the best child
 PRIOR_FLOOR = 0.2
 LEARNED_SLOPE = 0.11  # prior value lost per logit behind the best child (learned priors)
+RACE_PLACEMENTS = 3  # pieces per colour on the big board while the race to the middle lasts
+RACE_SLACK = 0.3  # how much farther from the centre than the closest move a kept move may end
 PUCT_C = 0.0  # weight of the learned prior's exploration term in selection (0: off)
 DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
@@ -90,10 +97,12 @@ class Node:
 
 
 def considered_moves(pos, color: int, rich: bool = False,
-                     learned: tuple[float, ...] | None = None) -> tuple[list[int], list[float]]:
-    """Legal moves of `color` (big pieces only in the opening), best first, and their scores
-    in the same order: the learned prior logits with weights `learned` (`features.py`), else
-    the one-ply heuristic."""
+                     learned: tuple[float, ...] | None = None,
+                     race: bool = False) -> tuple[list[int], list[float]]:
+    """Legal moves of `color` (big pieces only in the opening; with `race`, on the big
+    board, only those heading for the centre), best first, and their scores in the same
+    order: the learned prior logits with weights `learned` (`features.py`), else the
+    one-ply heuristic."""
     moves = pos.legal_moves(color)
     if not moves:
         return moves, []
@@ -103,12 +112,22 @@ def considered_moves(pos, color: int, rich: bool = False,
         big = [m for m in moves if size[m] >= min_size]
         if big:
             moves = big
+    if race and pos.bc.size > 14 and sum(pos.nu_played) <= RACE_PLACEMENTS * pos.nu_colors:
+        moves = race_moves(pos, moves)
     if learned is not None:
         scores = prior_logits(pos, color, moves, learned)
     else:
         scores = score_moves(pos, color, moves, rich=rich)
     order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
     return [moves[i] for i in order], [scores[i] for i in order]
+
+
+def race_moves(pos, moves: list[int]) -> list[int]:
+    """The moves whose closest square to the centre is within `RACE_SLACK` of the closest
+    any of `moves` reaches (never empty when `moves` is not)."""
+    dist = move_facts(pos.bc.size).dist
+    limit = min(dist[m] for m in moves) + RACE_SLACK
+    return [m for m in moves if dist[m] <= limit]
 
 
 def _min_piece_size(pos, color: int) -> int:
@@ -120,16 +139,17 @@ def _min_piece_size(pos, color: int) -> int:
 
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
            rich: bool = False, learned: tuple[float, ...] | None = None,
-           slope: float = LEARNED_SLOPE, probs: bool = False) -> Node:
+           slope: float = LEARNED_SLOPE, probs: bool = False, race: bool = False) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
-    keep the learned prior's softmax on the node (the PUCT term)."""
+    keep the learned prior's softmax on the node (the PUCT term); `race`: the opening's
+    race to the middle on the big board."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_moves(pos, c, rich, learned)
+        moves, scores = considered_moves(pos, c, rich, learned, race)
         if moves:
             return Node(c, moves, scores, prior_n,
                         PRIOR_SLOPE if learned is None else slope,
@@ -158,8 +178,9 @@ class Search:
                  dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
                  learned: bool = False, slope: float | None = None,
                  rave_k: float | None = None, uct_c: float | None = None,
-                 puct_c: float | None = None) -> None:
+                 puct_c: float | None = None, race: bool = True) -> None:
         self.pos = pos
+        self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.uct_c = UCT_C if uct_c is None else uct_c
         self.puct_c = PUCT_C if puct_c is None else puct_c
@@ -175,7 +196,8 @@ class Search:
         self.root = root if root is not None else expand(pos, color, prior_n=prior_n,
                                                          dead=self.dead, rich=rich,
                                                          learned=self.learned,
-                                                         slope=self.slope, probs=self.probs)
+                                                         slope=self.slope, probs=self.probs,
+                                                         race=race)
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -216,7 +238,7 @@ class Search:
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
                                                   dead=dead, rich=self.rich,
                                                   learned=self.learned, slope=self.slope,
-                                                  probs=self.probs)
+                                                  probs=self.probs, race=self.race)
                     next_color = max(child.color, 0)
                 break
             node = child

@@ -4,12 +4,14 @@ Like `engine.board.BoardConst`, these are computed once per board size and share
 move id, the cells edge-next to it (`adj`), the cells it opens as corners (`attach`: diagonal
 to it, not edge-next, on the board), its size, a static playout weight (`gamma`, Pentobi's
 idea: bigger pieces and pieces with more corners first), its distance to the board centre and
-its point mirror (Duo's mirror-draw check). Building the tables for the 20×20 board takes
+its point mirror (Duo's mirror-draw check), and its Euclidean distance to the centre (`dist`,
+the opening's race to the middle on the big board). Building the tables for the 20×20 board takes
 about 0.3 s the first time a process needs them.
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 from ..board import BoardConst
@@ -19,6 +21,7 @@ from ..pieces import PIECES
 # spirit of Pentobi's duo/classic factors).
 SIZE_FACTOR = 3.0
 ATTACH_FACTOR = 1.6
+DIST_NEAR = 2.0  # distances to the centre below this count as this (`MoveFacts.dist`)
 
 
 class MoveFacts:
@@ -31,6 +34,7 @@ class MoveFacts:
         adj: list[int] = []
         attach: list[int] = []
         centre: list[float] = []
+        dist: list[float] = []
         mid = (size - 1) / 2
         for cells in bc.move_cells_mask:
             edge = ((cells << 1) | (cells >> 1) | (cells << s) | (cells >> s)) & on & ~cells
@@ -39,9 +43,12 @@ class MoveFacts:
             attach.append(diag & on & ~edge & ~cells)
             xy = bc.cells_of(cells)
             centre.append(min(max(abs(x - mid), abs(y - mid)) for x, y in xy))
+            # Cells within 2 of the centre count as in it (all four centre squares are equal).
+            dist.append(max(DIST_NEAR, min(math.hypot(x - mid, y - mid) for x, y in xy)))
         self.adj = tuple(adj)
         self.attach = tuple(attach)
         self.centre = tuple(centre)
+        self.dist = tuple(dist)
         self.size = tuple(PIECES[p].size for p in bc.move_piece)
         piece_attach = [0] * len(PIECES)
         for m, a in enumerate(attach):
