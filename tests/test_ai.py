@@ -152,7 +152,7 @@ def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
     Duo and later classic positions are not pruned."""
     import math
 
-    from engine.ai.mcts import RACE_SLACK, Search, considered_moves
+    from engine.ai.mcts import RACE_PLACEMENTS, RACE_SLACK, Search, considered_moves
 
     def closest(pos, move):
         mid = (pos.bc.size - 1) / 2
@@ -164,15 +164,16 @@ def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
         game.play(game.state.to_move, text)
     pos = game.state.position
     every, _ = considered_moves(pos, 0)
-    kept, _ = considered_moves(pos, 0, race=True)
+    kept, _ = considered_moves(pos, 0, race=RACE_PLACEMENTS)
     best = min(closest(pos, m) for m in every)
     assert set(kept) == {m for m in every if closest(pos, m) <= best + RACE_SLACK}
     assert 0 < len(kept) < len(every)
     assert set(Search(pos, 0, seed=1).root.moves) == set(kept)  # on by default
-    assert set(Search(pos, 0, seed=1, race=False).root.moves) == set(every)
+    assert set(Search(pos, 0, seed=1, race=0).root.moves) == set(every)
 
     duo = random_game("duo", 2, seed=3).state.position
-    assert considered_moves(duo, 0, race=True) == considered_moves(duo, 0)
+    assert considered_moves(duo, 0, race=RACE_PLACEMENTS) == considered_moves(duo, 0)
     late = random_game("classic", 16, seed=3).state
-    assert considered_moves(late.position, late.to_move - 1, race=True) == considered_moves(
-        late.position, late.to_move - 1)
+    color = late.to_move - 1
+    assert considered_moves(late.position, color, race=RACE_PLACEMENTS) == considered_moves(
+        late.position, color)

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 
 from .greedy import greedy_move, sampled_move
-from .mcts import PRIOR_N, Node, Search, child_for
+from .mcts import PRIOR_N, RACE_PLACEMENTS, Node, Search, child_for
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Level:
     local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
-    race: bool = True  # 20×20 openings: only moves heading for the centre (`mcts.race_moves`)
+    race: int = RACE_PLACEMENTS  # 20×20: moves each the openings race to the centre (`mcts`)
 
 
 LEVELS: dict[int, Level] = {
@@ -64,7 +64,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 rich: bool | None = None, learned: bool | None = None,
                 slope: float | None = None, rave_k: float | None = None,
                 uct_c: float | None = None, puct_c: float | None = None,
-                race: bool | None = None) -> int | None:
+                race: int | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -76,7 +76,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     come from the fitted feature model (all default to the level's; for experiments);
     `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
     `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
-    whether the big board's openings head for the centre (experiments).
+    how many placements per colour the big board's race to the centre lasts (0: none;
+    experiments).
     Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)

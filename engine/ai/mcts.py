@@ -18,8 +18,8 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   An AlphaGo-style exploration term from the learned prior (`PUCT_C`) is an option for
   experiments, off by default: it measured even or worse (docs/ai.md).
 - Early in the game only big pieces are considered (Pentobi prunes the same way).
-- The race to the middle (20×20 boards, `race=True`): while each colour has placed at most
-  `RACE_PLACEMENTS` pieces on average, a node keeps only the moves that come within
+- The race to the middle (20×20 boards, `race` = `RACE_PLACEMENTS`): while each colour has
+  placed at most `race` pieces on average, a node keeps only the moves that come within
   `RACE_SLACK` of the closest approach to the centre any of its moves makes (Pentobi prunes
   its classic openings the same way): 1 500 simulations cannot tell a corner-hugging first
   move from a diagonal run at the centre, and the three opponents punish the first.
@@ -98,9 +98,10 @@ class Node:
 
 def considered_moves(pos, color: int, rich: bool = False,
                      learned: tuple[float, ...] | None = None,
-                     race: bool = False) -> tuple[list[int], list[float]]:
-    """Legal moves of `color` (big pieces only in the opening; with `race`, on the big
-    board, only those heading for the centre), best first, and their scores in the same
+                     race: int = 0) -> tuple[list[int], list[float]]:
+    """Legal moves of `color` (big pieces only in the opening; on the big board, while the
+    colours have placed at most `race` pieces each, only those heading for the centre),
+    best first, and their scores in the same
     order: the learned prior logits with weights `learned` (`features.py`), else the
     one-ply heuristic."""
     moves = pos.legal_moves(color)
@@ -112,7 +113,7 @@ def considered_moves(pos, color: int, rich: bool = False,
         big = [m for m in moves if size[m] >= min_size]
         if big:
             moves = big
-    if race and pos.bc.size > 14 and sum(pos.nu_played) <= RACE_PLACEMENTS * pos.nu_colors:
+    if race and pos.bc.size > 14 and sum(pos.nu_played) <= race * pos.nu_colors:
         moves = race_moves(pos, moves)
     if learned is not None:
         scores = prior_logits(pos, color, moves, learned)
@@ -139,11 +140,11 @@ def _min_piece_size(pos, color: int) -> int:
 
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
            rich: bool = False, learned: tuple[float, ...] | None = None,
-           slope: float = LEARNED_SLOPE, probs: bool = False, race: bool = False) -> Node:
+           slope: float = LEARNED_SLOPE, probs: bool = False, race: int = 0) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
-    keep the learned prior's softmax on the node (the PUCT term); `race`: the opening's
-    race to the middle on the big board."""
+    keep the learned prior's softmax on the node (the PUCT term); `race`: placements per
+    colour the big board's race to the middle lasts (0: none)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
@@ -178,7 +179,7 @@ class Search:
                  dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
                  learned: bool = False, slope: float | None = None,
                  rave_k: float | None = None, uct_c: float | None = None,
-                 puct_c: float | None = None, race: bool = True) -> None:
+                 puct_c: float | None = None, race: int = RACE_PLACEMENTS) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
