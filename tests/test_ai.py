@@ -177,3 +177,64 @@ def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
     color = late.to_move - 1
     assert considered_moves(late.position, color, race=RACE_PLACEMENTS) == considered_moves(
         late.position, color)
+
+
+def test_a_time_bound_search_stops_once_its_move_is_decided():
+    """With `stop_decided`, a search whose best root move leads by more visits than the
+    time left could add stops at its first check after DECIDED_MIN simulations; without it
+    (or without a time limit) it runs its whole budget."""
+    from engine.ai.mcts import DECIDED_MIN, TIME_CHECK_EVERY, Search
+
+    state = random_game("duo", 6, seed=5).state
+    color = state.to_move - 1
+
+    def search():
+        s = Search(state.position, color, seed=1)
+        s.root.n[1] += 10**9  # a lead no 60-second search could make up
+        return s
+
+    decided = search()
+    decided.run(10**6, 60.0, stop_decided=True)
+    assert DECIDED_MIN < decided.simulations <= DECIDED_MIN + TIME_CHECK_EVERY + 1
+    assert decided.lead() > 10**9 - 10**6
+    assert decided.best_move() == decided.root.moves[1]
+    for stop, seconds in ((False, 60.0), (True, None)):
+        whole = search()
+        whole.run(150, seconds, stop_decided=stop)
+        assert whole.simulations == 150
+
+
+def test_the_time_bank_keeps_unused_time_for_the_same_game_only():
+    """With `bank`, level 6 keeps the seconds a search did not use for the game's next
+    moves (at most BANK_CAP budgets), and starts every other game with an empty bank. The
+    bounds are read from the wall time of each call, so a slow machine cannot fail this."""
+    import time
+
+    import engine.ai as ai
+
+    game = random_game("classic", 13, seed=6)  # out of the book
+
+    def banked():
+        key = next(k for k in ai._reuse if k[0] == "classic" and k[2] == 6)
+        return ai._reuse[key][2]
+
+    def timed(state):
+        t = time.perf_counter()
+        move = choose_move(state, state.to_move, level=6, seed=1, playouts=4, seconds=5.0,
+                           bank=True)
+        return move, time.perf_counter() - t
+
+    ai._reuse.clear()
+    move, took = timed(game.state)
+    assert move in game.state.legal_moves(game.state.to_move)
+    first = banked()
+    assert 5.0 - took <= first <= 5.0  # 4 simulations leave most of the 5 s
+    game.play(game.state.to_move, game.state.move_str(move))
+    for _ in range(3):  # the other seats
+        seat = game.state.to_move
+        game.play(seat, game.state.move_str(choose_move(game.state, seat, level=2, seed=1)))
+    _, took = timed(game.state)
+    assert first + 5.0 - took <= banked() <= first + 5.0  # same game: the bank grows
+    _, took = timed(random_game("classic", 13, seed=7).state)
+    assert 5.0 - took <= banked() <= 5.0  # another game: it starts empty
+    ai._reuse.clear()

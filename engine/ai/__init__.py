@@ -7,6 +7,9 @@ names: two one-ply players for beginners, then Monte-Carlo tree search with grow
 A search level is defined by its number of playouts, so a given seed always gives the same
 move; its `seconds` cap only cuts a search short on a slow or busy machine (a cut search is
 no longer reproducible). The top level is the exception: it thinks for its whole time budget.
+With `bank` (an experiment option, off at every level) a time-bound search stops once no
+further simulation could change its move, and the seconds it saves go to its later moves in
+the same game (at most one budget more on a move), so it averages at most its budget a move.
 
 Tree reuse: the search tree of the last call for each (variant, seat, level) is kept (the
 `REUSE_SLOTS` most recent keys per process) and its subtree is reused when the next call for
@@ -19,6 +22,7 @@ are then reproducible given its seeds and the calls before it in the process; pa
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from .greedy import greedy_move, sampled_move
@@ -38,6 +42,7 @@ class Level:
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
     race: int = RACE_PLACEMENTS  # 20×20: moves each the openings race to the centre (`mcts`)
+    bank: bool = False  # time-bound: stop a decided search, spend the time saved later
 
 
 LEVELS: dict[int, Level] = {
@@ -54,7 +59,10 @@ LEVELS: dict[int, Level] = {
 HINT_LEVEL = 3
 
 REUSE_SLOTS = 4
-_reuse: dict[tuple, tuple[tuple, Node]] = {}  # key -> (placements, root), oldest first
+# key -> (placements, root, seconds banked), oldest first
+_reuse: dict[tuple, tuple[tuple, Node, float]] = {}
+BANK_SHARE = 1.0  # a move may spend at most this share of its own budget again from the bank
+BANK_CAP = 10.0  # the bank holds at most this many budgets
 
 
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
@@ -64,7 +72,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 rich: bool | None = None, learned: bool | None = None,
                 slope: float | None = None, rave_k: float | None = None,
                 uct_c: float | None = None, puct_c: float | None = None,
-                race: int | None = None) -> int | None:
+                race: int | None = None, bank: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -77,7 +85,10 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
     `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
     how many placements per colour the big board's race to the centre lasts (0: none;
-    experiments).
+    experiments), `bank` whether a time-bound search stops once its move is decided and
+    saves the rest of its time for the game's later moves (default: the level's).
+    The bank lives with the reused tree: it carries over only while this process plays
+    the same game for the same key.
     Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)
@@ -108,19 +119,26 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     rich = spec.rich if rich is None else rich
     learned = spec.learned if learned is None else learned
     race = spec.race if race is None else race
+    bank = spec.bank if bank is None else bank
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c, race)
+           uct_c, puct_c, race, bank)
     root = _reused_root(key, placements, color) if reuse else None
+    banked = _banked(key, placements) if reuse and bank else 0.0
+    extra = min(banked, BANK_SHARE * limit)
     recent = tuple((s - 1, m) for s, m in placements[-3:])
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race)
     if search.root.color != color:
         return None
-    search.run(budget, limit)
+    started = time.perf_counter()
+    search.run(budget, limit + extra, stop_decided=bank)
+    if bank:
+        banked = min(BANK_CAP * limit,
+                     max(0.0, banked + limit - (time.perf_counter() - started)))
     if reuse:
         _reuse.pop(key, None)
-        _reuse[key] = (placements, search.root)
+        _reuse[key] = (placements, search.root, banked)
         while len(_reuse) > REUSE_SLOTS:
             del _reuse[next(iter(_reuse))]
     return search.best_move()
@@ -131,13 +149,21 @@ def hint(state, seat: int) -> int | None:
     return choose_move(state, seat, level=HINT_LEVEL, seed=0, reuse=False)
 
 
+def _same_game(old: tuple, placements: tuple) -> bool:
+    return len(placements) > len(old) and placements[: len(old)] == old
+
+
+def _banked(key: tuple, placements: tuple) -> float:
+    """The seconds the last search for `key` left in the bank, if it was in this game."""
+    last = _reuse.get(key)
+    return last[2] if last is not None and _same_game(last[0], placements) else 0.0
+
+
 def _reused_root(key: tuple, placements: tuple, color: int) -> Node | None:
     last = _reuse.get(key)
-    if last is None:
+    if last is None or not _same_game(last[0], placements):
         return None
     old = last[0]
-    if len(placements) <= len(old) or placements[: len(old)] != old:
-        return None
     node: Node | None = last[1]
     for s, m in placements[len(old):]:
         node = child_for(node, s - 1, m) if node is not None else None

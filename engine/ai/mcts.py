@@ -61,6 +61,7 @@ DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
 SCORE_SCALE = 10.0
 TIME_CHECK_EVERY = 16
+DECIDED_MIN = 64  # simulations before a time-bound search may stop because it is decided
 
 
 class Node:
@@ -206,16 +207,37 @@ class Search:
         self._mark_symmetry()
 
     # -- the loop --------------------------------------------------------------------------
-    def run(self, playouts: int, seconds: float | None = None) -> None:
-        """Add up to `playouts` simulations, stopping early after `seconds` if given."""
+    def run(self, playouts: int, seconds: float | None = None, *,
+            stop_decided: bool = False) -> None:
+        """Add up to `playouts` simulations, stopping early after `seconds` if given. With
+        `stop_decided` (time-bound searches) it also stops once the most visited root move
+        leads the next by more simulations than the time left would run at the rate so far:
+        no later simulation could change the move played."""
         if self.root.color < 0 or len(self.root.moves) <= 1:
             return
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        stop_decided = stop_decided and deadline is not None and not self.root.capped
         for i in range(playouts):
             self.simulate()
             if deadline is not None and i % TIME_CHECK_EVERY == 0:
-                if time.perf_counter() >= deadline:
+                now = time.perf_counter()
+                if now >= deadline:
                     break
+                if stop_decided and i >= DECIDED_MIN and now > start:
+                    rate = (i + 1) / (now - start)
+                    if self.lead() > rate * (deadline - now):
+                        break
+
+    def lead(self) -> int:
+        """How many more visits the most visited root move has than the next one."""
+        first = second = 0
+        for n in self.root.n:
+            if n > first:
+                first, second = n, first
+            elif n > second:
+                second = n
+        return first - second
 
     def simulate(self) -> None:
         pos = self.pos.copy()
