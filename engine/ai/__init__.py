@@ -41,7 +41,7 @@ class Level:
     local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
-    race: int = RACE_PLACEMENTS  # 20×20: moves each the openings race to the centre (`mcts`)
+    race: int = RACE_PLACEMENTS  # 20×20: placements each spent racing to the centre (`mcts`)
     bank: bool = False  # time-bound: stop a decided search, spend the time saved later
 
 

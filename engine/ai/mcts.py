@@ -102,9 +102,8 @@ def considered_moves(pos, color: int, rich: bool = False,
                      race: int = 0) -> tuple[list[int], list[float]]:
     """Legal moves of `color` (big pieces only in the opening; on the big board, while the
     colours have placed at most `race` pieces each, only those heading for the centre),
-    best first, and their scores in the same
-    order: the learned prior logits with weights `learned` (`features.py`), else the
-    one-ply heuristic."""
+    best first, and their scores in the same order: the learned prior logits with weights
+    `learned` (`features.py`), else the one-ply heuristic."""
     moves = pos.legal_moves(color)
     if not moves:
         return moves, []
