@@ -3,10 +3,11 @@
 Like `engine.board.BoardConst`, these are computed once per board size and shared: for every
 move id, the cells edge-next to it (`adj`), the cells it opens as corners (`attach`: diagonal
 to it, not edge-next, on the board), its size, a static playout weight (`gamma`, Pentobi's
-idea: bigger pieces and pieces with more corners first), its distance to the board centre and
-its point mirror (Duo's mirror-draw check), and its Euclidean distance to the centre (`dist`,
-the opening's race to the middle on the big board). Building the tables for the 20×20 board takes
-about 0.3 s the first time a process needs them.
+idea: bigger pieces and pieces with more corners first), two distances from its closest
+square to the board centre (`centre`, in king steps, for the heuristic's pull to the middle;
+`dist`, Euclidean, for the big board's race to the middle) and its point mirror (Duo's
+mirror-draw check). Building the tables for the 20×20 board takes about 0.3 s the first
+time a process needs them.
 """
 
 from __future__ import annotations
