@@ -74,7 +74,7 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
             continue
         seat = state.to_move
         search = Search(state.position, seat - 1, seed=seed, local=top.local,
-                        learned=top.learned)
+                        learned=top.learned, race=top.race)
         search.run(10**9, seconds)
         move = search.best_move()
         if move is not None:
