@@ -63,9 +63,7 @@ def gen(args) -> int:
                     visits = root.n[:]
                     rows = feature_rows(pos, color, root.moves)
                     out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
-                                          "rows": [[round(x, 4) for x in r[:len(NAMES)]]
-                                                   + [r.index(1.0, len(NAMES)) - len(NAMES)]
-                                                   for r in rows]}) + "\n")
+                                          "rows": _compact(rows)}) + "\n")
                     positions += 1
                     if ply < args.random_plies:
                         move = rnd.choices(root.moves, [v + 0.01 for v in visits])[0]
@@ -79,6 +77,49 @@ def gen(args) -> int:
             print(f"game {g + 1}/{args.games}: {positions} positions, "
                   f"{time.perf_counter() - t0:.0f} s", flush=True)
     return 0
+
+
+def games(args) -> int:
+    """Positions from finished game records (.blksgf, e.g. a stronger program's self-play):
+    each position's considered moves, as a search would see them, with one "visit" on the
+    move the record plays there (positions where it plays a move the search would not
+    consider are skipped and counted)."""
+    from engine.ai.mcts import RACE_PLACEMENTS, considered_moves
+    from engine.cornerclaim import RULES
+    from replays.sgf import read_sgf
+
+    positions = skipped = 0
+    with open(args.out, "a") as out:
+        for path in args.files:
+            record = read_sgf(Path(path).read_bytes())
+            game = new_game(record.variant)
+            for ply, (seat, cells) in enumerate(record.moves):
+                state = game.state
+                if cells is None:
+                    continue
+                move = RULES.parse_move(state, seat, cells)
+                pos, color = state.position, seat - 1
+                moves, _ = considered_moves(pos, color, race=RACE_PLACEMENTS)
+                if len(moves) > 1:
+                    if move in moves:
+                        rows = feature_rows(pos, color, moves)
+                        visits = [int(m == move) for m in moves]
+                        out.write(json.dumps({"game": record.variant, "ply": ply,
+                                              "visits": visits, "rows": _compact(rows)})
+                                  + "\n")
+                        positions += 1
+                    else:
+                        skipped += 1
+                game.play(seat, cells)
+    print(f"{positions} positions from {len(args.files)} games; {skipped} skipped (the "
+          f"record's move is not among the considered moves)")
+    return 0
+
+
+def _compact(rows: list[list[float]]) -> list[list[float]]:
+    """Feature rows as stored: the dense features, then the piece's index."""
+    return [[round(x, 4) for x in r[:len(NAMES)]] + [r.index(1.0, len(NAMES)) - len(NAMES)]
+            for r in rows]
 
 
 def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
@@ -197,14 +238,15 @@ def fit(args) -> int:
           f"{h1:.3f} / {hr:.2f}, fitted {f1:.3f} / {fr:.2f}")
     for name, x in zip(list(NAMES) + [f"piece {p}" for p in PIECE_NAMES], w, strict=True):
         print(f"  {name:16s} {x:+.3f}")
-    priors = json.loads(PRIORS_FILE.read_text()) if PRIORS_FILE.exists() else {}
+    target = Path(args.priors)
+    priors = json.loads(target.read_text()) if target.exists() else {}
     priors[args.key] = {
         "features": list(NAMES) + [f"piece {p}" for p in PIECE_NAMES],
         "weights": [round(x, 4) for x in w],
         "source": args.source or f"{len(data)} positions of our own self-play searches",
     }
-    PRIORS_FILE.write_text(json.dumps(priors, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {args.key} to {PRIORS_FILE}")
+    target.write_text(json.dumps(priors, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {args.key} to {target}")
     return 0
 
 
@@ -219,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--learned", action="store_true", help="search with the learned priors")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", required=True)
+    r = sub.add_parser("games", help="positions from game records (.blksgf) to JSON lines")
+    r.add_argument("files", nargs="+")
+    r.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the weights and write engine/ai/priors.json")
     f.add_argument("files", nargs="+")
     f.add_argument("--key", default="duo", help="duo (14×14) or classic (20×20)")
@@ -231,8 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--init-scale", type=float, default=0.0,
                    help="start from the heuristic's weights times this (0: from zero)")
     f.add_argument("--source", default="", help="how the data was made (stored with it)")
+    f.add_argument("--priors", default=str(PRIORS_FILE), help="the weights file to update")
     args = ap.parse_args(argv)
-    return gen(args) if args.cmd == "gen" else fit(args)
+    return {"gen": gen, "games": games, "fit": fit}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
 """Learned priors: the search's inline logits equal the weights times the training features,
 the stored weights fit the feature list, and a search with them plays legal moves."""
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 from engine.ai import choose_move
 from engine.ai.features import NAMES, NU_FEATURES, feature_rows, prior_logits, weights_for
-from engine.ai.mcts import Search
+from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves
+from engine.cornerclaim import RULES, new_game
 from engine.pieces import NU_PIECES
 from tests.test_ai import random_game
 
@@ -67,3 +70,40 @@ def test_the_puct_term_keeps_the_prior_on_each_node_and_plays_legal_moves():
     plain = Search(state.position, seat - 1, seed=3, learned=True, local=True)
     heuristic = Search(state.position, seat - 1, seed=3, learned=False, puct_c=0.3)
     assert plain.root.p is None and heuristic.root.p is None
+
+
+def test_game_records_become_training_positions_and_fit(tmp_path):
+    """`train_priors.py games` turns a finished record (here Pentobi's) into positions with
+    one visit on the move played, and `fit` learns weights from them into the file given."""
+    from replays.sgf import read_sgf
+    from tests.test_load import script
+
+    train = script("train_priors")
+    record = Path(__file__).parent / "data" / "pentobi" / "classic_L7_g1.blksgf"
+    out = tmp_path / "pos.jsonl"
+    assert train.main(["games", str(record), "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    placements = [m for m in read_sgf(record.read_bytes()).moves if m[1] is not None]
+    assert 40 < len(lines) <= len(placements)
+    game = new_game("classic")
+    by_ply = {rec["ply"]: rec for rec in lines}
+    for ply, (seat, cells) in enumerate(read_sgf(record.read_bytes()).moves):
+        if cells is None:
+            continue
+        rec = by_ply.get(ply)
+        if rec is not None:
+            state = game.state
+            assert sum(rec["visits"]) == 1 and len(rec["visits"]) == len(rec["rows"]) > 1
+            moves, _ = considered_moves(state.position, seat - 1, race=RACE_PLACEMENTS)
+            played = moves[rec["visits"].index(1)]
+            assert played == RULES.parse_move(state, seat, cells)  # the record's own move
+            row = feature_rows(state.position, seat - 1, [played])[0]
+            stored = rec["rows"][rec["visits"].index(1)]
+            assert stored[-1] == row.index(1.0, len(NAMES)) - len(NAMES)  # its piece
+            assert stored[:-1] == pytest.approx(row[:len(NAMES)], abs=1e-4)
+        game.play(seat, cells)
+    priors = tmp_path / "priors.json"
+    assert train.main(["fit", str(out), "--key", "classic", "--steps", "30",
+                       "--priors", str(priors)]) == 0
+    entry = json.loads(priors.read_text())["classic"]
+    assert len(entry["weights"]) == NU_FEATURES and any(entry["weights"])
