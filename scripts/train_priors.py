@@ -1,11 +1,14 @@
-"""Fit level 6's move priors (`engine/ai/priors.json`) to our own searches.
+"""Fit level 6's move priors (`engine/ai/priors.json`) to searches or to game records.
 
-Two steps, both from our own play only:
+Training positions come from one of two sources, then one fit:
 
-  # 1. self-play: at every position a search with every root move eligible and no prior at
-  #    the root (each move tried once, then UCT-RAVE); record each considered move's
-  #    features and its visits (JSON lines, one per position)
+  # 1a. self-play: at every position a search with every root move eligible and no prior
+  #     at the root (each move tried once, then UCT-RAVE); record each considered move's
+  #     features and its visits (JSON lines, one per position)
   python scripts/train_priors.py gen --game duo --games 40 --playouts 1500 --out /tmp/pri.jsonl
+  # 1b. or finished games (.blksgf, e.g. a stronger program's self-play saved by
+  #     scripts/match.py): each position's considered moves with one visit on the move played
+  python scripts/train_priors.py games /tmp/games/*.blksgf --out /tmp/pri.jsonl
   # 2. fit a softmax over the features to the visit shares (cross-entropy, L2), and store
   #    the weights under the board's key in engine/ai/priors.json
   python scripts/train_priors.py fit /tmp/pri.jsonl --key duo

@@ -33,10 +33,12 @@ def test_inline_logits_are_the_weighted_features(variant):
             assert z == pytest.approx(sum(a * b for a, b in zip(w, r, strict=True)))
 
 
-def test_stored_weights_match_the_features():
-    state = random_game("duo", 4, seed=1).state
+@pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
+def test_stored_weights_match_the_features(variant):
+    # Both board sizes ship weights (trio plays on the classic board and shares them).
+    state = random_game(variant, 4, seed=1).state
     w = weights_for(state.position)
-    assert w is None or len(w) == len(NAMES) + NU_PIECES
+    assert w is not None and len(w) == len(NAMES) + NU_PIECES
 
 
 @pytest.mark.parametrize("variant", ("duo", "classic"))

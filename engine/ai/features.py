@@ -1,7 +1,8 @@
 """Learned move priors: a linear score (the logit of a softmax) over a few per-move features,
-with weights fitted to our own searches (`scripts/train_priors.py`, stored in `priors.json`).
+with weights fitted by `scripts/train_priors.py` and stored in `priors.json`: for Duo to our
+own searches' visit shares, for the big board to the moves Pentobi chose in its self-play.
 
-Pentobi's idea, our features and our data: a move is judged by what it covers (opponents'
+Pentobi's idea and our features: a move is judged by what it covers (opponents'
 attach points, the cells next to them), what it wastes (own attach points it covers or
 borders beyond the one it builds from), what it opens (new own corners, and how many of them
 an opponent could also take), whether it touches opponents' pieces, the piece itself (one
@@ -11,8 +12,8 @@ weight per piece), its size as the game goes on, and (early) its distance to the
 the same scores with the weights inline (the search's hot path, ~3 µs a move). The two agree
 to rounding (a test checks it).
 
-The weights are per board size ("duo" for 14×14, "classic" for 20×20); a board without
-fitted weights has none (`weights_for` returns None and the search falls back to
+The weights are per board size ("duo" for 14×14, "classic" for 20×20, which trio shares);
+a board without fitted weights has none (`weights_for` returns None and the search falls back to
 `heuristic.score_moves`).
 """
 
