@@ -14,7 +14,8 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   simulations worth a value from its heuristic score relative to the best sibling, so the
   search spends its first visits on plausible moves and skips weak ones inside the window.
   With `learned=True` (level 6) the children are ordered and valued by the fitted feature
-  model of `features.py` where the board has weights (duo), else by the heuristic.
+  model of `features.py` where the board has weights (both sizes today), else by the
+  heuristic.
   An AlphaGo-style exploration term from the learned prior (`PUCT_C`) is an option for
   experiments, off by default: it measured even or worse (docs/ai.md).
 - Early in the game only big pieces are considered (Pentobi prunes the same way).
