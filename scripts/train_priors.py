@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from engine.ai.features import NAMES, NU_FEATURES, PRIORS_FILE, feature_rows  # noqa: E402
 from engine.ai.mcts import Search  # noqa: E402
 from engine.cornerclaim import new_game  # noqa: E402
-from engine.pieces import PIECE_NAMES  # noqa: E402
+from engine.pieces import NU_PIECES, PIECE_NAMES  # noqa: E402
 
 
 def gen(args) -> int:
@@ -66,6 +66,7 @@ def gen(args) -> int:
                     visits = root.n[:]
                     rows = feature_rows(pos, color, root.moves)
                     out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
+                                          "phase": pos.nu_played[color] / NU_PIECES,
                                           "rows": _compact(rows)}) + "\n")
                     positions += 1
                     if ply < args.random_plies:
@@ -108,8 +109,9 @@ def games(args) -> int:
                         rows = feature_rows(pos, color, moves)
                         visits = [int(m == move) for m in moves]
                         out.write(json.dumps({"game": record.variant, "ply": ply,
-                                              "visits": visits, "rows": _compact(rows)})
-                                  + "\n")
+                                              "visits": visits,
+                                              "phase": pos.nu_played[color] / NU_PIECES,
+                                              "rows": _compact(rows)}) + "\n")
                         positions += 1
                     else:
                         skipped += 1
@@ -120,15 +122,16 @@ def games(args) -> int:
 
 
 def _compact(rows: list[list[float]]) -> list[list[float]]:
-    """Feature rows as stored: the dense features, then the piece's index."""
+    """Feature rows as stored: the dense features, then the piece's index (the piece ×
+    phase column is rebuilt from the record's `phase`)."""
     return [[round(x, 4) for x in r[:len(NAMES)]] + [r.index(1.0, len(NAMES)) - len(NAMES)]
             for r in rows]
 
 
 def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
-    """Positions as (dense rows, piece ids, multiplicities, targets, best): the targets are
-    the visit shares raised to `power` (renormalised), `best` the index of the most visited
-    move."""
+    """Positions as (dense rows, piece ids, multiplicities, targets, best, phase): the
+    targets are the visit shares raised to `power` (renormalised), `best` the index of the
+    most visited move, `phase` the mover's share of pieces played."""
     rnd = random.Random(seed)
     data = []
     for path in paths:
@@ -150,9 +153,8 @@ def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
             piece = [rows[i][-1] for i in idx]
             mul = [1.0] * len(seen) + [mult] * len(unseen)
             target = [visits[i] / total for i in seen] + [0.0] * len(unseen)
-            data.append((dense, piece, mul, target, 0))  # seen[0]: sorted below
             best = max(range(len(seen)), key=lambda i: visits[seen[i]])
-            data[-1] = (dense, piece, mul, target, best)
+            data.append((dense, piece, mul, target, best, rec.get("phase", 0.0)))
     return data
 
 
@@ -162,9 +164,9 @@ def loss_grad(w: list[float], data, l2: float):
     loss = 0.0
     wd = w[:nd]
     wp = w[nd:]
-    for dense, piece, mul, target, _ in data:
+    for dense, piece, mul, target, _, phase in data:
         zs = [sum(a * b for a, b in zip(wd, row, strict=True)) + wp[p]
-              for row, p in zip(dense, piece, strict=True)]
+              + phase * wp[NU_PIECES + p] for row, p in zip(dense, piece, strict=True)]
         top = max(zs)
         es = [m * math.exp(z - top) for z, m in zip(zs, mul, strict=True)]
         zsum = sum(es)
@@ -177,6 +179,7 @@ def loss_grad(w: list[float], data, l2: float):
                 for j in range(nd):
                     grad[j] += g * row[j]
                 grad[nd + p] += g
+                grad[nd + NU_PIECES + p] += g * phase
     n = len(data)
     loss = loss / n + 0.5 * l2 * sum(x * x for x in w)
     grad = [g / n + l2 * x for g, x in zip(grad, w, strict=True)]
@@ -203,9 +206,9 @@ def agreement(w: list[float], data) -> tuple[float, float]:
     nd = len(NAMES)
     hits = 0
     ranks = 0
-    for dense, piece, _, _, best in data:
+    for dense, piece, _, _, best, phase in data:
         zs = [sum(a * b for a, b in zip(w[:nd], row, strict=True)) + w[nd + p]
-              for row, p in zip(dense, piece, strict=True)]
+              + phase * w[nd + NU_PIECES + p] for row, p in zip(dense, piece, strict=True)]
         rank = sum(1 for z in zs if z > zs[best])
         hits += rank == 0
         ranks += rank
@@ -239,12 +242,14 @@ def fit(args) -> int:
     (h1, hr), (f1, fr) = agreement(hw, val), agreement(w, val)
     print(f"held-out top-1 agreement and mean rank of the most visited move: heuristic "
           f"{h1:.3f} / {hr:.2f}, fitted {f1:.3f} / {fr:.2f}")
-    for name, x in zip(list(NAMES) + [f"piece {p}" for p in PIECE_NAMES], w, strict=True):
+    names = (list(NAMES) + [f"piece {p}" for p in PIECE_NAMES]
+             + [f"piece {p} phase" for p in PIECE_NAMES])
+    for name, x in zip(names, w, strict=True):
         print(f"  {name:16s} {x:+.3f}")
     target = Path(args.priors)
     priors = json.loads(target.read_text()) if target.exists() else {}
     priors[args.key] = {
-        "features": list(NAMES) + [f"piece {p}" for p in PIECE_NAMES],
+        "features": names,
         "weights": [round(x, 4) for x in w],
         "source": args.source or f"{len(data)} positions of our own self-play searches",
     }

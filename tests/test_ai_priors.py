@@ -28,7 +28,13 @@ def test_inline_logits_are_the_weighted_features(variant):
         moves = pos.legal_moves(color)
         rows = feature_rows(pos, color, moves)
         assert all(len(r) == NU_FEATURES for r in rows)
-        assert all(sum(r[len(NAMES):]) == 1 for r in rows)  # one piece indicator each
+        phase = pos.nu_played[color] / NU_PIECES
+        nd = len(NAMES)
+        for r in rows:  # one piece indicator each, and the same piece's phase column
+            piece = r.index(1.0, nd)
+            assert sum(r[nd:nd + NU_PIECES]) == 1
+            assert r[nd + NU_PIECES:] == [phase if i == piece - nd else 0.0
+                                          for i in range(NU_PIECES)]
         for z, r in zip(prior_logits(pos, color, moves, w), rows, strict=True):
             assert z == pytest.approx(sum(a * b for a, b in zip(w, r, strict=True)))
 
@@ -38,7 +44,7 @@ def test_stored_weights_match_the_features(variant):
     # Both board sizes ship weights (trio plays on the classic board and shares them).
     state = random_game(variant, 4, seed=1).state
     w = weights_for(state.position)
-    assert w is not None and len(w) == len(NAMES) + NU_PIECES
+    assert w is not None and len(w) == NU_FEATURES == len(NAMES) + 2 * NU_PIECES
 
 
 @pytest.mark.parametrize("variant", ("duo", "classic"))

@@ -7,14 +7,17 @@ attach points, the cells next to them), what it wastes (own attach points it cov
 borders beyond the one it builds from), what it opens (new own corners, and how many of them
 an opponent could also take), whether it touches opponents' pieces, the piece itself (one
 weight per piece), its size as the game goes on, and (early) its distance to the centre.
+Most terms and every piece weight also come multiplied by the mover's share of pieces
+played, so their weight can shift from the opening to the endgame; the search combines
+those pairs once per node, so a move costs no more than with fixed weights.
 
 `feature_rows` gives the feature vectors (for training and tests); `prior_logits` computes
-the same scores with the weights inline (the search's hot path, ~3 µs a move). The two agree
-to rounding (a test checks it).
+the same scores with the weights inline (the search's hot path, under 1 µs a move:
+docs/performance.md). The two agree to rounding (a test checks it).
 
 The weights are per board size ("duo" for 14×14, "classic" for 20×20, which trio shares);
-a board without fitted weights has none (`weights_for` returns None and the search falls back to
-`heuristic.score_moves`).
+a board without fitted weights has none (`weights_for` returns None and the search falls
+back to `heuristic.score_moves`).
 """
 
 from __future__ import annotations
@@ -40,8 +43,14 @@ NAMES = (
     "size_phase",        # size × share of the own pieces already played
     "corners_phase",     # new_corners × share of the own pieces already played
     "block_phase",       # opp_attach × share of the own pieces already played
+    "contested_phase",   # new_contested × share of the own pieces already played
+    "near_phase",        # opp_near × share of the own pieces already played
+    "waste_phase",       # own_waste × share of the own pieces already played
+    "touch_phase",       # opp_touch × share of the own pieces already played
 )
-NU_FEATURES = len(NAMES) + NU_PIECES
+# Then one indicator per piece, then the same indicators × the share of own pieces played
+# (so each piece's weight can change as the game goes on).
+NU_FEATURES = len(NAMES) + 2 * NU_PIECES
 
 
 def variant_key(pos) -> str:
@@ -100,20 +109,29 @@ def feature_rows(pos, color: int, moves: list[int]) -> list[list[float]]:
         new_mask = mf.attach[m] & ~old
         new = new_mask.bit_count()
         block = (cells & opp_att).bit_count()
+        contested = (new_mask & opp_att).bit_count()
+        near = (cells & opp_near).bit_count()
+        waste = max(0, ((cells | mf.adj[m]) & own).bit_count() - 1)
+        touch = (mf.adj[m] & opp_occ).bit_count()
         row = [
             float(new),
-            float((new_mask & opp_att).bit_count()),
+            float(contested),
             float(block),
-            float((cells & opp_near).bit_count()),
-            float(max(0, ((cells | mf.adj[m]) & own).bit_count() - 1)),
-            float((mf.adj[m] & opp_occ).bit_count()),
+            float(near),
+            float(waste),
+            float(touch),
             mf.centre[m] if early else 0.0,
             mf.size[m] * phase,
             new * phase,
             block * phase,
+            contested * phase,
+            near * phase,
+            waste * phase,
+            touch * phase,
         ]
-        piece = [0.0] * NU_PIECES
+        piece = [0.0] * (2 * NU_PIECES)
         piece[mp[m]] = 1.0
+        piece[NU_PIECES + mp[m]] = phase
         rows.append(row + piece)
     return rows
 
@@ -124,11 +142,18 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...]) -> lis
     cm = pos.bc.move_cells_mask
     mp = pos.bc.move_piece
     attach, adj, size, centre = mf.attach, mf.adj, mf.size, mf.centre
-    (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp) = w[:10]
-    w_piece = w[10:]
+    (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp,
+     w_contp, w_nearp, w_wastep, w_touchp) = w[:14]
+    nd = len(NAMES)
+    w_piece = [a + phase * b for a, b in zip(w[nd:nd + NU_PIECES], w[nd + NU_PIECES:],
+                                             strict=True)]
     w_size = w_sp * phase
     w_new = w_new + w_cp * phase
     w_block = w_block + w_bp * phase
+    w_cont = w_cont + w_contp * phase
+    w_near = w_near + w_nearp * phase
+    w_waste = w_waste + w_wastep * phase
+    w_touch = w_touch + w_touchp * phase
     if not early:
         w_centre = 0.0
     out = []
