@@ -34,9 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.ai.features import NAMES, NU_FEATURES, PRIORS_FILE, feature_rows  # noqa: E402
-from engine.ai.mcts import Search  # noqa: E402
-from engine.cornerclaim import new_game  # noqa: E402
+from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
+from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.pieces import NU_PIECES, PIECE_NAMES  # noqa: E402
+from replays.sgf import read_sgf  # noqa: E402
 
 
 def gen(args) -> int:
@@ -88,10 +89,6 @@ def games(args) -> int:
     each position's considered moves, as a search would see them, with one "visit" on the
     move the record plays there (positions where it plays a move the search would not
     consider are skipped and counted)."""
-    from engine.ai.mcts import RACE_PLACEMENTS, considered_moves
-    from engine.cornerclaim import RULES
-    from replays.sgf import read_sgf
-
     positions = skipped = 0
     with open(args.out, "a") as out:
         for path in args.files:
