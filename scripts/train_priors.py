@@ -151,19 +151,25 @@ def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
             mul = [1.0] * len(seen) + [mult] * len(unseen)
             target = [visits[i] / total for i in seen] + [0.0] * len(unseen)
             best = max(range(len(seen)), key=lambda i: visits[seen[i]])
-            data.append((dense, piece, mul, target, best, rec.get("phase", 0.0)))
+            data.append((dense, piece, mul, target, best, rec["phase"]))
     return data
+
+
+def _logits(w: list[float], dense, piece, phase: float) -> list[float]:
+    """The model's score of each kept move of one position (what `prior_logits` computes
+    from the full feature rows)."""
+    nd = len(NAMES)
+    wd = w[:nd]
+    return [sum(a * b for a, b in zip(wd, row, strict=True)) + w[nd + p]
+            + phase * w[nd + NU_PIECES + p] for row, p in zip(dense, piece, strict=True)]
 
 
 def loss_grad(w: list[float], data, l2: float):
     nd = len(NAMES)
     grad = [0.0] * len(w)
     loss = 0.0
-    wd = w[:nd]
-    wp = w[nd:]
     for dense, piece, mul, target, _, phase in data:
-        zs = [sum(a * b for a, b in zip(wd, row, strict=True)) + wp[p]
-              + phase * wp[NU_PIECES + p] for row, p in zip(dense, piece, strict=True)]
+        zs = _logits(w, dense, piece, phase)
         top = max(zs)
         es = [m * math.exp(z - top) for z, m in zip(zs, mul, strict=True)]
         zsum = sum(es)
@@ -200,12 +206,10 @@ def heuristic_weights() -> list[float]:
 def agreement(w: list[float], data) -> tuple[float, float]:
     """Share of positions where the top-scored move is the most visited, and the mean rank
     (0 = top) of the most visited move among the kept moves."""
-    nd = len(NAMES)
     hits = 0
     ranks = 0
     for dense, piece, _, _, best, phase in data:
-        zs = [sum(a * b for a, b in zip(w[:nd], row, strict=True)) + w[nd + p]
-              + phase * w[nd + NU_PIECES + p] for row, p in zip(dense, piece, strict=True)]
+        zs = _logits(w, dense, piece, phase)
         rank = sum(1 for z in zs if z > zs[best])
         hits += rank == 0
         ranks += rank
