@@ -75,12 +75,13 @@ def prior_cost(variant: str, plies: int, repeat: int = 30) -> dict[str, float]:
     pos = state.position
     color = (state.to_move or 1) - 1
     moves = pos.legal_moves(color)
+    recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
     weights = _all_weights()
     w = weights.get("duo" if pos.bc.size <= 14 else "classic") or weights["duo"]
     scorers = {
         "heuristic": lambda: score_moves(pos, color, moves),
         "heuristic, rich": lambda: score_moves(pos, color, moves, rich=True),
-        "learned": lambda: prior_logits(pos, color, moves, w),
+        "learned": lambda: prior_logits(pos, color, moves, w, recent),
     }
     out = {"moves": float(len(moves))}
     for name, fn in scorers.items():

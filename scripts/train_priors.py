@@ -65,7 +65,7 @@ def gen(args) -> int:
                 if len(root.moves) > 1:
                     search.run(args.playouts)
                     visits = root.n[:]
-                    rows = feature_rows(pos, color, root.moves)
+                    rows = feature_rows(pos, color, root.moves, recent)
                     out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
                                           "phase": pos.nu_played[color] / NU_PIECES,
                                           "rows": _compact(rows)}) + "\n")
@@ -103,7 +103,8 @@ def games(args) -> int:
                 moves, _ = considered_moves(pos, color, race=RACE_PLACEMENTS)
                 if len(moves) > 1:
                     if move in moves:
-                        rows = feature_rows(pos, color, moves)
+                        recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+                        rows = feature_rows(pos, color, moves, recent)
                         visits = [int(m == move) for m in moves]
                         out.write(json.dumps({"game": record.variant, "ply": ply,
                                               "visits": visits,

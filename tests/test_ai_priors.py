@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import choose_move
+from engine.ai import choose_move, features
 from engine.ai.features import NAMES, NU_FEATURES, feature_rows, prior_logits, weights_for
 from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves
 from engine.cornerclaim import RULES, new_game
-from engine.pieces import NU_PIECES
+from engine.pieces import NU_PIECES, PIECE_NAMES
 from tests.test_ai import random_game
 
 
@@ -19,15 +19,18 @@ from tests.test_ai import random_game
 def test_inline_logits_are_the_weighted_features(variant):
     rnd = random.Random(3)
     w = tuple(rnd.uniform(-1, 1) for _ in range(NU_FEATURES))
-    for seed, plies in ((1, 0), (2, 5), (3, 12), (4, 25)):
+    locals_seen = 0  # moves covering an attach point an opponent's recent move opened
+    for seed, plies in ((1, 0), (2, 5), (3, 12), (4, 25), (5, 18), (6, 30)):
         state = random_game(variant, plies, seed=seed).state
         if state.is_over:
             continue
         color = state.to_move - 1
         pos = state.position
         moves = pos.legal_moves(color)
-        rows = feature_rows(pos, color, moves)
+        recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+        rows = feature_rows(pos, color, moves, recent)
         assert all(len(r) == NU_FEATURES for r in rows)
+        locals_seen += sum(r[NAMES.index("local")] for r in rows)
         phase = pos.nu_played[color] / NU_PIECES
         nd = len(NAMES)
         for r in rows:  # one piece indicator each, and the same piece's phase column
@@ -35,8 +38,9 @@ def test_inline_logits_are_the_weighted_features(variant):
             assert sum(r[nd:nd + NU_PIECES]) == 1
             assert r[nd + NU_PIECES:] == [phase if i == piece - nd else 0.0
                                           for i in range(NU_PIECES)]
-        for z, r in zip(prior_logits(pos, color, moves, w), rows, strict=True):
+        for z, r in zip(prior_logits(pos, color, moves, w, recent), rows, strict=True):
             assert z == pytest.approx(sum(a * b for a, b in zip(w, r, strict=True)))
+    assert locals_seen > 0
 
 
 @pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
@@ -45,6 +49,29 @@ def test_stored_weights_match_the_features(variant):
     state = random_game(variant, 4, seed=1).state
     w = weights_for(state.position)
     assert w is not None and len(w) == NU_FEATURES == len(NAMES) + 2 * NU_PIECES
+
+
+def test_weights_are_read_by_feature_name(tmp_path, monkeypatch):
+    # A weights file fitted before a feature existed still loads: that feature counts 0 and
+    # every other weight keeps its meaning; a name the code no longer knows is an error.
+    names = list(NAMES[:3]) + ["piece X"]
+    path = tmp_path / "priors.json"
+    path.write_text(json.dumps({"duo": {"features": names, "weights": [0.5, -1.0, 2.0, 3.0]}}))
+    monkeypatch.setattr(features, "PRIORS_FILE", path)
+    features._all_weights.cache_clear()
+    try:
+        w = features._all_weights()["duo"]
+        assert len(w) == NU_FEATURES
+        assert w[:3] == (0.5, -1.0, 2.0) and not any(w[3:len(NAMES)])
+        pieces = [f"piece {n}" for n in PIECE_NAMES]
+        assert w[len(NAMES) + pieces.index("piece X")] == 3.0
+        assert sum(w) == pytest.approx(4.5)
+        path.write_text(json.dumps({"duo": {"features": ["wingspan"], "weights": [1.0]}}))
+        features._all_weights.cache_clear()
+        with pytest.raises(ValueError, match="wingspan"):
+            features._all_weights()
+    finally:
+        features._all_weights.cache_clear()
 
 
 @pytest.mark.parametrize("variant", ("duo", "classic"))
@@ -105,7 +132,8 @@ def test_game_records_become_training_positions_and_fit(tmp_path):
             moves, _ = considered_moves(state.position, seat - 1, race=RACE_PLACEMENTS)
             played = moves[rec["visits"].index(1)]
             assert played == RULES.parse_move(state, seat, cells)  # the record's own move
-            row = feature_rows(state.position, seat - 1, [played])[0]
+            recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+            row = feature_rows(state.position, seat - 1, [played], recent)[0]
             stored = rec["rows"][rec["visits"].index(1)]
             assert stored[-1] == row.index(1.0, len(NAMES)) - len(NAMES)  # its piece
             assert stored[:-1] == pytest.approx(row[:len(NAMES)], abs=1e-4)

@@ -26,7 +26,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from ..pieces import NU_PIECES
+from ..pieces import NU_PIECES, PIECE_NAMES
 from .tables import move_facts
 
 PRIORS_FILE = Path(__file__).with_name("priors.json")
@@ -47,6 +47,14 @@ NAMES = (
     "near_phase",        # opp_near × share of the own pieces already played
     "waste_phase",       # own_waste × share of the own pieces already played
     "touch_phase",       # opp_touch × share of the own pieces already played
+    "new_open",          # new corners with 3 or 4 edge neighbours free for the mover
+    "new_closed",        # new corners with at most 1 edge neighbour free for the mover
+    "adj_free",          # cells edge-next to the move still free for the mover (it loses them)
+    "local",             # 1 if the move covers an attach point of a recent opponent move
+    "open_phase",        # new_open × share of the own pieces already played
+    "closed_phase",      # new_closed × share of the own pieces already played
+    "adj_free_phase",    # adj_free × share of the own pieces already played
+    "local_phase",       # local × share of the own pieces already played
 )
 # Then one indicator per piece, then the same indicators × the share of own pieces played
 # (so each piece's weight can change as the game goes on).
@@ -63,20 +71,29 @@ def _all_weights() -> dict[str, tuple[float, ...]]:
         data = json.loads(PRIORS_FILE.read_text())
     except FileNotFoundError:
         return {}
+    names = list(NAMES) + _piece_names()
     out = {}
     for key, entry in data.items():
-        w = entry["weights"]
-        out[key] = tuple(float(x) for x in w)
+        # By name: a feature the stored weights do not have counts 0 (weights fitted before
+        # it existed keep their meaning); a stored name we no longer know is an error.
+        stored = dict(zip(entry["features"], entry["weights"], strict=True))
+        unknown = set(stored) - set(names)
+        if unknown:
+            raise ValueError(f"{PRIORS_FILE.name} [{key}]: unknown features {sorted(unknown)}")
+        out[key] = tuple(float(stored.get(name, 0.0)) for name in names)
     return out
+
+
+def _piece_names() -> list[str]:
+    return ([f"piece {n}" for n in PIECE_NAMES] + [f"piece {n} phase" for n in PIECE_NAMES])
 
 
 def weights_for(pos) -> tuple[float, ...] | None:
     """The fitted weights for `pos`'s board, or None when there are none."""
-    w = _all_weights().get(variant_key(pos))
-    return w if w is not None and len(w) == NU_FEATURES else None
+    return _all_weights().get(variant_key(pos))
 
 
-def _context(pos, color: int):
+def _context(pos, color: int, recent: tuple = ()):
     mf = move_facts(pos.bc.size)
     bc = pos.bc
     forb = pos.forbidden[color]
@@ -93,14 +110,29 @@ def _context(pos, color: int):
         opp_near |= bc.edge_neighbours(a) & ~pos.forbidden[c]
         opp_occ |= pos.occupied[c]
     opp_near &= ~opp_att
+    # How open a cell is: its edge neighbours free for the mover, as bit masks of the cells
+    # with at least 3 of them and with at most 1 (bit-sliced, once per node).
+    free = bc.on_board & ~forb
+    s = bc.stride
+    e, w, n, so = free >> 1, free << 1, free >> s, free << s
+    open3 = (e & w & (n | so)) | (n & so & (e | w))
+    closed = ~((e & (w | n | so)) | (w & (n | so)) | (n & so))
+    # Pentobi's local points: attach points (still usable by their colour) of the last
+    # three placements, the mover's own excepted.
+    local = 0
+    for c, m in recent[-3:]:
+        if c != color:
+            local |= mf.attach[m] & ~pos.forbidden[c]
     early = pos.nu_played[color] < (4 if bc.size <= 14 else 7)
     phase = pos.nu_played[color] / NU_PIECES
-    return mf, own, old, opp_att, opp_near, opp_occ, early, phase
+    return mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early, phase
 
 
-def feature_rows(pos, color: int, moves: list[int]) -> list[list[float]]:
-    """One feature vector (`NU_FEATURES` numbers) per move, for training and tests."""
-    mf, own, old, opp_att, opp_near, opp_occ, early, phase = _context(pos, color)
+def feature_rows(pos, color: int, moves: list[int], recent: tuple = ()) -> list[list[float]]:
+    """One feature vector (`NU_FEATURES` numbers) per move, for training and tests;
+    `recent`: the last (colour, move) placements before the position, oldest first."""
+    (mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
+     phase) = _context(pos, color, recent)
     cm = pos.bc.move_cells_mask
     mp = pos.bc.move_piece
     rows = []
@@ -113,6 +145,10 @@ def feature_rows(pos, color: int, moves: list[int]) -> list[list[float]]:
         near = (cells & opp_near).bit_count()
         waste = max(0, ((cells | mf.adj[m]) & own).bit_count() - 1)
         touch = (mf.adj[m] & opp_occ).bit_count()
+        n_open = (new_mask & open3).bit_count()
+        n_closed = (new_mask & closed).bit_count()
+        adj_free = (mf.adj[m] & free).bit_count()
+        is_local = 1.0 if cells & local else 0.0
         row = [
             float(new),
             float(contested),
@@ -128,6 +164,14 @@ def feature_rows(pos, color: int, moves: list[int]) -> list[list[float]]:
             near * phase,
             waste * phase,
             touch * phase,
+            float(n_open),
+            float(n_closed),
+            float(adj_free),
+            is_local,
+            n_open * phase,
+            n_closed * phase,
+            adj_free * phase,
+            is_local * phase,
         ]
         piece = [0.0] * (2 * NU_PIECES)
         piece[mp[m]] = 1.0
@@ -136,14 +180,17 @@ def feature_rows(pos, color: int, moves: list[int]) -> list[list[float]]:
     return rows
 
 
-def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...]) -> list[float]:
+def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
+                 recent: tuple = ()) -> list[float]:
     """The learned score (softmax logit) of every move, weights `w` (`weights_for`)."""
-    mf, own, old, opp_att, opp_near, opp_occ, early, phase = _context(pos, color)
+    (mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
+     phase) = _context(pos, color, recent)
     cm = pos.bc.move_cells_mask
     mp = pos.bc.move_piece
     attach, adj, size, centre = mf.attach, mf.adj, mf.size, mf.centre
     (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp,
-     w_contp, w_nearp, w_wastep, w_touchp) = w[:14]
+     w_contp, w_nearp, w_wastep, w_touchp, w_open, w_closed, w_free, w_local, w_openp,
+     w_closedp, w_freep, w_localp) = w[:22]
     nd = len(NAMES)
     w_piece = [a + phase * b for a, b in zip(w[nd:nd + NU_PIECES], w[nd + NU_PIECES:],
                                              strict=True)]
@@ -154,8 +201,18 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...]) -> lis
     w_near = w_near + w_nearp * phase
     w_waste = w_waste + w_wastep * phase
     w_touch = w_touch + w_touchp * phase
+    w_open = w_open + w_openp * phase
+    w_closed = w_closed + w_closedp * phase
+    w_free = w_free + w_freep * phase
+    w_local = w_local + w_localp * phase
     if not early:
         w_centre = 0.0
+    if not (w_open or w_closed):
+        open3 = closed = 0
+    if not w_local:
+        local = 0
+    if not w_free:
+        free = 0
     out = []
     for m in moves:
         cells = cm[m]
@@ -174,5 +231,13 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...]) -> lis
             z += w_touch * touch.bit_count()
         if w_centre:
             z += w_centre * centre[m]
+        if new_mask & open3:
+            z += w_open * (new_mask & open3).bit_count()
+        if new_mask & closed:
+            z += w_closed * (new_mask & closed).bit_count()
+        if free:
+            z += w_free * (adj[m] & free).bit_count()
+        if cells & local:
+            z += w_local
         out.append(z)
     return out

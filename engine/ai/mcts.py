@@ -100,11 +100,12 @@ class Node:
 
 def considered_moves(pos, color: int, rich: bool = False,
                      learned: tuple[float, ...] | None = None,
-                     race: int = 0) -> tuple[list[int], list[float]]:
+                     race: int = 0, recent: tuple = ()) -> tuple[list[int], list[float]]:
     """Legal moves of `color` (big pieces only in the opening; on the big board, while the
     colours have placed at most `race` pieces each, only those heading for the centre),
     best first, and their scores in the same order: the learned prior logits with weights
-    `learned` (`features.py`), else the one-ply heuristic."""
+    `learned` (`features.py`; `recent`: the last placements, for its local-point feature),
+    else the one-ply heuristic."""
     moves = pos.legal_moves(color)
     if not moves:
         return moves, []
@@ -117,7 +118,7 @@ def considered_moves(pos, color: int, rich: bool = False,
     if race and pos.bc.size > 14 and sum(pos.nu_played) <= race * pos.nu_colors:
         moves = race_moves(pos, moves)
     if learned is not None:
-        scores = prior_logits(pos, color, moves, learned)
+        scores = prior_logits(pos, color, moves, learned, recent)
     else:
         scores = score_moves(pos, color, moves, rich=rich)
     order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
@@ -141,17 +142,19 @@ def _min_piece_size(pos, color: int) -> int:
 
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
            rich: bool = False, learned: tuple[float, ...] | None = None,
-           slope: float = LEARNED_SLOPE, probs: bool = False, race: int = 0) -> Node:
+           slope: float = LEARNED_SLOPE, probs: bool = False, race: int = 0,
+           recent: tuple = ()) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
     keep the learned prior's softmax on the node (the PUCT term); `race`: placements per
-    colour the big board's race to the middle lasts (0: none)."""
+    colour the big board's race to the middle lasts (0: none); `recent`: the last (colour,
+    move) placements, oldest first (the learned prior's local points)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_moves(pos, c, rich, learned, race)
+        moves, scores = considered_moves(pos, c, rich, learned, race, recent)
         if moves:
             return Node(c, moves, scores, prior_n,
                         PRIOR_SLOPE if learned is None else slope,
@@ -199,7 +202,7 @@ class Search:
                                                          dead=self.dead, rich=rich,
                                                          learned=self.learned,
                                                          slope=self.slope, probs=self.probs,
-                                                         race=race)
+                                                         race=race, recent=recent[-3:])
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -261,7 +264,8 @@ class Search:
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
                                                   dead=dead, rich=self.rich,
                                                   learned=self.learned, slope=self.slope,
-                                                  probs=self.probs, race=self.race)
+                                                  probs=self.probs, race=self.race,
+                                                  recent=tuple(recent[-3:]))
                     next_color = max(child.color, 0)
                 break
             node = child
