@@ -93,7 +93,9 @@ def weights_for(pos) -> tuple[float, ...] | None:
     return _all_weights().get(variant_key(pos))
 
 
-def _context(pos, color: int, recent: tuple = ()):
+def _context(pos, color: int, recent: tuple = (), openness: bool = True):
+    """Per-node masks and numbers the features read (`openness=False`: skip the openness
+    masks, for weights that do not use them)."""
     mf = move_facts(pos.bc.size)
     bc = pos.bc
     forb = pos.forbidden[color]
@@ -113,10 +115,12 @@ def _context(pos, color: int, recent: tuple = ()):
     # How open a cell is: its edge neighbours free for the mover, as bit masks of the cells
     # with at least 3 of them and with at most 1 (bit-sliced, once per node).
     free = bc.on_board & ~forb
-    s = bc.stride
-    e, w, n, so = free >> 1, free << 1, free >> s, free << s
-    open3 = (e & w & (n | so)) | (n & so & (e | w))
-    closed = ~((e & (w | n | so)) | (w & (n | so)) | (n & so))
+    open3 = closed = 0
+    if openness:
+        s = bc.stride
+        e, w, n, so = free >> 1, free << 1, free >> s, free << s
+        open3 = (e & w & (n | so)) | (n & so & (e | w))
+        closed = ~((e & (w | n | so)) | (w & (n | so)) | (n & so))
     # Pentobi's local points: attach points (still usable by their colour) of the last
     # three placements, the mover's own excepted.
     local = 0
@@ -183,14 +187,15 @@ def feature_rows(pos, color: int, moves: list[int], recent: tuple = ()) -> list[
 def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
                  recent: tuple = ()) -> list[float]:
     """The learned score (softmax logit) of every move, weights `w` (`weights_for`)."""
-    (mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
-     phase) = _context(pos, color, recent)
-    cm = pos.bc.move_cells_mask
-    mp = pos.bc.move_piece
-    attach, adj, size, centre = mf.attach, mf.adj, mf.size, mf.centre
     (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp,
      w_contp, w_nearp, w_wastep, w_touchp, w_open, w_closed, w_free, w_local, w_openp,
      w_closedp, w_freep, w_localp) = w[:22]
+    (mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
+     phase) = _context(pos, color, recent, openness=bool(w_open or w_closed or w_openp
+                                                           or w_closedp))
+    cm = pos.bc.move_cells_mask
+    mp = pos.bc.move_piece
+    attach, adj, size, centre = mf.attach, mf.adj, mf.size, mf.centre
     nd = len(NAMES)
     w_piece = [a + phase * b for a, b in zip(w[nd:nd + NU_PIECES], w[nd + NU_PIECES:],
                                              strict=True)]
@@ -207,8 +212,6 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
     w_local = w_local + w_localp * phase
     if not early:
         w_centre = 0.0
-    if not (w_open or w_closed):
-        open3 = closed = 0
     if not w_local:
         local = 0
     if not w_free:
