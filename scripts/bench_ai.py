@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import LEVELS, choose_move  # noqa: E402
-from engine.ai.features import _all_weights, prior_logits  # noqa: E402
+from engine.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
 from engine.ai.heuristic import score_moves  # noqa: E402
 from engine.ai.playout import playout  # noqa: E402
 from engine.ai.tables import move_facts  # noqa: E402
@@ -44,7 +44,7 @@ def playouts_per_second(variant: str, plies: int, seconds: float,
     facts = move_facts(pos0.bc.size)
     rnd = random.Random(1).random
     first = (game.state.to_move or 1) - 1
-    recent = tuple((s - 1, m) for _, s, m in game.state.placements[-3:])
+    recent = recent_placements(game.state)
     for _ in range(300):  # fill the engine's candidate cache first (cold it costs ~10×)
         playout(pos0.copy(), first, rnd, facts, recent=recent, local_mode=local)
     n = moves = 0
@@ -75,7 +75,7 @@ def prior_cost(variant: str, plies: int, repeat: int = 30) -> dict[str, float]:
     pos = state.position
     color = (state.to_move or 1) - 1
     moves = pos.legal_moves(color)
-    recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+    recent = recent_placements(state)
     weights = _all_weights()
     w = weights.get("duo" if pos.bc.size <= 14 else "classic") or weights["duo"]
     scorers = {

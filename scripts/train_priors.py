@@ -33,10 +33,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.ai.features import NAMES, NU_FEATURES, PRIORS_FILE, feature_rows  # noqa: E402
+from engine.ai.features import (  # noqa: E402
+    FEATURE_NAMES,
+    NAMES,
+    NU_FEATURES,
+    PRIORS_FILE,
+    feature_rows,
+    recent_placements,
+)
 from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
-from engine.pieces import NU_PIECES, PIECE_NAMES  # noqa: E402
+from engine.pieces import NU_PIECES  # noqa: E402
 from replays.sgf import read_sgf  # noqa: E402
 
 
@@ -53,7 +60,7 @@ def gen(args) -> int:
                 seat = state.to_move
                 color = seat - 1
                 pos = state.position
-                recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+                recent = recent_placements(state)
                 search = Search(pos, color, seed=rnd.randrange(1 << 30), recent=recent,
                                 local=True, learned=args.learned)
                 search.wide_root = True
@@ -103,7 +110,7 @@ def games(args) -> int:
                 moves, _ = considered_moves(pos, color, race=RACE_PLACEMENTS)
                 if len(moves) > 1:
                     if move in moves:
-                        recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+                        recent = recent_placements(state)
                         rows = feature_rows(pos, color, moves, recent)
                         visits = [int(m == move) for m in moves]
                         out.write(json.dumps({"game": record.variant, "ply": ply,
@@ -244,8 +251,7 @@ def fit(args) -> int:
     (h1, hr), (f1, fr) = agreement(hw, val), agreement(w, val)
     print(f"held-out top-1 agreement and mean rank of the most visited move: heuristic "
           f"{h1:.3f} / {hr:.2f}, fitted {f1:.3f} / {fr:.2f}")
-    names = (list(NAMES) + [f"piece {p}" for p in PIECE_NAMES]
-             + [f"piece {p} phase" for p in PIECE_NAMES])
+    names = list(FEATURE_NAMES)
     for name, x in zip(names, w, strict=True):
         print(f"  {name:16s} {x:+.3f}")
     target = Path(args.priors)

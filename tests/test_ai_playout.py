@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from engine.ai.features import recent_placements
 from engine.ai.heuristic import score_moves
 from engine.ai.playout import playout
 from engine.ai.tables import move_facts
@@ -25,7 +26,7 @@ def test_playouts_place_only_legal_pieces(variant, local):
         bc = pos.bc
         facts = move_facts(bc.size)
         before = [pos.occupied[c] for c in range(pos.nu_colors)]
-        recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+        recent = recent_placements(state)
         played = playout(pos, state.to_move - 1, random.Random(seed).random, facts,
                          recent=recent, local_mode=local)
         taken = 0

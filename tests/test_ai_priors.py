@@ -8,10 +8,18 @@ from pathlib import Path
 import pytest
 
 from engine.ai import choose_move, features
-from engine.ai.features import NAMES, NU_FEATURES, feature_rows, prior_logits, weights_for
+from engine.ai.features import (
+    FEATURE_NAMES,
+    NAMES,
+    NU_FEATURES,
+    feature_rows,
+    prior_logits,
+    recent_placements,
+    weights_for,
+)
 from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves
 from engine.cornerclaim import RULES, new_game
-from engine.pieces import NU_PIECES, PIECE_NAMES
+from engine.pieces import NU_PIECES
 from tests.test_ai import random_game
 
 
@@ -27,7 +35,7 @@ def test_inline_logits_are_the_weighted_features(variant):
         color = state.to_move - 1
         pos = state.position
         moves = pos.legal_moves(color)
-        recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+        recent = recent_placements(state)
         rows = feature_rows(pos, color, moves, recent)
         assert all(len(r) == NU_FEATURES for r in rows)
         locals_seen += sum(r[NAMES.index("local")] for r in rows)
@@ -63,8 +71,7 @@ def test_weights_are_read_by_feature_name(tmp_path, monkeypatch):
         w = features._all_weights()["duo"]
         assert len(w) == NU_FEATURES
         assert w[:3] == (0.5, -1.0, 2.0) and not any(w[3:len(NAMES)])
-        pieces = [f"piece {n}" for n in PIECE_NAMES]
-        assert w[len(NAMES) + pieces.index("piece X")] == 3.0
+        assert w[FEATURE_NAMES.index("piece X")] == 3.0
         assert sum(w) == pytest.approx(4.5)
         path.write_text(json.dumps({"duo": {"features": ["wingspan"], "weights": [1.0]}}))
         features._all_weights.cache_clear()
@@ -132,7 +139,7 @@ def test_game_records_become_training_positions_and_fit(tmp_path):
             moves, _ = considered_moves(state.position, seat - 1, race=RACE_PLACEMENTS)
             played = moves[rec["visits"].index(1)]
             assert played == RULES.parse_move(state, seat, cells)  # the record's own move
-            recent = tuple((s - 1, m) for _, s, m in state.placements[-3:])
+            recent = recent_placements(state)
             row = feature_rows(state.position, seat - 1, [played], recent)[0]
             stored = rec["rows"][rec["visits"].index(1)]
             assert stored[-1] == row.index(1.0, len(NAMES)) - len(NAMES)  # its piece

@@ -25,6 +25,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from .features import recent_placements
 from .greedy import greedy_move, sampled_move
 from .mcts import PRIOR_N, RACE_PLACEMENTS, Node, Search, child_for
 
@@ -125,7 +126,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     extra = min(banked, BANK_SHARE * limit)
-    recent = tuple((s - 1, m) for s, m in placements[-3:])
+    recent = recent_placements(state)
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race)

@@ -59,6 +59,15 @@ NAMES = (
 # Then one indicator per piece, then the same indicators × the share of own pieces played
 # (so each piece's weight can change as the game goes on).
 NU_FEATURES = len(NAMES) + 2 * NU_PIECES
+# Every weight's name, in order (as `priors.json` stores them).
+FEATURE_NAMES = (NAMES + tuple(f"piece {n}" for n in PIECE_NAMES)
+                 + tuple(f"piece {n} phase" for n in PIECE_NAMES))
+
+
+def recent_placements(state, n: int = 3) -> tuple[tuple[int, int], ...]:
+    """The last `n` placements of a game state as (colour, move id), oldest first: what the
+    local-point feature and the playouts' local moves read."""
+    return tuple((seat - 1, m) for _, seat, m in state.placements[-n:])
 
 
 def variant_key(pos) -> str:
@@ -71,21 +80,16 @@ def _all_weights() -> dict[str, tuple[float, ...]]:
         data = json.loads(PRIORS_FILE.read_text())
     except FileNotFoundError:
         return {}
-    names = list(NAMES) + _piece_names()
     out = {}
     for key, entry in data.items():
         # By name: a feature the stored weights do not have counts 0 (weights fitted before
         # it existed keep their meaning); a stored name we no longer know is an error.
         stored = dict(zip(entry["features"], entry["weights"], strict=True))
-        unknown = set(stored) - set(names)
+        unknown = set(stored) - set(FEATURE_NAMES)
         if unknown:
             raise ValueError(f"{PRIORS_FILE.name} [{key}]: unknown features {sorted(unknown)}")
-        out[key] = tuple(float(stored.get(name, 0.0)) for name in names)
+        out[key] = tuple(float(stored.get(name, 0.0)) for name in FEATURE_NAMES)
     return out
-
-
-def _piece_names() -> list[str]:
-    return ([f"piece {n}" for n in PIECE_NAMES] + [f"piece {n} phase" for n in PIECE_NAMES])
 
 
 def weights_for(pos) -> tuple[float, ...] | None:
