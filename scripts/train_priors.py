@@ -72,10 +72,7 @@ def gen(args) -> int:
                 if len(root.moves) > 1:
                     search.run(args.playouts)
                     visits = root.n[:]
-                    rows = feature_rows(pos, color, root.moves, recent)
-                    out.write(json.dumps({"game": args.game, "ply": ply, "visits": visits,
-                                          "phase": pos.nu_played[color] / NU_PIECES,
-                                          "rows": _compact(rows)}) + "\n")
+                    out.write(_record(args.game, ply, pos, color, root.moves, visits, recent))
                     positions += 1
                     if ply < args.random_plies:
                         move = rnd.choices(root.moves, [v + 0.01 for v in visits])[0]
@@ -111,12 +108,9 @@ def games(args) -> int:
                 if len(moves) > 1:
                     if move in moves:
                         recent = recent_placements(state)
-                        rows = feature_rows(pos, color, moves, recent)
                         visits = [int(m == move) for m in moves]
-                        out.write(json.dumps({"game": record.variant, "ply": ply,
-                                              "visits": visits,
-                                              "phase": pos.nu_played[color] / NU_PIECES,
-                                              "rows": _compact(rows)}) + "\n")
+                        out.write(_record(record.variant, ply, pos, color, moves, visits,
+                                          recent))
                         positions += 1
                     else:
                         skipped += 1
@@ -124,6 +118,16 @@ def games(args) -> int:
     print(f"{positions} positions from {len(args.files)} games; {skipped} skipped (the "
           f"record's move is not among the considered moves)")
     return 0
+
+
+def _record(game: str, ply: int, pos, color: int, moves: list[int], visits: list[int],
+            recent: tuple) -> str:
+    """One training position as a JSON line: each considered move's visits and features,
+    and the mover's share of pieces played."""
+    rows = feature_rows(pos, color, moves, recent)
+    return json.dumps({"game": game, "ply": ply, "visits": visits,
+                       "phase": pos.nu_played[color] / NU_PIECES,
+                       "rows": _compact(rows)}) + "\n"
 
 
 def _compact(rows: list[list[float]]) -> list[list[float]]:
