@@ -13,6 +13,8 @@ Move priors: CPU µs per legal move to score a node's children (what an expansio
 of listing them): the one-ply heuristic (levels 3–5), the richer one, and the learned model
 (level 6; classic uses the duo weights here when it has none of its own), on positions 0, 8
 and 16 placements per seat in.
+Search rate: simulations per second of level 6's search on positions 0, 8 and 16
+placements per seat in (the playouts, expansions and tree walks together).
 Time per move: every level on the same positions from a few seeded duo games (level 2
 plays them out), one core, tree reuse off, so each figure is a cold search.
 """
@@ -20,7 +22,6 @@ plays them out), one core, tree reuse off, so each figure is a cold search.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -31,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.ai import LEVELS, choose_move  # noqa: E402
 from engine.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
 from engine.ai.heuristic import score_moves  # noqa: E402
+from engine.ai.mcts import Search  # noqa: E402
 from engine.ai.playout import playout  # noqa: E402
-from engine.ai.tables import move_facts  # noqa: E402
 from engine.cornerclaim import new_game  # noqa: E402
 
 
@@ -41,16 +42,14 @@ def playouts_per_second(variant: str, plies: int, seconds: float,
     """Playouts/s and µs per playout move; `local`: level 6's local-first policy."""
     game = _game(variant, plies, seed=1)
     pos0 = game.state.position
-    facts = move_facts(pos0.bc.size)
-    rnd = random.Random(1).random
     first = (game.state.to_move or 1) - 1
     recent = recent_placements(game.state)
-    for _ in range(300):  # fill the engine's candidate cache first (cold it costs ~10×)
-        playout(pos0.copy(), first, rnd, facts, recent=recent, local_mode=local)
+    for i in range(300):  # fill the window cache first (cold it costs several times more)
+        playout(pos0, first, i, recent=recent, local_mode=local)
     n = moves = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        played = playout(pos0.copy(), first, rnd, facts, recent=recent, local_mode=local)
+        played, _ = playout(pos0, first, n, recent=recent, local_mode=local)
         moves += sum(map(len, played))
         n += 1
     dt = time.perf_counter() - t0
@@ -105,6 +104,26 @@ def priors_table() -> None:
                   f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
 
 
+def search_rates(seconds: float) -> None:
+    """Simulations per second of level 6's search (learned priors, local playouts) on
+    classic positions 0, 8 and 16 placements per seat in: what the strength depends on."""
+    print("| variant | placements per seat | simulations | seconds | simulations/s |")
+    print("|---|---:|---:|---:|---:|")
+    for variant in ("duo", "classic"):
+        n = 2 if variant == "duo" else 4
+        for each in (0, 8, 16):
+            state = _game(variant, each * n, seed=3).state
+            color = state.to_move - 1
+            args = dict(seed=1, recent=recent_placements(state), local=True, learned=True)
+            Search(state.position.copy(), color, **args).run(50)  # warm-up
+            search = Search(state.position.copy(), color, **args)
+            t = time.perf_counter()
+            search.run(10**9, seconds)
+            dt = time.perf_counter() - t
+            print(f"| {variant} | {each} | {search.simulations:,} | {dt:.2f} "
+                  f"| {search.simulations / dt:,.0f} |")
+
+
 def seconds_per_move(level: int, positions) -> tuple[float, float]:
     times = []
     for state in positions:
@@ -136,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {variant} | {label} | {policy} | {rate:,.0f} | {per_move:.1f} |")
     print()
     priors_table()
+    print()
+    search_rates(args.seconds)
     if args.playouts_only:
         return 0
     plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)

@@ -1,8 +1,6 @@
 """Playouts (both policies) play only what the rules allow, and level 6's richer priors
 score the way they say. Tiny budgets: behaviour, never strength or speed."""
 
-import random
-
 import pytest
 
 from engine.ai.features import recent_placements
@@ -12,39 +10,85 @@ from engine.ai.tables import move_facts
 from tests.test_ai import random_game
 
 
+def _replay(pos, first: int, played: list[list[int]]) -> None:
+    """Play a playout's moves on `pos` in the order the playout made them (round by round
+    from `first`; a colour that passed once never moves again), each checked legal."""
+    n = pos.nu_colors
+    for r in range(max(map(len, played), default=0)):
+        for j in range(n):
+            c = (first + j) % n
+            if r < len(played[c]):
+                assert pos.is_legal(c, played[c][r]), (c, r, played[c][r])
+                pos.play(c, played[c][r])
+
+
 @pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
 @pytest.mark.parametrize("local", (False, True))
 def test_playouts_place_only_legal_pieces(variant, local):
-    """Every colour's playout moves are disjoint from everything else on the board, never
-    edge-touch its own pieces, use each piece once, and end with no legal move left."""
-    for seed, plies in ((1, 0), (2, 6), (3, 14), (4, 30)):
+    """Replayed through the engine, every playout move is legal, the scores are the
+    engine's, and the game is over at the end (duo may stop once the winner is certain);
+    the position the playout started from is left alone."""
+    for seed, plies in ((1, 0), (2, 6), (3, 14), (4, 30), (5, 50)):
         game = random_game(variant, plies, seed=seed)
         state = game.state
         if state.is_over:
             continue
         pos = state.position.copy()
-        bc = pos.bc
-        facts = move_facts(bc.size)
-        before = [pos.occupied[c] for c in range(pos.nu_colors)]
-        recent = recent_placements(state)
-        played = playout(pos, state.to_move - 1, random.Random(seed).random, facts,
-                         recent=recent, local_mode=local)
-        taken = 0
-        for c in before:
-            taken |= c
-        for c, moves in enumerate(played):
-            own = before[c]
-            pieces = set()
-            for m in moves:
-                cells = bc.move_cells_mask[m]
-                assert not cells & taken
-                assert not facts.adj[m] & own
-                assert bc.move_piece[m] not in pieces
-                pieces.add(bc.move_piece[m])
-                taken |= cells
-                own |= cells
-        if variant != "duo":  # duo stops once the winner is certain
+        before = pos.key()
+        first = state.to_move - 1
+        played, scores = playout(pos, first, seed, recent=recent_placements(state),
+                                 local_mode=local)
+        assert pos.key() == before
+        assert any(played)
+        _replay(pos, first, played)
+        assert scores == [pos.score(c) for c in range(pos.nu_colors)]
+        if variant != "duo":
             assert not any(pos.legal_moves(c) for c in range(pos.nu_colors))
+        else:
+            stuck = [c for c in range(2) if not pos.legal_moves(c)]
+            assert stuck  # it ends when a colour is stuck behind, or both are
+            if len(stuck) == 1:
+                assert pos.squares_placed[stuck[0]] < pos.squares_placed[1 - stuck[0]]
+
+
+@pytest.mark.parametrize("local", (False, True))
+def test_playouts_repeat_for_a_seed_and_vary_across_seeds(local):
+    state = random_game("classic", 12, seed=9).state
+    pos = state.position
+    recent = recent_placements(state)
+    runs = [playout(pos, state.to_move - 1, s, recent=recent, local_mode=local)
+            for s in (7, 7, 8)]
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+
+
+def test_dead_colours_never_move_in_a_playout():
+    state = random_game("classic", 8, seed=11).state
+    pos = state.position.copy()
+    played, _ = playout(pos, 0, 3, dead=frozenset({1, 3}), local_mode=True)
+    assert not played[1] and not played[3]
+    _replay(pos, 0, played)
+    assert not pos.legal_moves(0) and not pos.legal_moves(2)
+
+
+def test_the_window_cache_starts_over_when_half_full(monkeypatch):
+    """A long-running process does not grow the candidate cache without bound; playouts
+    after the reset still play legal games."""
+    import engine.ai.playout as P
+
+    tables = P.play_tables(20)
+    opening = random_game("classic", 0, seed=12).state
+    for s in range(5):
+        playout(opening.position, 0, s)
+    entries = int(tables.wtop[0])
+    late = random_game("classic", 40, seed=12).state
+    assert not late.is_over
+    monkeypatch.setattr(P, "WINDOW_POOL", 2 * int(tables.wtop[1]) - 2)
+    played, _ = playout(late.position, late.to_move - 1, 2)  # starts over first
+    assert 0 < tables.wtop[0] < entries
+    assert (tables.widx >= 0).sum() == tables.wtop[0]  # no entry of before is left
+    pos = late.position.copy()
+    _replay(pos, late.to_move - 1, played)
 
 
 def test_rich_priors_penalise_wasting_own_corners():

@@ -26,7 +26,11 @@ import json
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+from numba import njit
+
 from ..pieces import NU_PIECES, PIECE_NAMES
+from .playout import play_tables
 from .tables import move_facts
 
 PRIORS_FILE = Path(__file__).with_name("priors.json")
@@ -197,9 +201,6 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
     (mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
      phase) = _context(pos, color, recent, openness=bool(w_open or w_closed or w_openp
                                                            or w_closedp))
-    cm = pos.bc.move_cells_mask
-    mp = pos.bc.move_piece
-    attach, adj, size, centre = mf.attach, mf.adj, mf.size, mf.centre
     nd = len(NAMES)
     w_piece = [a + phase * b for a, b in zip(w[nd:nd + NU_PIECES], w[nd + NU_PIECES:],
                                              strict=True)]
@@ -220,31 +221,56 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
         local = 0
     if not w_free:
         free = 0
-    out = []
-    for m in moves:
-        cells = cm[m]
-        new_mask = attach[m] & ~old
-        z = (w_piece[mp[m]] + w_size * size[m] + w_new * new_mask.bit_count()
-             + w_block * (cells & opp_att).bit_count())
-        if new_mask & opp_att:
-            z += w_cont * (new_mask & opp_att).bit_count()
-        if cells & opp_near:
-            z += w_near * (cells & opp_near).bit_count()
-        waste = ((cells | adj[m]) & own).bit_count() - 1
-        if waste > 0:
-            z += w_waste * waste
-        touch = adj[m] & opp_occ
-        if touch:
-            z += w_touch * touch.bit_count()
-        if w_centre:
-            z += w_centre * centre[m]
-        if new_mask & open3:
-            z += w_open * (new_mask & open3).bit_count()
-        if new_mask & closed:
-            z += w_closed * (new_mask & closed).bit_count()
-        if free:
-            z += w_free * (adj[m] & free).bit_count()
-        if cells & local:
+    on = pos.bc.on_board
+    t = play_tables(pos.bc.size)
+    bits = t.pack([own & on, old & on, opp_att & on, opp_near & on, opp_occ & on, free & on,
+                   open3 & on, closed & on, local & on])
+    return _logits(np.array(moves, np.int64), bits, t.nbytes * 8, t.cells, t.ncell,
+                   t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre,
+                   np.array(w_piece, np.float64), w_size, w_new, w_block, w_cont, w_near,
+                   w_waste, w_touch, w_centre, w_open, w_closed, w_free, w_local).tolist()
+
+
+@njit(cache=True)
+def _logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
+            w_piece, w_size, w_new, w_block, w_cont, w_near, w_waste, w_touch, w_centre,
+            w_open, w_closed, w_free, w_local):
+    """`prior_logits`' loop, compiled: `bits` holds its nine masks one per `row` bits, in
+    the order own, old, opp_att, opp_near, opp_occ, free, open3, closed, local."""
+    OWN, OLD, ATT, NEAR, OCC, FREE, OPEN, CLOSED, LOCAL = (0, row, 2 * row, 3 * row,
+                                                          4 * row, 5 * row, 6 * row,
+                                                          7 * row, 8 * row)
+    out = np.empty(moves.shape[0], np.float64)
+    for i in range(moves.shape[0]):
+        m = moves[i]
+        n_new = n_cont = n_open = n_closed = 0
+        for q in range(att_ptr[m], att_ptr[m + 1]):
+            b = att[q]
+            if not bits[OLD + b]:
+                n_new += 1
+                n_cont += bits[ATT + b]
+                n_open += bits[OPEN + b]
+                n_closed += bits[CLOSED + b]
+        n_block = n_near = n_own = n_local = 0
+        for q in range(ncell[m]):
+            b = cells[m, q]
+            n_block += bits[ATT + b]
+            n_near += bits[NEAR + b]
+            n_own += bits[OWN + b]
+            n_local += bits[LOCAL + b]
+        n_touch = n_free = 0
+        for q in range(adj_ptr[m], adj_ptr[m + 1]):
+            b = adj[q]
+            n_own += bits[OWN + b]
+            n_touch += bits[OCC + b]
+            n_free += bits[FREE + b]
+        z = (w_piece[piece[m]] + w_size * ncell[m] + w_new * n_new + w_block * n_block
+             + w_cont * n_cont + w_near * n_near + w_touch * n_touch
+             + w_centre * centre[m] + w_open * n_open + w_closed * n_closed
+             + w_free * n_free)
+        if n_own > 1:
+            z += w_waste * (n_own - 1)
+        if n_local:
             z += w_local
-        out.append(z)
+        out[i] = z
     return out

@@ -42,7 +42,7 @@ import time
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import final_scores, playout
+from .playout import playout
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -269,9 +269,9 @@ class Search:
                     next_color = max(child.color, 0)
                 break
             node = child
-        played = playout(pos, next_color, self.rnd, self.facts, k=self.playout_k,
-                         recent=tuple(recent[-3:]), dead=dead, local_mode=self.local)
-        scores = final_scores(pos)
+        played, scores = playout(pos, next_color, int(self.rnd() * 2**62),
+                                 k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
+                                 local_mode=self.local)
         for c in dead:
             scores[c] = DEAD_SCORE
         self.backup(path, played, rewards(scores))

@@ -1,218 +1,543 @@
-"""Fast weighted playouts: play a position to its end with a cheap, Pentobi-like policy.
+"""Fast weighted playouts: play a position to its end with a cheap, Pentobi-like policy,
+compiled to machine code by numba.
 
-CPython is the bottleneck, so each playout move costs only a handful of big-int operations:
+Each playout move draws `k` legal candidates uniformly from the placements covering the
+mover's attach points and keeps one with probability proportional to its weight: the static
+`gamma` (big pieces, pieces with many corners first) times `LOCAL_GAMMA` when it covers an
+attach point opened by one of the last opponent moves ("local" blocking, as Pentobi's
+playouts do). Level 6's local mode first draws among the placements near such local points
+and keeps the one covering the most of them (Pentobi's local-first policy).
 
-- the candidates come from the engine's narrow-window move tables for each attach point (the
-  same lists `Position.random_move` draws from), so no move list is ever built in full;
-- `k` legal candidates are drawn uniformly by rejection, and one of them is kept with
-  probability proportional to its weight: the static `gamma` (big pieces, pieces with many
-  corners) times a large factor when it covers an attach point opened by one of the last
-  opponent moves ("local" blocking, as Pentobi's playouts do);
-- the move is applied inline (no method calls) with the per-move `adj`/`attach` masks.
+CPython spent three quarters of a classic search in its playouts (about 27 µs a playout
+move); compiled they cost 2–4 µs a move (docs/performance.md). The rules are not compiled:
+a playout only places pieces the engine's masks allow (every placement's cells are checked
+against the colour's forbidden cells, and a used piece is never drawn), and the tests replay
+every playout move through `Position.is_legal` and `Position.play`.
 
-The result is a little less uniform than a full softmax, but costs about 15–25 µs a ply on
-Duo instead of the ~100 µs a full weighted move list would.
+State inside the compiled loop is one byte per board bit (the `BoardConst` bit indices, so
+the engine's masks unpack straight into it):
+
+- `forb[c, bit]`: colour c may not cover the bit (occupied, or edge-next to c's pieces);
+- `used[c, piece]`: c has played the piece;
+- `att[c, :natt[c]]`: c's attach points, compacted as they become forbidden or run out of
+  candidates.
+
+Candidates come in segments, one per (attach point, unused piece): the placements of that
+piece covering the point that avoid the forbidden cells of the 3×3 window around it (a
+window cache per process, like `MoveTables` for `Position.random_move`). A draw that turns
+out illegal is removed from its segment for the rest of the playout (forbidden cells and
+used pieces only grow), so acceptance rises as the board fills and proving that a colour is
+stuck costs one pass over what is left. The random numbers are xorshift64*, seeded per
+playout from the search's own generator, so a search is deterministic for its seed.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from functools import cache
 
+import numpy as np
+from numba import njit
+
+from ..board import BoardConst
 from ..pieces import NU_PIECES, SINGLE, TOTAL_SQUARES
+from .tables import move_facts
 
-LOCAL_GAMMA = 1e4
-TRIES_PER_CANDIDATE = 3
+LOCAL_GAMMA = 1e4  # weight factor of a candidate covering a local point (sampled mode)
 LOCAL_K = 3  # local candidates compared per playout move (local mode)
-LOCAL_TRIES = 12  # draws from the near lists before giving up on a local move
+NEAR = 4  # attach points within this many edge steps of a local point are "near"
+LOCAL_TRIES = 48  # draws from the near lists before giving up on a local move
+TRIES = 64  # draws for the weighted sample before listing every legal move
+WINDOW_POOL = 1 << 23  # candidates the window cache holds (32 MB) before it starts over
+
+_U12 = np.uint64(12)
+_U25 = np.uint64(25)
+_U27 = np.uint64(27)
+_U11 = np.uint64(11)
+_MUL = np.uint64(2685821657736338717)
+_INV53 = 1.0 / 9007199254740992.0
 
 
-def playout(pos, color: int, rnd, facts, *, k: int = 3, recent: tuple = (),
-            dead: frozenset = frozenset(), local_mode: bool = False) -> list[list[int]]:
-    """Play `pos` to the end (it is mutated), `color` to move first.
+class PlayTables:
+    """The per-move arrays of one board size, in the shapes the compiled loop reads."""
 
-    `rnd` is a bound `random.Random().random`, `facts` the board's `MoveFacts`, `recent` the
-    last few (color, move) pairs before the playout (for the local blocking bonus).
-    Returns the moves each colour played, in order (for RAVE). Read the final scores from
-    `pos` (`final_scores`). In two-colour games the playout stops as soon as the winner is
-    certain (a stuck colour that is behind can only fall further behind). `dead` colours
-    (their seat left the game) never move.
-    """
+    def __init__(self, size: int) -> None:
+        bc = BoardConst.get(size)
+        facts = move_facts(size)
+        nm = bc.nu_moves
+        self.nbits = nbits = bc.piece_base + NU_PIECES
+        self.nbytes = (nbits + 7) // 8
+        self.piece_base = bc.piece_base
+        self.stride = bc.stride
+        cell_ptr, cell_bits = self._csr(bc.move_cells_mask)
+        ncell = np.diff(cell_ptr).astype(np.int32)
+        cells = np.full((nm, 5), -1, np.int32)
+        cells[np.repeat(np.arange(nm), ncell), np.arange(len(cell_bits)) - np.repeat(
+            cell_ptr[:-1], ncell)] = cell_bits
+        self.cells = cells
+        self.ncell = ncell
+        self.piece = np.array(bc.move_piece, np.int32)
+        self.gamma = np.array(facts.gamma, np.float64)
+        self.centre = np.array(facts.centre, np.float64)
+        self.adj_ptr, self.adj = self._csr(facts.adj)
+        self.att_ptr, self.att = self._csr(facts.attach)
+        # The placements covering each cell, grouped by piece: cov[cp[a, p]:cp[a, p + 1]]
+        # are piece p's placements covering bit a (so a draw never picks a used piece).
+        # `BoardConst` numbers the moves piece by piece, so each `covers` list is in order.
+        piece = self.piece
+        flat = np.array([m for a in range(len(bc.covers)) for m in bc.covers[a]], np.int32)
+        owner = np.repeat(np.arange(len(bc.covers)), [len(c) for c in bc.covers])
+        counts = np.zeros((nbits, NU_PIECES), np.int32)
+        np.add.at(counts, (owner, piece[flat]), 1)
+        cp = np.zeros((nbits, NU_PIECES + 1), np.int32)
+        cp[:, 1:] = np.cumsum(counts, axis=1)
+        cp += np.concatenate(([0], np.cumsum(counts.sum(axis=1))[:-1]))[:, None].astype(
+            np.int32)
+        self.cp = cp
+        self.cov = flat
+        # Which of the 8 cells around bit a (`woff` order) each of those placements covers.
+        st = bc.stride
+        self.woff = woff = np.array([-st - 1, -st, -st + 1, -1, 1, st - 1, st, st + 1],
+                                    np.int64)
+        around = owner[:, None] + woff[None, :]  # (entries, 8) cells
+        hit = (cells[flat][:, None, :] == around[:, :, None]).any(axis=2)
+        self.cwin = (hit * (1 << np.arange(8))).sum(axis=1).astype(np.int32)
+        # The window cache (per process): for bit a and the pattern of forbidden cells
+        # around it, the placements that avoid them, by piece:
+        # wlist[went[e, p]:went[e, p + 1]], e = widx[a * 256 + pattern]. Built as playouts
+        # meet the patterns (like `MoveTables` for `playout.py`), emptied when half full.
+        self.widx = np.full(bc.piece_base * 256, -1, np.int64)
+        self.went = np.zeros((bc.piece_base * 256, NU_PIECES + 1), np.int32)
+        self.wlist = np.zeros(WINDOW_POOL, np.int32)
+        self.wtop = np.zeros(2, np.int64)
+        on = np.zeros(nbits, np.uint8)
+        xs = np.full(nbits, -100, np.int32)
+        ys = np.full(nbits, -100, np.int32)
+        for b in np.flatnonzero(self.pack([bc.on_board])).tolist():
+            on[b] = 1
+            xs[b], ys[b] = bc.xy(b)
+        self.on, self.xs, self.ys = on, xs, ys
+        self._work: dict[int, _Work] = {}
+
+    def work(self, n: int) -> _Work:
+        """This process's scratch arrays for `n` colours (one playout at a time)."""
+        w = self._work.get(n)
+        if w is None:
+            w = self._work[n] = _Work(n, self.nbits * NU_PIECES, len(self.cov))
+        return w
+
+    def _csr(self, masks) -> tuple[np.ndarray, np.ndarray]:
+        """Masks → their bits as one flat array, row i at flat[ptr[i]:ptr[i + 1]]."""
+        rows, bits = np.nonzero(self.pack(masks).reshape(len(masks), -1))
+        ptr = np.zeros(len(masks) + 1, np.int32)
+        ptr[1:] = np.cumsum(np.bincount(rows, minlength=len(masks)))
+        return ptr, bits.astype(np.int32)
+
+    def pack(self, masks) -> np.ndarray:
+        """Masks (Python ints over the board bits) → one uint8 array of their bits."""
+        nb = self.nbytes
+        raw = np.frombuffer(b"".join(m.to_bytes(nb, "little") for m in masks), np.uint8)
+        return np.unpackbits(raw, bitorder="little")
+
+
+@cache
+def play_tables(size: int) -> PlayTables:
+    """The shared `PlayTables` of a board size (built on first use, ~0.5 s for 20×20)."""
+    return PlayTables(size)
+
+
+def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
+                 dead: frozenset = frozenset(),
+                 local_mode: bool = False) -> tuple[list[list[int]], list[int]]:
+    """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
+
+    `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
+    mode); `recent`: the last few (colour, move) placements before the playout (the local
+    points); `dead` colours (their seat left the game) never move; `local_mode`: level 6's
+    local-first policy. Returns the moves each colour played, in order (for RAVE), and the
+    final scores (`Position.score`'s). In two-colour games the playout stops as soon as the
+    winner is certain (a stuck colour that is behind can only fall further behind)."""
+    t = play_tables(pos.bc.size)
     n = pos.nu_colors
     forb = pos.forbidden
-    corners = pos.corners
-    nu_played = pos.nu_played
-    squares = pos.squares_placed
-    last_piece = pos.last_piece
-    start = pos.start_bit
-    tables = pos.narrow
-    cache = tables.cache
-    window = tables.window
-    wshift = tables.window_shift
-    candidates = tables.candidates
-    bc = pos.bc
-    mm = bc.move_mask
-    cm = bc.move_cells_mask
-    mpiece = bc.move_piece
-    pbit = bc.piece_bit
-    adj = facts.adj
-    attach = facts.attach
-    gamma = facts.gamma
-    size = facts.size
-    played: list[list[int]] = [[] for _ in range(n)]
-    alive = [c not in dead for c in range(n)]
-    nu_alive = sum(alive)
-    hist = list(recent[-3:])
+    start = [(pos.corners[c] if pos.nu_played[c] else pos.start_bit[c]) & ~forb[c]
+             for c in range(n)]
+    bits = t.pack(list(forb) + start)
+    hist = recent[-3:]
+    hc = np.array([h[0] for h in hist], np.int64)
+    hm = np.array([h[1] for h in hist], np.int64)
+    alive = np.array([c not in dead for c in range(n)], np.uint8)
+    w = t.work(n)
+    w.gen += 1
+    if t.wtop[1] > WINDOW_POOL // 2:
+        t.widx[:] = -1
+        t.wtop[:] = 0
+    out, cnt, scores = _playout(
+        bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
+        np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
+        np.array(pos.last_piece, np.int64), alive, hc, hm, k, local_mode,
+        seed & 0x7FFFFFFFFFFFFFFF, w.gen,
+        t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
+        t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
+        w.sgen, w.soff, w.slen, w.spool, w.pool)
+    played = [out[c, :cnt[c]].tolist() for c in range(n)]
+    return played, scores.tolist()
+
+
+class _Work:
+    """Scratch arrays a playout reuses (per process, board size and colour count): the
+    candidate lists it has pruned, valid while `sgen` equals the playout's generation."""
+
+    def __init__(self, n: int, nseg: int, ncov: int) -> None:
+        self.gen = 0
+        self.sgen = np.zeros((n, nseg), np.int64)
+        self.soff = np.zeros((n, nseg), np.int64)
+        self.slen = np.zeros((n, nseg), np.int64)
+        self.spool = np.zeros((n, nseg), np.uint8)
+        self.pool = np.zeros((n, ncov), np.int32)
+
+
+@njit(cache=True, inline="always")
+def _rand(st):
+    x = st[0]
+    x ^= x >> _U12
+    x ^= x << _U25
+    x ^= x >> _U27
+    st[0] = x
+    return float((x * _MUL) >> _U11) * _INV53
+
+
+@njit(cache=True, inline="always")
+def _free(m, c, forb, cells, ncell):
+    """Whether placement `m` covers no cell `c` may not cover (its piece is unused)."""
+    for j in range(ncell[m]):
+        if forb[c, cells[m, j]]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _pick(r, ns, seg_end):
+    """The segment holding candidate number `r` of the running totals `seg_end`."""
+    lo = 0
+    hi = ns - 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if seg_end[mid] > r:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _drop(c, s, i, wlist, soff, slen, spool, pool, top):
+    """Remove candidate `i` of segment `s` of colour `c` for good (it is illegal and will
+    stay so). The segment is copied to `c`'s pool the first time; returns the pool's top."""
+    if i >= slen[c, s]:
+        return top  # already removed by an earlier draw this ply
+    if not spool[c, s]:
+        off = soff[c, s]
+        for q in range(slen[c, s]):
+            pool[c, top + q] = wlist[off + q]
+        soff[c, s] = top
+        spool[c, s] = 1
+        top += slen[c, s]
+    off = soff[c, s]
+    last = slen[c, s] - 1
+    pool[c, off + i] = pool[c, off + last]
+    slen[c, s] = last
+    return top
+
+
+@njit(cache=True)
+def _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop):
+    """Build the window cache's entry for bit `a` and forbidden pattern `pat`."""
+    e = wtop[0]
+    wtop[0] += 1
+    top = wtop[1]
+    for p in range(NU_PIECES):
+        went[e, p] = top
+        for q in range(cp[a, p], cp[a, p + 1]):
+            if not cwin[q] & pat:
+                wlist[top] = cov[q]
+                top += 1
+    went[e, NU_PIECES] = top
+    wtop[1] = top
+    widx[a * 256 + pat] = e
+    return e
+
+
+@njit(cache=True)
+def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_piece,
+             alive, hc, hm, k, local_mode, seed, gen,
+             cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
+             on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
+             pool):
+    st = np.empty(1, np.uint64)
+    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    st[0] = z if z else np.uint64(1)
+
+    forb = np.zeros((n, piece_base), np.uint8)
+    used = np.zeros((n, NU_PIECES), np.uint8)
+    att = np.zeros((n, piece_base), np.int32)
+    natt = np.zeros(n, np.int64)
+    inlist = np.zeros((n, piece_base), np.uint8)
+    for c in range(n):
+        base = c * row
+        for b in range(piece_base):
+            forb[c, b] = bits[base + b]
+        for p in range(NU_PIECES):
+            used[c, p] = bits[base + piece_base + p]
+        base = (n + c) * row
+        for b in range(piece_base):
+            if bits[base + b]:
+                att[c, natt[c]] = b
+                natt[c] += 1
+                inlist[c, b] = 1
+    top = np.zeros(n, np.int64)  # each colour's pool fill
+    out = np.zeros((n, NU_PIECES), np.int32)
+    cnt = np.zeros(n, np.int64)
+    nu_played = nu_played.copy()
+    squares = squares.copy()
+    last_piece = last_piece.copy()
+    alive = alive.copy()
+    nu_alive = 0
+    for c in range(n):
+        nu_alive += alive[c]
+    histc = np.full(3, -1, np.int64)
+    histm = np.full(3, -1, np.int64)
+    nh = 0
+    for i in range(hc.shape[0]):
+        histc[nh] = hc[i]
+        histm[nh] = hm[i]
+        nh += 1
+
+    mark = np.zeros(piece_base, np.int64)  # == stamp: a local point this ply
+    amark = np.zeros(piece_base, np.int64)  # == stamp: an attach point of the mover
+    stamp = 0
+    locs = np.zeros(piece_base, np.int32)
+    avail = np.zeros(NU_PIECES, np.int32)
+    # The mover's candidate segments this ply, one per (attach point, unused piece) with
+    # candidates left: `seg[j]` its index (a · NU_PIECES + p), `seg_end[j]` the running
+    # total of candidates (a draw bisects it). `nseg`/`nseg_end`: the near ones.
+    cap = piece_base * NU_PIECES
+    seg = np.empty(cap, np.int64)
+    seg_end = np.empty(cap, np.int64)
+    nseg = np.empty(cap, np.int64)
+    nseg_end = np.empty(cap, np.int64)
     two = n == 2
-    max_tries = TRIES_PER_CANDIDATE * k + 2
-    k_local = LOCAL_K
-    max_tries_local = LOCAL_TRIES
-    stride = bc.stride
-    on = bc.on_board
+    max_tries = 3 * k + TRIES
     c = color
     while nu_alive:
         if not alive[c]:
             c = (c + 1) % n
             continue
-        f = forb[c]
-        att0 = att = (corners[c] if nu_played[c] else start[c]) & ~f
-        lists = []
-        lows = []
-        bounds = []
+        stamp += 1
+        npc = 0
+        for p in range(NU_PIECES):
+            if not used[c, p]:
+                avail[npc] = p
+                npc += 1
+        # Compact c's attach points and list their segments.
+        j = 0
         total = 0
-        while att:
-            low = att & -att
-            att ^= low
-            a = low.bit_length() - 1
-            key = (((f >> (a - wshift)) & window) << 10) | a
-            cands = cache.get(key)
-            if cands is None:
-                cands = candidates(a, (f >> (a - wshift)) & window)
-            if cands:
-                lists.append(cands)
-                lows.append(low)
-                total += len(cands)
-                bounds.append(total)
+        ns = 0
+        for i in range(natt[c]):
+            a = att[c, i]
+            if forb[c, a]:
+                continue
+            pat = 0
+            for q in range(8):
+                if forb[c, a + woff[q]]:
+                    pat |= 1 << q
+            e = widx[a * 256 + pat]
+            if e < 0:
+                e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
+            live = False
+            for q in range(npc):
+                p = avail[q]
+                s = a * NU_PIECES + p
+                lo = went[e, p]
+                wlen = went[e, p + 1] - lo
+                if sgen[c, s] != gen or wlen < slen[c, s]:
+                    sgen[c, s] = gen
+                    soff[c, s] = lo
+                    slen[c, s] = wlen
+                    spool[c, s] = 0
+                size = slen[c, s]
+                if size:
+                    live = True
+                    total += size
+                    seg[ns] = s
+                    seg_end[ns] = total
+                    ns += 1
+            if live:  # an attach point without candidates left is dropped for good
+                att[c, j] = a
+                amark[a] = stamp
+                j += 1
+        natt[c] = j
         move = -1
+        found = 0
+        wsum = 0.0
         if total:
-            if local_mode:
-                local = 0
-                for hc, hm in hist:
-                    if hc != c:
-                        fo = forb[hc]
-                        a2 = attach[hm] & ~fo
-                        local |= a2 | (((a2 << 1) | (a2 >> 1) | (a2 << stride) | (a2 >> stride))
-                                       & ~fo)
-                local &= ~f & on
-            else:
-                local = 0
-                for hc, hm in hist:
-                    if hc != c:
-                        local |= attach[hm] & ~forb[hc]
-            found = 0
-            wsum = 0.0
-            if local_mode and local:
-                # Local moves first (Pentobi's playout policy): draw from the lists of the
-                # attach points within reach of a local point and keep the candidate covering
-                # the most local points (own attach points among them count twice), gamma-
-                # weighted among equals.
-                near = local
-                for _ in range(4):
-                    near |= (near << 1) | (near >> 1) | (near << stride) | (near >> stride)
-                nlists = []
-                nbounds = []
+            # Local points: attach points (and, in local mode, their edge neighbours) the
+            # other colours' last placements opened.
+            nloc = 0
+            for h in range(nh):
+                oc = histc[h]
+                if oc == c:
+                    continue
+                om = histm[h]
+                for q in range(att_ptr[om], att_ptr[om + 1]):
+                    a = att_list[q]
+                    if forb[oc, a]:
+                        continue
+                    if mark[a] != stamp and not forb[c, a]:
+                        mark[a] = stamp
+                        locs[nloc] = a
+                        nloc += 1
+                    if local_mode:
+                        for d in (1, -1, stride, -stride):
+                            b = a + d
+                            if on[b] and not forb[oc, b] and not forb[c, b] \
+                                    and mark[b] != stamp:
+                                mark[b] = stamp
+                                locs[nloc] = b
+                                nloc += 1
+            use_local_gamma = not local_mode and nloc > 0
+            if local_mode and nloc:
+                # Draw from the attach points near a local point; keep the candidate
+                # covering the most local points (own attach points among them twice).
                 ntotal = 0
-                for cands, low in zip(lists, lows, strict=True):
-                    if low & near:
-                        nlists.append(cands)
-                        ntotal += len(cands)
-                        nbounds.append(ntotal)
+                nn = 0
+                for i in range(ns):
+                    a = seg[i] // NU_PIECES
+                    ax = xs[a]
+                    ay = ys[a]
+                    for q in range(nloc):
+                        b = locs[q]
+                        if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
+                            ntotal += slen[c, seg[i]]
+                            nseg[nn] = seg[i]
+                            nseg_end[nn] = ntotal
+                            nn += 1
+                            break
                 if ntotal:
-                    local2 = local & att0
                     best_cnt = 0
                     tries = 0
-                    while found < k_local and tries < max_tries_local:
+                    while found < LOCAL_K and tries < LOCAL_TRIES:
                         tries += 1
-                        r = int(rnd() * ntotal)
-                        i = bisect_right(nbounds, r)
-                        m = nlists[i][r - nbounds[i - 1]] if i else nlists[0][r]
-                        if mm[m] & f:
+                        r = int(_rand(st) * ntotal)
+                        g = _pick(r, nn, nseg_end)
+                        s = nseg[g]
+                        i = r - (nseg_end[g - 1] if g else 0)
+                        if i >= slen[c, s]:
                             continue
-                        cells = cm[m]
-                        cnt = (cells & local).bit_count()
-                        if not cnt:
+                        m = pool[c, soff[c, s] + i] if spool[c, s] else wlist[soff[c, s] + i]
+                        if not _free(m, c, forb, cells, ncell):
+                            top[c] = _drop(c, s, i, wlist, soff, slen, spool, pool, top[c])
+                            continue
+                        hit = 0
+                        for q in range(ncell[m]):
+                            b = cells[m, q]
+                            if mark[b] == stamp:
+                                hit += 1
+                                if amark[b] == stamp:
+                                    hit += 1
+                        if not hit:
                             continue
                         found += 1
-                        cnt += (cells & local2).bit_count()
-                        if cnt < best_cnt:
+                        if hit < best_cnt:
                             continue
                         w = gamma[m]
-                        if cnt > best_cnt:
-                            best_cnt = cnt
+                        if hit > best_cnt:
+                            best_cnt = hit
                             wsum = w
                             move = m
                             continue
                         wsum += w
-                        if rnd() * wsum < w:
+                        if _rand(st) * wsum < w:
                             move = m
-                local = 0
             if not found:
                 tries = 0
                 while found < k and tries < max_tries:
                     tries += 1
-                    r = int(rnd() * total)
-                    i = bisect_right(bounds, r)
-                    m = lists[i][r - bounds[i - 1]] if i else lists[0][r]
-                    if mm[m] & f:
+                    r = int(_rand(st) * total)
+                    g = _pick(r, ns, seg_end)
+                    s = seg[g]
+                    i = r - (seg_end[g - 1] if g else 0)
+                    if i >= slen[c, s]:
+                        continue
+                    m = pool[c, soff[c, s] + i] if spool[c, s] else wlist[soff[c, s] + i]
+                    if not _free(m, c, forb, cells, ncell):
+                        top[c] = _drop(c, s, i, wlist, soff, slen, spool, pool, top[c])
                         continue
                     found += 1
-                    w = gamma[m] * LOCAL_GAMMA if cm[m] & local else gamma[m]
+                    w = gamma[m]
+                    if use_local_gamma:
+                        for q in range(ncell[m]):
+                            if mark[cells[m, q]] == stamp:
+                                w *= LOCAL_GAMMA
+                                break
                     wsum += w
-                    if rnd() * wsum < w:
+                    if _rand(st) * wsum < w:
                         move = m
             if not found:
-                for lst in lists:
-                    for m in lst:
-                        if not mm[m] & f:
+                # Every candidate left, weighted; the illegal ones are dropped on the way.
+                for g in range(ns):
+                    s = seg[g]
+                    for i in range(slen[c, s] - 1, -1, -1):
+                        m = pool[c, soff[c, s] + i] if spool[c, s] else wlist[soff[c, s] + i]
+                        if _free(m, c, forb, cells, ncell):
                             w = gamma[m]
                             wsum += w
-                            if rnd() * wsum < w:
+                            if _rand(st) * wsum < w:
                                 move = m
+                        else:
+                            top[c] = _drop(c, s, i, wlist, soff, slen, spool, pool, top[c])
         if move < 0:
-            alive[c] = False
+            alive[c] = 0
             nu_alive -= 1
-            if two and nu_alive == 1 and _decided(pos, c):
+            if two and nu_alive == 1 and squares[c] < squares[1 - c]:
                 break
             c = (c + 1) % n
             continue
-        cells = cm[move]
-        for o in range(n):
-            forb[o] |= cells
-        piece = mpiece[move]
-        forb[c] |= adj[move] | pbit[piece]
-        corners[c] |= attach[move]
+        for q in range(ncell[move]):
+            b = cells[move, q]
+            for o in range(n):
+                forb[o, b] = 1
+        for q in range(adj_ptr[move], adj_ptr[move + 1]):
+            forb[c, adj[q]] = 1
+        p = piece[move]
+        used[c, p] = 1
+        for q in range(att_ptr[move], att_ptr[move + 1]):
+            b = att_list[q]
+            if not forb[c, b] and not inlist[c, b]:
+                inlist[c, b] = 1
+                att[c, natt[c]] = b
+                natt[c] += 1
         nu_played[c] += 1
-        squares[c] += size[move]
-        last_piece[c] = piece
-        played[c].append(move)
-        hist.append((c, move))
-        if len(hist) > 3:
-            del hist[0]
+        squares[c] += ncell[move]
+        last_piece[c] = p
+        out[c, cnt[c]] = move
+        cnt[c] += 1
+        if nh == 3:
+            histc[0] = histc[1]
+            histm[0] = histm[1]
+            histc[1] = histc[2]
+            histm[1] = histm[2]
+            nh = 2
+        histc[nh] = c
+        histm[nh] = move
+        nh += 1
         c = (c + 1) % n
-    return played
-
-
-def _decided(pos, stuck: int) -> bool:
-    """Two colours, `stuck` has no move left: is it already behind (so it cannot win)?"""
-    other = 1 - stuck
-    return pos.squares_placed[stuck] < pos.squares_placed[other]
-
-
-def final_scores(pos) -> list[int]:
-    """Corner Claim scores of every colour (same as `Position.score`)."""
-    out = []
-    for c in range(pos.nu_colors):
-        if pos.nu_played[c] == NU_PIECES:
-            out.append(20 if pos.last_piece[c] == SINGLE else 15)
+    scores = np.zeros(n, np.int64)
+    for c in range(n):
+        if nu_played[c] == NU_PIECES:
+            scores[c] = 20 if last_piece[c] == SINGLE else 15
         else:
-            out.append(pos.squares_placed[c] - TOTAL_SQUARES)
-    return out
+            scores[c] = squares[c] - TOTAL_SQUARES
+    return out, cnt, scores
