@@ -5,7 +5,7 @@ import pytest
 
 from engine.ai.features import recent_placements
 from engine.ai.heuristic import score_moves
-from engine.ai.playout import playout
+from engine.ai.playout import legal_moves, playout
 from engine.ai.tables import move_facts
 from tests.test_ai import random_game
 
@@ -109,3 +109,24 @@ def test_rich_priors_penalise_wasting_own_corners():
         lost = max(0, ((cells | facts.adj[m]) & own).bit_count() - 1)
         assert r == pytest.approx(p - W_OWN_LOST * lost
                                   + W_OPP_NEAR * (cells & near).bit_count())
+
+
+@pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
+def test_compiled_move_lists_equal_the_engines(variant):
+    """The search's compiled move list is the engine's, in the same order, for every colour
+    of random positions, with and without the opening's size filter."""
+    for seed, plies in enumerate((0, 2, 7, 15, 25, 40, 60)):
+        state = random_game(variant, plies, seed=seed).state
+        pos = state.position
+        for c in range(pos.nu_colors):
+            every = pos.legal_moves(c)
+            assert legal_moves(pos, c) == every
+            for size in (3, 5):
+                assert legal_moves(pos, c, size) == [
+                    m for m in every if pos.bc.move_piece[m] in _sizes_at_least(size)]
+
+
+def _sizes_at_least(size: int) -> set[int]:
+    from engine.pieces import PIECES
+
+    return {p.index for p in PIECES if p.size >= size}

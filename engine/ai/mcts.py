@@ -31,7 +31,8 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   at 0.5 and a symmetry breaker wins whenever it is not clearly worse.
 
 Cost: one simulation is one playout plus a walk down the tree; a node is expanded on its
-second visit (one legal move generation and prior scoring, ~0.5 ms on a full board).
+second visit (one compiled legal move generation and prior scoring, ~0.1–0.3 ms on a
+full board).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import time
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import playout
+from .playout import legal_moves, playout
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -106,15 +107,12 @@ def considered_moves(pos, color: int, rich: bool = False,
     best first, and their scores in the same order: the learned prior logits with weights
     `learned` (`features.py`; `recent`: the last placements, for its local-point feature),
     else the one-ply heuristic."""
-    moves = pos.legal_moves(color)
+    min_size = _min_piece_size(pos, color)
+    moves = legal_moves(pos, color, min_size)
+    if not moves and min_size > 1:
+        moves = legal_moves(pos, color)
     if not moves:
         return moves, []
-    min_size = _min_piece_size(pos, color)
-    if min_size > 1:
-        size = move_facts(pos.bc.size).size
-        big = [m for m in moves if size[m] >= min_size]
-        if big:
-            moves = big
     if race and pos.bc.size > 14 and sum(pos.nu_played) <= race * pos.nu_colors:
         moves = race_moves(pos, moves)
     if learned is not None:
