@@ -205,6 +205,8 @@ class Search:
         self.playout_k = playout_k
         self.local = local
         self.simulations = 0
+        self._isq: list[float] = []
+        self._beta: list[float] = []
         self._mark_symmetry()
 
     # -- the loop --------------------------------------------------------------------------
@@ -284,9 +286,14 @@ class Search:
         if self.wide_root and node is self.root:
             width = len(node.moves)
         ns, ws, rns, rws = node.n, node.w, node.rn, node.rw
-        log_n = math.log(node.visits + 1)
+        top = node.visits + self.prior_n + 1  # a child's (virtual) visits stay below this
+        if top >= len(self._isq):
+            self._grow(2 * top)
+        isq, beta = self._isq, self._beta
+        size = len(isq)
+        explore = self.uct_c * math.sqrt(math.log(node.visits + 1))
         capped = node.capped
-        rave_k, uct_c = self.rave_k, self.uct_c
+        rave = bool(self.rave_k)
         probs = node.p
         if probs is not None:
             puct = self.puct_c * math.sqrt(node.visits + 1)
@@ -295,19 +302,31 @@ class Search:
             n = ns[i]
             if n == 0:
                 return i
-            q = ws[i] / n
+            if n < size:
+                b, e = beta[n], isq[n]
+            else:  # more than the tree's own counts allow (only a test does this)
+                b, e = math.sqrt(self.rave_k / (3 * n + self.rave_k)), 1 / math.sqrt(n)
             rn = rns[i]
-            if rn and rave_k:
-                beta = math.sqrt(rave_k / (3 * n + rave_k))
-                q = (1 - beta) * q + beta * rws[i] / rn
+            if rn and rave:
+                q = (1 - b) * ws[i] / n + b * rws[i] / rn
+            else:
+                q = ws[i] / n
             if capped and i in capped and q > 0.5:
                 q = 0.5
-            v = q + uct_c * math.sqrt(log_n / n)
+            v = q + explore * e
             if probs is not None:
                 v += puct * probs[i] / (1 + n)
             if v > best_v:
                 best, best_v = i, v
         return best
+
+    def _grow(self, size: int) -> None:
+        """Extend the per-visit-count tables `select` reads: 1/√n and RAVE's weight
+        √(k / (3n + k))."""
+        k = self.rave_k
+        start = len(self._isq)
+        self._isq += [1 / math.sqrt(n) if n else 0.0 for n in range(start, size)]
+        self._beta += [math.sqrt(k / (3 * n + k)) if k else 0.0 for n in range(start, size)]
 
     def backup(self, path, played: list[list[int]], reward: list[float]) -> None:
         """Credit every node on the path; RAVE with the moves its colour played later."""
