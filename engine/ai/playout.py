@@ -185,7 +185,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
         seed & 0x7FFFFFFFFFFFFFFF, w.gen,
         t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
-        w.sgen, w.soff, w.slen, w.spool, w.pool)
+        w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
@@ -253,6 +253,7 @@ class _Work:
         self.slen = np.zeros((n, nseg), np.int64)
         self.spool = np.zeros((n, nseg), np.uint8)
         self.pool = np.zeros((n, ncov), np.int32)
+        self.segs = np.zeros((4, nseg), np.int64)  # one ply's segment lists (`_playout`)
 
 
 @njit(cache=True, inline="always")
@@ -331,7 +332,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
              alive, hc, hm, k, local_mode, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
-             pool):
+             pool, segs):
     st = np.empty(1, np.uint64)
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -382,11 +383,11 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
     # The mover's candidate segments this ply, one per (attach point, unused piece) with
     # candidates left: `seg[j]` its index (a · NU_PIECES + p), `seg_end[j]` the running
     # total of candidates (a draw bisects it). `nseg`/`nseg_end`: the near ones.
-    cap = piece_base * NU_PIECES
-    seg = np.empty(cap, np.int64)
-    seg_end = np.empty(cap, np.int64)
-    nseg = np.empty(cap, np.int64)
-    nseg_end = np.empty(cap, np.int64)
+    seg = segs[0]
+    seg_end = segs[1]
+    nseg = segs[2]
+    nseg_end = segs[3]
+    aseg = np.empty(piece_base + 1, np.int64)  # attach point i's segments: aseg[i]:aseg[i+1]
     two = n == 2
     max_tries = 3 * k + TRIES
     c = color
@@ -415,7 +416,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
             e = widx[a * 256 + pat]
             if e < 0:
                 e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
-            live = False
+            first = ns
             for q in range(npc):
                 p = avail[q]
                 s = a * NU_PIECES + p
@@ -428,15 +429,16 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                     spool[c, s] = 0
                 size = slen[c, s]
                 if size:
-                    live = True
                     total += size
                     seg[ns] = s
                     seg_end[ns] = total
                     ns += 1
-            if live:  # an attach point without candidates left is dropped for good
+            if ns > first:  # an attach point without candidates left is dropped for good
                 att[c, j] = a
                 amark[a] = stamp
+                aseg[j] = first
                 j += 1
+        aseg[j] = ns
         natt[c] = j
         move = -1
         found = 0
@@ -472,17 +474,18 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 # covering the most local points (own attach points among them twice).
                 ntotal = 0
                 nn = 0
-                for i in range(ns):
-                    a = seg[i] // NU_PIECES
+                for i in range(j):
+                    a = att[c, i]
                     ax = xs[a]
                     ay = ys[a]
                     for q in range(nloc):
                         b = locs[q]
                         if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
-                            ntotal += slen[c, seg[i]]
-                            nseg[nn] = seg[i]
-                            nseg_end[nn] = ntotal
-                            nn += 1
+                            for g in range(aseg[i], aseg[i + 1]):
+                                ntotal += slen[c, seg[g]]
+                                nseg[nn] = seg[g]
+                                nseg_end[nn] = ntotal
+                                nn += 1
                             break
                 if ntotal:
                     best_cnt = 0
