@@ -1,11 +1,12 @@
 """Playouts (both policies) play only what the rules allow, and level 6's richer priors
 score the way they say. Tiny budgets: behaviour, never strength or speed."""
 
+import numpy as np
 import pytest
 
 from engine.ai.features import recent_placements
 from engine.ai.heuristic import score_moves
-from engine.ai.playout import legal_moves, playout
+from engine.ai.playout import legal_moves, playout, root_lists
 from engine.ai.tables import move_facts
 from tests.test_ai import random_game
 
@@ -130,3 +131,29 @@ def _sizes_at_least(size: int) -> set[int]:
     from engine.pieces import PIECES
 
     return {p.index for p in PIECES if p.size >= size}
+
+
+@pytest.mark.parametrize("variant", ("duo", "classic"))
+def test_root_lists_hold_exactly_the_legal_moves_and_serve_positions_below(variant):
+    """A search's root lists hold each colour's legal moves (by attach point and piece),
+    and playouts from positions below the root that start from them stay legal."""
+    for seed, plies in enumerate((0, 9, 24, 44)):
+        state = random_game(variant, plies, seed=seed).state
+        if state.is_over:
+            continue
+        pos = state.position
+        roots = root_lists(pos)
+        for c in range(pos.nu_colors):
+            listed = {int(roots.rlist[roots.roff[c, s] + i])
+                      for s in np.flatnonzero(roots.rlen[c] > 0)
+                      for i in range(roots.rlen[c, s])}
+            assert listed == set(pos.legal_moves(c))
+        below = pos.copy()
+        first = state.to_move - 1
+        below.play(first, pos.legal_moves(first)[0])  # one move down the tree
+        for local in (False, True):
+            played, scores = playout(below, (first + 1) % pos.nu_colors, seed, roots=roots,
+                                     local_mode=local)
+            after = below.copy()
+            _replay(after, (first + 1) % pos.nu_colors, played)
+            assert scores == [after.score(c) for c in range(pos.nu_colors)]

@@ -43,7 +43,7 @@ import time
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import legal_moves, playout
+from .playout import legal_moves, playout, root_lists
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -205,6 +205,7 @@ class Search:
         self.playout_k = playout_k
         self.local = local
         self.simulations = 0
+        self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         self._isq: list[float] = []
         self._beta: list[float] = []
         self._mark_symmetry()
@@ -271,7 +272,7 @@ class Search:
             node = child
         played, scores = playout(pos, next_color, int(self.rnd() * 2**62),
                                  k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
-                                 local_mode=self.local)
+                                 local_mode=self.local, roots=self.roots)
         for c in dead:
             scores[c] = DEAD_SCORE
         self.backup(path, played, rewards(scores))
