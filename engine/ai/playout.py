@@ -27,8 +27,18 @@ piece covering the point that avoid the forbidden cells of the 3×3 window aroun
 window cache per process, like `MoveTables` for `Position.random_move`). A draw that turns
 out illegal is removed from its segment for the rest of the playout (forbidden cells and
 used pieces only grow), so acceptance rises as the board fills and proving that a colour is
-stuck costs one pass over what is left. The random numbers are xorshift64*, seeded per
-playout from the search's own generator, so a search is deterministic for its seed.
+stuck costs one pass over what is left. A search prunes every colour's lists once at its
+root (`root_lists`) and its playouts start from those. The random numbers are xorshift64*,
+seeded per playout from the search's own generator, so a search is deterministic for its
+seed.
+
+`legal_moves` lists a search node's moves from the same window cache, compiled: the
+engine's list in the engine's order (a test holds them equal).
+
+Every array a compiled loop writes between calls (the window cache, the scratch lists) is
+valid only for the call's own generation or is append-only, and every placement a playout
+plays is checked against the current board first, so no state left by an earlier call can
+make it play an illegal move.
 """
 
 from __future__ import annotations
@@ -104,7 +114,8 @@ class PlayTables:
         # The window cache (per process): for bit a and the pattern of forbidden cells
         # around it, the placements that avoid them, by piece:
         # wlist[went[e, p]:went[e, p + 1]], e = widx[a * 256 + pattern]. Built as playouts
-        # meet the patterns (like `MoveTables` for `playout.py`), emptied when half full.
+        # meet the patterns (like `MoveTables` for `Position.random_move`), emptied when
+        # half full.
         self.widx = np.full(bc.piece_base * 256, -1, np.int64)
         self.went = np.zeros((bc.piece_base * 256, NU_PIECES + 1), np.int32)
         self.wlist = np.zeros(WINDOW_POOL, np.int32)
@@ -150,7 +161,7 @@ class PlayTables:
 
 @cache
 def play_tables(size: int) -> PlayTables:
-    """The shared `PlayTables` of a board size (built on first use, ~0.5 s for 20×20)."""
+    """The shared `PlayTables` of a board size (built on first use, ~0.3 s for 20×20)."""
     return PlayTables(size)
 
 
@@ -180,13 +191,13 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     hm = np.array([h[1] for h in hist], np.int64)
     alive = np.array([c not in dead for c in range(n)], np.uint8)
     w = t.work(n)
-    w.gen += 1
+    w.gen = gen = w.gen + 1
     t.trim()
     out, cnt, scores = _playout(
         bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
         np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
         np.array(pos.last_piece, np.int64), alive, hc, hm, k, local_mode,
-        seed & 0x7FFFFFFFFFFFFFFF, w.gen,
+        seed & 0x7FFFFFFFFFFFFFFF, gen,
         t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
