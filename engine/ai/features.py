@@ -11,9 +11,10 @@ Most terms and every piece weight also come multiplied by the mover's share of p
 played, so their weight can shift from the opening to the endgame; the search combines
 those pairs once per node, so a move costs no more than with fixed weights.
 
-`feature_rows` gives the feature vectors (for training and tests); `prior_logits` computes
-the same scores with the weights inline (the search's hot path, under 1 µs a move:
-docs/performance.md). The two agree to rounding (a test checks it).
+`feature_rows` gives the feature vectors (for training and tests, plain Python);
+`prior_logits` computes the same scores with the weights inline, its per-move loop
+compiled by numba (the search's hot path, 0.1–0.3 µs a move: docs/performance.md). The two
+agree to rounding (a test checks it).
 
 The weights are per board size ("duo" for 14×14, "classic" for 20×20, which trio shares);
 a board without fitted weights has none (`weights_for` returns None and the search falls
