@@ -416,6 +416,25 @@ def _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top):
     return top
 
 
+@njit(cache=True, inline="always")
+def _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist, rlist, pool, top, forb,
+          cells, ncell):
+    """One uniform draw among the `total` candidates of colour `c`'s `ns` segments (`seg`,
+    running totals `seg_end`): the placement if it is free, else −1 (an illegal one is
+    dropped from its segment for good; `top` holds each colour's pool fill)."""
+    r = int(_rand(st) * total)
+    g = _pick(r, ns, seg_end)
+    s = seg[g]
+    i = r - (seg_end[g - 1] if g else 0)
+    if i >= slen[c, s]:
+        return -1
+    m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
+    if not _free(m, c, forb, cells, ncell):
+        top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top[c])
+        return -1
+    return m
+
+
 @njit(cache=True)
 def _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop):
     """Build the window cache's entry for bit `a` and forbidden pattern `pat`."""
@@ -608,16 +627,9 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                     tries = 0
                     while found < LOCAL_K and tries < LOCAL_TRIES:
                         tries += 1
-                        r = int(_rand(st) * ntotal)
-                        g = _pick(r, nn, nseg_end)
-                        s = nseg[g]
-                        i = r - (nseg_end[g - 1] if g else 0)
-                        if i >= slen[c, s]:
-                            continue
-                        m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
-                        if not _free(m, c, forb, cells, ncell):
-                            top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool,
-                                           pool, top[c])
+                        m = _draw(st, c, ntotal, nn, nseg, nseg_end, soff, slen, spool,
+                                  wlist, rlist, pool, top, forb, cells, ncell)
+                        if m < 0:
                             continue
                         hit = 0
                         for q in range(ncell[m]):
@@ -644,16 +656,9 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 tries = 0
                 while found < k and tries < max_tries:
                     tries += 1
-                    r = int(_rand(st) * total)
-                    g = _pick(r, ns, seg_end)
-                    s = seg[g]
-                    i = r - (seg_end[g - 1] if g else 0)
-                    if i >= slen[c, s]:
-                        continue
-                    m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
-                    if not _free(m, c, forb, cells, ncell):
-                        top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool,
-                                           pool, top[c])
+                    m = _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist,
+                              rlist, pool, top, forb, cells, ncell)
+                    if m < 0:
                         continue
                     found += 1
                     w = gamma[m]
