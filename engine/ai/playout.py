@@ -238,6 +238,40 @@ def _no_roots(size: int, n: int) -> RootLists:
                      np.full((n, nseg), -1, np.int64))
 
 
+@njit(cache=True, inline="always")
+def _window(board, base, a, woff, cp, cov, cwin, widx, went, wlist, wtop):
+    """The window cache's entry for bit `a` under the forbidden cells `board[base + …]`
+    around it (built on a miss)."""
+    pat = 0
+    for q in range(8):
+        if board[base + a + woff[q]]:
+            pat |= 1 << q
+    e = widx[a * 256 + pat]
+    if e < 0:
+        e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
+    return e
+
+
+@njit(cache=True, inline="always")
+def _free_in(board, base, m, cells, ncell):
+    """Whether placement `m` covers none of the forbidden cells `board[base + …]`."""
+    for j in range(ncell[m]):
+        if board[base + cells[m, j]]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _push(out, k, m):
+    """`out` with `m` at index `k`, doubled first when full."""
+    if k == out.shape[0]:
+        bigger = np.empty(2 * k, np.int32)
+        bigger[:k] = out
+        out = bigger
+    out[k] = m
+    return out
+
+
 @njit(cache=True)
 def _root_lists(bits, n, row, piece_base, nseg, cells, ncell, cp, cov, woff, cwin, widx,
                 went, wlist, wtop):
@@ -251,13 +285,7 @@ def _root_lists(bits, n, row, piece_base, nseg, cells, ncell, cp, cov, woff, cwi
         for a in range(piece_base):
             if not bits[abase + a]:
                 continue
-            pat = 0
-            for q in range(8):
-                if bits[base + a + woff[q]]:
-                    pat |= 1 << q
-            e = widx[a * 256 + pat]
-            if e < 0:
-                e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
+            e = _window(bits, base, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
             for p in range(NU_PIECES):
                 if bits[base + piece_base + p]:
                     continue
@@ -265,17 +293,8 @@ def _root_lists(bits, n, row, piece_base, nseg, cells, ncell, cp, cov, woff, cwi
                 roff[c, s] = k
                 for q in range(went[e, p], went[e, p + 1]):
                     m = wlist[q]
-                    ok = True
-                    for j in range(ncell[m]):
-                        if bits[base + cells[m, j]]:
-                            ok = False
-                            break
-                    if ok:
-                        if k == out.shape[0]:
-                            bigger = np.empty(2 * k, np.int32)
-                            bigger[:k] = out
-                            out = bigger
-                        out[k] = m
+                    if _free_in(bits, base, m, cells, ncell):
+                        out = _push(out, k, m)
                         k += 1
                 rlen[c, s] = k - roff[c, s]
     return out[:k].copy(), roff, rlen
@@ -303,13 +322,7 @@ def _legal_moves(bits, row, piece_base, min_size, gen, seen, cells, ncell, cp, c
     for a in range(piece_base):
         if not bits[row + a]:
             continue
-        pat = 0
-        for q in range(8):
-            if bits[a + woff[q]]:
-                pat |= 1 << q
-        e = widx[a * 256 + pat]
-        if e < 0:
-            e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
+        e = _window(bits, 0, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
         for p in range(NU_PIECES):
             if bits[piece_base + p]:
                 continue
@@ -317,18 +330,9 @@ def _legal_moves(bits, row, piece_base, min_size, gen, seen, cells, ncell, cp, c
                 m = wlist[q]
                 if seen[m] == gen or ncell[m] < min_size:
                     continue
-                ok = True
-                for j in range(ncell[m]):
-                    if bits[cells[m, j]]:
-                        ok = False
-                        break
-                if ok:
+                if _free_in(bits, 0, m, cells, ncell):
                     seen[m] = gen
-                    if k == out.shape[0]:
-                        bigger = np.empty(2 * k, np.int32)
-                        bigger[:k] = out
-                        out = bigger
-                    out[k] = m
+                    out = _push(out, k, m)
                     k += 1
     return out[:k]
 
@@ -535,13 +539,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
             a = att[c, i]
             if forb[c, a]:
                 continue
-            pat = 0
-            for q in range(8):
-                if forb[c, a + woff[q]]:
-                    pat |= 1 << q
-            e = widx[a * 256 + pat]
-            if e < 0:
-                e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
+            e = _window(forb[c], 0, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
             first = ns
             for q in range(npc):
                 p = avail[q]
