@@ -7,7 +7,7 @@ optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds
 (also `local`, `rich`, `learned` as 0/1, `slope`, `rave` for RAVE_K, `uct` for UCT_C and
 `puct` for PUCT_C, `race` for how many placements per colour the big board's race to the
 middle lasts, 0 for none; `bank` as 0/1 for stopping decided searches and spending the time
-saved later in the game).
+saved later in the game; `lgr` as 0/1 for last-good-reply playouts).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -116,7 +116,7 @@ class LevelEngine:
 OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
-                "uct": float, "puct": float, "race": int,
+                "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "bank": lambda v: bool(int(v))}
 
 

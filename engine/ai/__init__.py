@@ -44,6 +44,7 @@ class Level:
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
     race: int = RACE_PLACEMENTS  # 20×20: placements each spent racing to the centre (`mcts`)
     bank: bool = False  # time-bound: stop a decided search, spend the time saved later
+    lgr: bool = False  # playouts play the last good replies first (`playout.Replies`)
 
 
 LEVELS: dict[int, Level] = {
@@ -60,8 +61,8 @@ LEVELS: dict[int, Level] = {
 HINT_LEVEL = 3
 
 REUSE_SLOTS = 4
-# key -> (placements, root, seconds banked), oldest first
-_reuse: dict[tuple, tuple[tuple, Node, float]] = {}
+# key -> (placements, root, seconds banked, last good replies), oldest first
+_reuse: dict[tuple, tuple] = {}
 BANK_SHARE = 1.0  # a move may spend at most this share of its own budget again from the bank
 BANK_CAP = 10.0  # the bank holds at most this many budgets
 
@@ -73,7 +74,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 rich: bool | None = None, learned: bool | None = None,
                 slope: float | None = None, rave_k: float | None = None,
                 uct_c: float | None = None, puct_c: float | None = None,
-                race: int | None = None, bank: bool | None = None) -> int | None:
+                race: int | None = None, bank: bool | None = None,
+                lgr: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -87,8 +89,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
     how many placements per colour the big board's race to the centre lasts (0: none;
     experiments), `bank` whether a time-bound search stops once its move is decided and
-    saves the rest of its time for the game's later moves (default: the level's).
-    The bank lives with the reused tree: it carries over only while this process plays
+    saves the rest of its time for the game's later moves (default: the level's), `lgr`
+    whether playouts play the last good replies first (default: the level's).
+    The bank and the replies live with the reused tree: it carries over only while this process plays
     the same game for the same key.
     Seats that left the game never move in the search and count as last.
     """
@@ -121,15 +124,18 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     learned = spec.learned if learned is None else learned
     race = spec.race if race is None else race
     bank = spec.bank if bank is None else bank
+    lgr = spec.lgr if lgr is None else lgr
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c, race, bank)
+           uct_c, puct_c, race, bank, lgr)
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
+    replies = _reused_replies(key, placements) if reuse and lgr else None
     extra = min(banked, BANK_SHARE * limit)
     recent = recent_placements(state)
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
-                    slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race)
+                    slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
+                    lgr=lgr, replies=replies)
     if search.root.color != color:
         return None
     started = time.perf_counter()
@@ -139,7 +145,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                      max(0.0, banked + limit - (time.perf_counter() - started)))
     if reuse:
         _reuse.pop(key, None)
-        _reuse[key] = (placements, search.root, banked)
+        _reuse[key] = (placements, search.root, banked, search.replies)
         while len(_reuse) > REUSE_SLOTS:
             del _reuse[next(iter(_reuse))]
     return search.best_move()
@@ -158,6 +164,12 @@ def _banked(key: tuple, placements: tuple) -> float:
     """The seconds the last search for `key` left in the bank, if it was in this game."""
     last = _reuse.get(key)
     return last[2] if last is not None and _same_game(last[0], placements) else 0.0
+
+
+def _reused_replies(key: tuple, placements: tuple):
+    """The last good replies the last search for `key` learnt, if it was in this game."""
+    last = _reuse.get(key)
+    return last[3] if last is not None and _same_game(last[0], placements) else None
 
 
 def _reused_root(key: tuple, placements: tuple, color: int) -> Node | None:

@@ -43,7 +43,7 @@ import time
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import legal_moves, playout, root_lists
+from .playout import Replies, legal_moves, playout, root_lists
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -181,7 +181,8 @@ class Search:
                  dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
                  learned: bool = False, slope: float | None = None,
                  rave_k: float | None = None, uct_c: float | None = None,
-                 puct_c: float | None = None, race: int = RACE_PLACEMENTS) -> None:
+                 puct_c: float | None = None, race: int = RACE_PLACEMENTS,
+                 lgr: bool = False, replies: Replies | None = None) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
@@ -206,6 +207,8 @@ class Search:
         self.local = local
         self.simulations = 0
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
+        #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
+        self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None
         self._isq: list[float] = []
         self._beta: list[float] = []
         self._mark_symmetry()
@@ -270,9 +273,14 @@ class Search:
                     next_color = max(child.color, 0)
                 break
             node = child
+        before, context = (), 0
+        if self.replies is not None:  # the tree's placements, after two for context
+            start = max(0, len(recent) - len(path) - 2)
+            before, context = recent[start:], len(recent) - len(path) - start
         played, scores = playout(pos, next_color, int(self.rnd() * 2**62),
                                  k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
-                                 local_mode=self.local, roots=self.roots)
+                                 local_mode=self.local, roots=self.roots,
+                                 replies=self.replies, before=before, context=context)
         for c in dead:
             scores[c] = DEAD_SCORE
         self.backup(path, played, rewards(scores))

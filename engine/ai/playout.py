@@ -58,6 +58,7 @@ NEAR = 4  # attach points within this many edge steps of a local point are "near
 LOCAL_TRIES = 48  # draws from the near lists before giving up on a local move
 TRIES = 64  # draws for the weighted sample before listing every legal move
 WINDOW_POOL = 1 << 23  # candidates the window cache holds (32 MB) before it starts over
+REPLY_SLOTS = 1 << 20  # last-good-reply slots per colour for a pair of previous moves (4 MB)
 
 _U12 = np.uint64(12)
 _U25 = np.uint64(25)
@@ -130,6 +131,10 @@ class PlayTables:
         self._work: dict[int, _Work] = {}
         self.seen = np.zeros(bc.nu_moves, np.int64)  # == seen_gen: listed by this call
         self.seen_gen = 0
+        # Random keys of each move (and of "no move", index nu_moves) for the reply table of
+        # a pair of previous moves (`Replies`); fixed, so a search stays reproducible.
+        keys = np.random.default_rng(size).integers(0, 1 << 62, (2, nm + 1), np.int64)
+        self.key1, self.key2 = keys[0], keys[1]
 
     def work(self, n: int) -> _Work:
         """This process's scratch arrays for `n` colours (one playout at a time)."""
@@ -167,7 +172,8 @@ def play_tables(size: int) -> PlayTables:
 
 def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
-            roots: RootLists | None = None) -> tuple[list[list[int]], list[int]]:
+            roots: RootLists | None = None, replies: Replies | None = None,
+            before: tuple = (), context: int = 0) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
 
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
@@ -177,7 +183,13 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     final scores (`Position.score`'s). In two-colour games the playout stops as soon as the
     winner is certain (a stuck colour that is behind can only fall further behind).
     `roots`: `root_lists` of a position `pos` descends from (a search's root), whose
-    pruned candidate lists the playout starts from instead of the window cache's."""
+    pruned candidate lists the playout starts from instead of the window cache's.
+    `replies`: the search's last good replies (`Replies`): each colour first plays its
+    stored reply to the last two placements, then to the last one, when legal; at the end
+    the colours with the best score store their replies and the others forget theirs, over
+    `before` (the simulation's placements before the playout, as (colour, move), oldest
+    first, the first `context` of them only as the previous moves of the next) and the
+    playout's own."""
     t = play_tables(pos.bc.size)
     n = pos.nu_colors
     if roots is None:
@@ -193,6 +205,10 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     w = t.work(n)
     w.gen = gen = w.gen + 1
     t.trim()
+    if replies is None:
+        replies = _no_replies()
+    bc_ = np.array([b[0] for b in before], np.int64)
+    bm_ = np.array([b[1] for b in before], np.int64)
     out, cnt, scores = _playout(
         bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
         np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
@@ -201,9 +217,28 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
         t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
-        roots.rlen)
+        roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
+
+
+class Replies:
+    """Last good replies with forgetting (LGRF; Pentobi's playouts use them): per colour, the
+    move it last played in a simulation it won after a given previous placement (`one`,
+    indexed by move id, `nu_moves` for none) and after a given pair (`two`, a hash table of
+    `REPLY_SLOTS`); −1 where none. A reply is only ever played after the playout has
+    checked it legal, so a stale or colliding entry costs nothing but the check."""
+
+    def __init__(self, size: int, n: int, on: bool = True) -> None:
+        nm = play_tables(size).piece.shape[0]
+        self.on = on
+        self.one = np.full((n, nm + 1), -1, np.int32)
+        self.two = np.full((n, REPLY_SLOTS if on else 1), -1, np.int32)
+
+
+@cache
+def _no_replies() -> Replies:
+    return Replies(14, 4, on=False)
 
 
 class RootLists:
@@ -439,6 +474,36 @@ def _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist, rlist, pool,
     return m
 
 
+@njit(cache=True, inline="always")
+def _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
+    """Whether colour `c` may play the stored reply `m` now: its piece unused, no cell
+    forbidden, and a cell on one of c's attach points."""
+    if m < 0 or used[c, piece[m]]:
+        return False
+    touch = False
+    for j in range(ncell[m]):
+        b = cells[m, j]
+        if forb[c, b]:
+            return False
+        if inlist[c, b]:
+            touch = True
+    return touch
+
+
+@njit(cache=True, inline="always")
+def _learn(c, m, last, second, win, one, two, key1, key2):
+    """Store (`win`) or forget colour `c`'s reply `m` to the placements `last`, `second`."""
+    h = (key1[last] ^ key2[second]) & (two.shape[1] - 1)
+    if win:
+        two[c, h] = m
+        one[c, last] = m
+    else:
+        if two[c, h] == m:
+            two[c, h] = -1
+        if one[c, last] == m:
+            one[c, last] = -1
+
+
 @njit(cache=True)
 def _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop):
     """Build the window cache's entry for bit `a` and forbidden pattern `pat`."""
@@ -462,7 +527,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
              alive, hc, hm, k, local_mode, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
-             pool, segs, rlist, roff, rlen):
+             pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context):
     st = np.empty(1, np.uint64)
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -493,6 +558,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
     nu_played = nu_played.copy()
     squares = squares.copy()
     last_piece = last_piece.copy()
+    alive0 = alive
     alive = alive.copy()
     nu_alive = 0
     for c in range(n):
@@ -504,6 +570,14 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
         histc[nh] = hc[i]
         histm[nh] = hm[i]
         nh += 1
+    # The last two placements (move ids; `none` before the first) and the playout's own
+    # placements in order, for the replies.
+    none = piece.shape[0]
+    last = hm[hm.shape[0] - 1] if hm.shape[0] >= 1 else none
+    second = hm[hm.shape[0] - 2] if hm.shape[0] >= 2 else none
+    seqc = np.empty(n * NU_PIECES, np.int64)
+    seqm = np.empty(n * NU_PIECES, np.int64)
+    nseq = 0
 
     mark = np.zeros(piece_base, np.int64)  # == stamp: a local point this ply
     amark = np.zeros(piece_base, np.int64)  # == stamp: an attach point of the mover
@@ -526,6 +600,15 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
             c = (c + 1) % n
             continue
         stamp += 1
+        reply = -1
+        if use_lgr:
+            m = rtwo[c, (key1[last] ^ key2[second]) & (rtwo.shape[1] - 1)]
+            if _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
+                reply = m
+            else:
+                m = rone[c, last]
+                if _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
+                    reply = m
         npc = 0
         for p in range(NU_PIECES):
             if not used[c, p]:
@@ -573,10 +656,10 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 j += 1
         aseg[j] = ns
         natt[c] = j
-        move = -1
+        move = reply
         found = 0
         wsum = 0.0
-        if total:
+        if total and move < 0:
             # Local points: attach points (and, in local mode, their edge neighbours) the
             # other colours' last placements opened.
             nloc = 0
@@ -717,6 +800,11 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
         histc[nh] = c
         histm[nh] = move
         nh += 1
+        second = last
+        last = move
+        seqc[nseq] = c
+        seqm[nseq] = move
+        nseq += 1
         c = (c + 1) % n
     scores = np.zeros(n, np.int64)
     for c in range(n):
@@ -724,4 +812,26 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
             scores[c] = 20 if last_piece[c] == SINGLE else 15
         else:
             scores[c] = squares[c] - TOTAL_SQUARES
+    if use_lgr:
+        # The colours with the best score (dead ones never) store their replies, the others
+        # forget theirs: over the simulation's placements before the playout, then its own.
+        best = -(1 << 30)
+        for c in range(n):
+            if alive0[c] and scores[c] > best:
+                best = scores[c]
+        last = none
+        second = none
+        for i in range(bm.shape[0]):
+            if i >= context:
+                c = bc[i]
+                win = alive0[c] != 0 and scores[c] == best
+                _learn(c, bm[i], last, second, win, rone, rtwo, key1, key2)
+            second = last
+            last = bm[i]
+        for i in range(nseq):
+            c = seqc[i]
+            win = alive0[c] != 0 and scores[c] == best
+            _learn(c, seqm[i], last, second, win, rone, rtwo, key1, key2)
+            second = last
+            last = seqm[i]
     return out, cnt, scores
