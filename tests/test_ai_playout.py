@@ -6,7 +6,7 @@ import pytest
 
 from engine.ai.features import recent_placements
 from engine.ai.heuristic import score_moves
-from engine.ai.playout import legal_moves, playout, root_lists
+from engine.ai.playout import Replies, legal_moves, playout, root_lists
 from engine.ai.tables import move_facts
 from tests.test_ai import random_game
 
@@ -157,3 +157,81 @@ def test_root_lists_hold_exactly_the_legal_moves_and_serve_positions_below(varia
             after = below.copy()
             _replay(after, (first + 1) % pos.nu_colors, played)
             assert scores == [after.score(c) for c in range(pos.nu_colors)]
+
+
+def _order(first: int, n: int, played: list[list[int]]) -> list[tuple[int, int]]:
+    """A playout's placements as (colour, move) in the order it made them (see `_replay`)."""
+    return [((first + j) % n, played[(first + j) % n][r])
+            for r in range(max(map(len, played), default=0)) for j in range(n)
+            if r < len(played[(first + j) % n])]
+
+
+@pytest.mark.parametrize("variant", ("duo", "classic"))
+@pytest.mark.parametrize("local", (False, True))
+def test_playouts_with_stored_replies_stay_legal(variant, local):
+    """Replies are only played when legal: with reply tables full of arbitrary moves (legal
+    ones among them) every playout move is still legal and the scores are the engine's."""
+    rng = np.random.default_rng(3)
+    for seed, plies in ((1, 0), (2, 8), (3, 20), (4, 36)):
+        state = random_game(variant, plies, seed=seed).state
+        if state.is_over:
+            continue
+        pos = state.position
+        replies = Replies(pos.bc.size, pos.nu_colors)
+        nm = pos.bc.nu_moves
+        replies.one[:] = rng.integers(-1, nm, replies.one.shape)
+        legal = [m for c in range(pos.nu_colors) for m in pos.legal_moves(c)]
+        replies.one[:, :: 7] = rng.choice(legal, replies.one[:, :: 7].shape)
+        replies.two[:] = rng.choice(legal, replies.two.shape)
+        first = state.to_move - 1
+        played, scores = playout(pos, first, seed, recent=recent_placements(state),
+                                 local_mode=local, replies=replies)
+        after = pos.copy()
+        _replay(after, first, played)
+        assert scores == [after.score(c) for c in range(pos.nu_colors)]
+
+
+def test_winners_store_their_replies_and_the_others_forget_them():
+    """After a playout every placement of a colour with the best score is stored as its
+    reply to the placement before it; every other colour's placements are not (a stored one
+    is forgotten), including the simulation's placements before the playout."""
+    state = random_game("classic", 12, seed=21).state
+    pos = state.position.copy()
+    first = state.to_move - 1
+    n = pos.nu_colors
+    before = list(recent_placements(state))  # the first of these is context only
+    replies = Replies(pos.bc.size, n)
+    none = pos.bc.nu_moves
+    for (_, p), (c, m) in zip(before, before[1:], strict=False):
+        replies.one[c, p] = m  # to be forgotten by the colours that do not win
+    played, scores = playout(pos, first, 5, recent=tuple(before), local_mode=True,
+                             replies=replies, before=tuple(before), context=1)
+    seq = before + _order(first, n, played)
+    best = max(scores)
+    assert sum(map(len, played)) > 20
+    checked = set()
+    for (_, p), (c, m) in zip(seq, seq[1:], strict=False):
+        if scores[c] == best:
+            assert replies.one[c, p] == m
+        else:
+            assert replies.one[c, p] != m
+        checked.add(scores[c] == best)
+    assert checked == {True, False}
+    assert (replies.one[:, none] == -1).all()  # the context had a previous placement
+    stored = np.flatnonzero(replies.one.ravel() >= 0).size
+    assert stored == sum(1 for c, _ in seq[1:] if scores[c] == best)
+
+
+def test_a_search_with_replies_repeats_for_a_seed():
+    from engine.ai.mcts import Search
+
+    state = random_game("classic", 16, seed=4).state
+    pos, color = state.position, state.to_move - 1
+    recent = recent_placements(state)
+    runs = []
+    for _ in range(2):
+        s = Search(pos, color, seed=8, recent=recent, local=True, learned=True, lgr=True)
+        s.run(150)
+        runs.append((s.best_move(), list(s.root.n), int((s.replies.one >= 0).sum())))
+    assert runs[0] == runs[1]
+    assert runs[0][2] > 0

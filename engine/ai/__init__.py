@@ -91,8 +91,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     experiments), `bank` whether a time-bound search stops once its move is decided and
     saves the rest of its time for the game's later moves (default: the level's), `lgr`
     whether playouts play the last good replies first (default: the level's).
-    The bank and the replies live with the reused tree: it carries over only while this process plays
-    the same game for the same key.
+    The bank and the replies live with the reused tree: they carry over only while this
+    process plays the same game for the same key.
     Seats that left the game never move in the search and count as last.
     """
     spec = LEVELS.get(level)
