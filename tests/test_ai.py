@@ -238,3 +238,23 @@ def test_the_time_bank_keeps_unused_time_for_the_same_game_only():
     _, took = timed(random_game("classic", 13, seed=7).state)
     assert 5.0 - took <= banked() <= 5.0  # another game: it starts empty
     ai._reuse.clear()
+
+
+def test_distance_weighted_rave_credits_later_moves_less():
+    """With `rave_dist`, a node's RAVE statistics get each later move of its colour with
+    weight 1 − (j − d) / (L − d): j the move's index in the simulation, d the node's, L the
+    simulation's length (the playout's moves in turn order from the colour after the path)."""
+    from engine.ai.mcts import Node, Search
+
+    root = Node(0, [10, 11, 12])
+    child = Node(1, [20, 21])
+    search = Search.__new__(Search)
+    path = [(root, 0), (child, 1)]  # colour 0 plays 10, colour 1 plays 21
+    played = [[11, 12], [20], [], []]  # then colours 2, 3 pass, 0: 11, 1: 20, 0: 12
+    Search.backup_dist(search, path, played, 2, [0.9, 0.1, 0.5, 0.5])
+    assert root.n == [1, 0, 0] and root.w == [0.9, 0.0, 0.0] and root.visits == 1
+    assert root.rn == pytest.approx([1.0, 0.6, 0.2])  # indices 0, 2, 4 of 5
+    assert root.rw == pytest.approx([0.9, 0.54, 0.18])
+    assert child.rn == pytest.approx([0.5, 1.0])  # index 3 and 1, from d = 1 of 5
+    assert child.rw == pytest.approx([0.05, 0.1])
+    assert child.n == [0, 1]

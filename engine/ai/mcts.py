@@ -182,10 +182,12 @@ class Search:
                  learned: bool = False, slope: float | None = None,
                  rave_k: float | None = None, uct_c: float | None = None,
                  puct_c: float | None = None, race: int = RACE_PLACEMENTS,
-                 lgr: bool = False, replies: Replies | None = None) -> None:
+                 lgr: bool = False, replies: Replies | None = None,
+                 rave_dist: bool = False) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
+        self.rave_dist = rave_dist  # RAVE credit shrinks with how much later a move came
         self.uct_c = UCT_C if uct_c is None else uct_c
         self.puct_c = PUCT_C if puct_c is None else puct_c
         self.facts = move_facts(pos.bc.size)
@@ -283,7 +285,10 @@ class Search:
                                  replies=self.replies, before=before, context=context)
         for c in dead:
             scores[c] = DEAD_SCORE
-        self.backup(path, played, rewards(scores))
+        if self.rave_dist:
+            self.backup_dist(path, played, next_color, rewards(scores))
+        else:
+            self.backup(path, played, rewards(scores))
         self.simulations += 1
 
     def select(self, node: Node) -> int:
@@ -354,6 +359,42 @@ class Search:
                 if j is not None:
                     node.rn[j] += 1
                     node.rw[j] += r
+
+    def backup_dist(self, path, played: list[list[int]], first: int,
+                    reward: list[float]) -> None:
+        """`backup` with RAVE credit weighted by distance (Pentobi's): at the node of the
+        simulation's move d, a later move of the same colour at index j of the simulation's
+        L moves counts 1 − (j − d) / (L − d), so moves played soon after count nearly fully
+        and those near the end of the playout hardly at all."""
+        n = len(played)
+        by: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for j, (node, i) in enumerate(path):
+            by[node.color].append((j, node.moves[i]))
+        j = len(path)
+        for r in range(max(map(len, played), default=0)):  # the playout's own order
+            for k in range(n):
+                c = (first + k) % n
+                if r < len(played[c]):
+                    by[c].append((j, played[c][r]))
+                    j += 1
+        total = j
+        for d in range(len(path) - 1, -1, -1):
+            node, i = path[d]
+            c = node.color
+            r = reward[c]
+            node.visits += 1
+            node.n[i] += 1
+            node.w[i] += r
+            span = total - d
+            idx = node.idx
+            for j, m in by[c]:
+                if j < d:
+                    continue
+                k = idx.get(m)
+                if k is not None:
+                    wgt = 1.0 - (j - d) / span
+                    node.rn[k] += wgt
+                    node.rw[k] += wgt * r
 
     # -- reading the tree --------------------------------------------------------------------
     def best_move(self) -> int | None:
