@@ -8,7 +8,8 @@ optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds
 `puct` for PUCT_C, `race` for how many placements per colour the big board's race to the
 middle lasts, 0 for none; `bank` as 0/1 for stopping decided searches and spending the time
 saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` as 0/1 for
-RAVE credit weighted by distance).
+RAVE credit weighted by distance; `localk` for how many local candidates a local-first
+playout move compares).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -118,7 +119,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
-                "ravedist": lambda v: bool(int(v)),
+                "ravedist": lambda v: bool(int(v)), "localk": int,
                 "bank": lambda v: bool(int(v))}
 
 
@@ -129,7 +130,8 @@ def make_engine(spec: str, variant: str, seed: int):
         for pair in pairs:
             name, value = pair.split("=", 1)
             key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
-                   "puct": "puct_c", "ravedist": "rave_dist"}.get(name, name)
+                   "puct": "puct_c", "ravedist": "rave_dist",
+                   "localk": "local_k"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)

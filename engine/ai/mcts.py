@@ -43,7 +43,7 @@ import time
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import Replies, legal_moves, playout, root_lists
+from .playout import LOCAL_K, Replies, legal_moves, playout, root_lists
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -183,7 +183,7 @@ class Search:
                  rave_k: float | None = None, uct_c: float | None = None,
                  puct_c: float | None = None, race: int = RACE_PLACEMENTS,
                  lgr: bool = False, replies: Replies | None = None,
-                 rave_dist: bool = False) -> None:
+                 rave_dist: bool = False, local_k: int = LOCAL_K) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
@@ -207,6 +207,7 @@ class Search:
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
+        self.local_k = local_k  # local candidates a local-first playout move compares
         self.simulations = 0
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
@@ -282,7 +283,8 @@ class Search:
         played, scores = playout(pos, next_color, int(self.rnd() * 2**62),
                                  k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
                                  local_mode=self.local, roots=self.roots,
-                                 replies=self.replies, before=before, context=context)
+                                 replies=self.replies, before=before, context=context,
+                                 local_k=self.local_k)
         for c in dead:
             scores[c] = DEAD_SCORE
         if self.rave_dist:

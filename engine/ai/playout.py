@@ -173,15 +173,17 @@ def play_tables(size: int) -> PlayTables:
 def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
             roots: RootLists | None = None, replies: Replies | None = None,
-            before: tuple = (), context: int = 0) -> tuple[list[list[int]], list[int]]:
+            before: tuple = (), context: int = 0,
+            local_k: int = LOCAL_K) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
 
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
     mode); `recent`: the last few (colour, move) placements before the playout (the local
     points); `dead` colours (their seat left the game) never move; `local_mode`: level 6's
-    local-first policy. Returns the moves each colour played, in order (for RAVE), and the
-    final scores (`Position.score`'s). In two-colour games the playout stops as soon as the
-    winner is certain (a stuck colour that is behind can only fall further behind).
+    local-first policy, comparing `local_k` local candidates a move. Returns the moves each
+    colour played, in order (for RAVE), and the final scores (`Position.score`'s). In
+    two-colour games the playout stops as soon as the winner is certain (a stuck colour
+    that is behind can only fall further behind).
     `roots`: `root_lists` of a position `pos` descends from (a search's root), whose
     pruned candidate lists the playout starts from instead of the window cache's.
     `replies`: the search's last good replies (`Replies`): each colour first plays its
@@ -212,7 +214,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     out, cnt, scores = _playout(
         bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
         np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
-        np.array(pos.last_piece, np.int64), alive, hc, hm, k, local_mode,
+        np.array(pos.last_piece, np.int64), alive, hc, hm, k, local_mode, local_k,
         seed & 0x7FFFFFFFFFFFFFFF, gen,
         t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
@@ -524,7 +526,7 @@ def _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop):
 
 @njit(cache=True)
 def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_piece,
-             alive, hc, hm, k, local_mode, seed, gen,
+             alive, hc, hm, k, local_mode, local_k, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
              pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context):
@@ -706,7 +708,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 if ntotal:
                     best_cnt = 0
                     tries = 0
-                    while found < LOCAL_K and tries < LOCAL_TRIES:
+                    while found < local_k and tries < LOCAL_TRIES:
                         tries += 1
                         m = _draw(st, c, ntotal, nn, nseg, nseg_end, soff, slen, spool,
                                   wlist, rlist, pool, top, forb, cells, ncell)
