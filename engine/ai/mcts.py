@@ -41,6 +41,8 @@ import math
 import random
 import time
 
+import numpy as np
+
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
 from .playout import LOCAL_K, Replies, legal_moves, playout, root_lists
@@ -87,14 +89,14 @@ class Node:
         self.kids: list[Node | None] = [None] * k
         if prior_n and scores:
             self.n = [prior_n] * k
-            self.w = [prior_n * max(PRIOR_FLOOR, PRIOR_TOP - slope * (top - s))
-                      for s in scores]
+            value = np.maximum(PRIOR_FLOOR, PRIOR_TOP - slope * (top - np.asarray(scores)))
+            self.w = (prior_n * value).tolist()
         else:
             self.n = [0] * k
             self.w = [0.0] * k
         self.rn = [0] * k
         self.rw = [0.0] * k
-        self.idx = {m: i for i, m in enumerate(moves)}
+        self.idx = dict(zip(moves, range(k), strict=True))
         self.visits = 0
         self.capped: frozenset[int] = frozenset()
 
@@ -119,8 +121,9 @@ def considered_moves(pos, color: int, rich: bool = False,
         scores = prior_logits(pos, color, moves, learned, recent)
     else:
         scores = score_moves(pos, color, moves, rich=rich)
-    order = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
-    return [moves[i] for i in order], [scores[i] for i in order]
+    s = np.asarray(scores, np.float64)
+    order = np.argsort(-s, kind="stable")  # best first, ties in list order
+    return np.asarray(moves)[order].tolist(), s[order].tolist()
 
 
 def race_moves(pos, moves: list[int]) -> list[int]:
