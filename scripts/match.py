@@ -9,7 +9,8 @@ optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds
 middle lasts, 0 for none; `bank` as 0/1 for stopping decided searches and spending the time
 saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` as 0/1 for
 RAVE credit weighted by distance; `localk` for how many local candidates a local-first
-playout move compares).
+playout move compares; `expinc` for how many more visits a node needs before it is
+expanded per level of depth).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -120,6 +121,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
+                "expinc": float,
                 "bank": lambda v: bool(int(v))}
 
 
@@ -131,7 +133,7 @@ def make_engine(spec: str, variant: str, seed: int):
             name, value = pair.split("=", 1)
             key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
                    "puct": "puct_c", "ravedist": "rave_dist",
-                   "localk": "local_k"}.get(name, name)
+                   "localk": "local_k", "expinc": "expand_inc"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)

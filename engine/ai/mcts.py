@@ -53,6 +53,7 @@ RAVE_K = 300.0
 WIDEN_BASE = 4
 WIDEN_RATE = 1.5
 EXPAND_AT = 2
+EXPAND_INC = 0.0  # a node d moves below the root's children expands after EXPAND_AT + d·this
 PRIOR_N = 10  # virtual simulations per child (0: order only, unvisited children first)
 PRIOR_TOP = 0.6  # prior value of the best-scored child
 PRIOR_SLOPE = 0.05  # prior value lost per heuristic point behind the best child
@@ -186,7 +187,8 @@ class Search:
                  rave_k: float | None = None, uct_c: float | None = None,
                  puct_c: float | None = None, race: int = RACE_PLACEMENTS,
                  lgr: bool = False, replies: Replies | None = None,
-                 rave_dist: bool = False, local_k: int = LOCAL_K) -> None:
+                 rave_dist: bool = False, local_k: int = LOCAL_K,
+                 expand_inc: float = EXPAND_INC) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
@@ -211,6 +213,7 @@ class Search:
         self.playout_k = playout_k
         self.local = local
         self.local_k = local_k  # local candidates a local-first playout move compares
+        self.expand_inc = expand_inc  # visits more a node needs to expand, per tree depth
         self.simulations = 0
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
@@ -270,7 +273,7 @@ class Search:
             next_color = (node.color + 1) % n_colors
             child = node.kids[i]
             if child is None:
-                if node.n[i] + 1 >= expand_at:
+                if node.n[i] + 1 >= expand_at + self.expand_inc * (len(path) - 1):
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
                                                   dead=dead, rich=self.rich,
                                                   learned=self.learned, slope=self.slope,
