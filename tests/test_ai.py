@@ -258,3 +258,30 @@ def test_distance_weighted_rave_credits_later_moves_less():
     assert child.rn == pytest.approx([0.5, 1.0])  # index 3 and 1, from d = 1 of 5
     assert child.rw == pytest.approx([0.05, 0.1])
     assert child.n == [0, 1]
+
+
+def test_deeper_nodes_expand_later_with_a_rising_threshold():
+    """With `expand_inc`, a child d levels below the root's children is expanded only once
+    it has had EXPAND_AT + d · expand_inc (real and virtual) visits; without it, on its
+    second real visit at any depth."""
+    from engine.ai.features import recent_placements
+    from engine.ai.mcts import EXPAND_AT, PRIOR_N, Search
+
+    state = random_game("classic", 12, seed=6).state
+    pos, color = state.position, state.to_move - 1
+    counts = {}
+    for inc in (0.0, 1.5):
+        search = Search(pos, color, seed=3, recent=recent_placements(state), local=True,
+                        learned=True, expand_inc=inc)
+        search.run(600)
+        expanded = 0
+        stack = [(search.root, 0)]
+        while stack:
+            node, depth = stack.pop()
+            for i, kid in enumerate(node.kids):
+                if kid is not None:
+                    expanded += 1
+                    assert node.n[i] >= EXPAND_AT + PRIOR_N + inc * depth
+                    stack.append((kid, depth + 1))
+        counts[inc] = expanded
+    assert 0 < counts[1.5] < counts[0.0]
