@@ -616,11 +616,12 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
             if not used[c, p]:
                 avail[npc] = p
                 npc += 1
-        # Compact c's attach points and list their segments.
+        # Compact c's attach points and list their segments (not needed when a stored
+        # reply is played: the next ply of c's does it).
         j = 0
         total = 0
         ns = 0
-        for i in range(natt[c]):
+        for i in range(natt[c] if reply < 0 else 0):
             a = att[c, i]
             if forb[c, a]:
                 continue
@@ -656,8 +657,9 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 amark[a] = stamp
                 aseg[j] = first
                 j += 1
-        aseg[j] = ns
-        natt[c] = j
+        if reply < 0:
+            aseg[j] = ns
+            natt[c] = j
         move = reply
         found = 0
         wsum = 0.0
