@@ -10,7 +10,8 @@ middle lasts, 0 for none; `bank` as 0/1 for stopping decided searches and spendi
 saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` as 0/1 for
 RAVE credit weighted by distance; `localk` for how many local candidates a local-first
 playout move compares; `expinc` for how many more visits a node needs before it is
-expanded per level of depth).
+expanded per level of depth; `relative` for the weight of a margin bonus relative to the
+search's own playouts).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -121,7 +122,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
-                "expinc": float,
+                "expinc": float, "relative": float,
                 "bank": lambda v: bool(int(v))}
 
 

@@ -285,3 +285,30 @@ def test_deeper_nodes_expand_later_with_a_rising_threshold():
                     stack.append((kid, depth + 1))
         counts[inc] = expanded
     assert 0 < counts[1.5] < counts[0.0]
+
+
+def test_relative_rewards_add_the_margin_against_the_searchs_own_playouts():
+    """`RelativeRewards`: rank plus weight · tanh(z), z the colour's margin over the mean of
+    the others in standard deviations of the margins it had so far (itself included)."""
+    import math
+    import statistics
+
+    from engine.ai.mcts import RelativeRewards
+
+    rel = RelativeRewards(4, 0.3)
+    rng = random.Random(2)
+    seen: list[list[float]] = [[], [], [], []]
+    for step in range(40):
+        scores = [rng.randint(-40, 20) for _ in range(4)]
+        got = rel(scores)
+        plain = rewards(scores)
+        for c, s in enumerate(scores):
+            margin = s - (sum(scores) - s) / 3
+            seen[c].append(margin)
+            rank = plain[c] - 0.1 * math.tanh(margin / 10)  # `rewards` without its bonus
+            sd = statistics.pstdev(seen[c])
+            want = 0.3 * math.tanh((margin - statistics.fmean(seen[c])) / sd) if sd else 0.0
+            assert got[c] == pytest.approx(rank + want)
+            assert abs(got[c] - rank) <= 0.3
+            if step == 0:
+                assert got[c] == pytest.approx(rank)

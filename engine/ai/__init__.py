@@ -77,7 +77,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 uct_c: float | None = None, puct_c: float | None = None,
                 race: int | None = None, bank: bool | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
-                local_k: int | None = None, expand_inc: float | None = None) -> int | None:
+                local_k: int | None = None, expand_inc: float | None = None,
+                relative: float | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -96,7 +97,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     is weighted by distance (defaults: the level's), `local_k` how many local candidates a
     local-first playout move compares (`playout.LOCAL_K`) and `expand_inc` how many more
     visits a node needs before it is expanded per level below the root's children
-    (`mcts.EXPAND_INC`; both for experiments).
+    (`mcts.EXPAND_INC`), and `relative` the weight of a margin bonus measured against the
+    search's own playouts instead of the fixed one (`mcts.RelativeRewards`; experiments).
     The bank and the replies live with the reused tree: they carry over only while this
     process plays the same game for the same key.
     Seats that left the game never move in the search and count as last.
@@ -133,7 +135,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     lgr = spec.lgr if lgr is None else lgr
     rave_dist = spec.rave_dist if rave_dist is None else rave_dist
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc)
+           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative)
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     replies = _reused_replies(key, placements) if reuse and lgr else None
@@ -144,7 +146,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
                     lgr=lgr, replies=replies, rave_dist=rave_dist,
                     **({} if local_k is None else {"local_k": local_k}),
-                    **({} if expand_inc is None else {"expand_inc": expand_inc}))
+                    **({} if expand_inc is None else {"expand_inc": expand_inc}),
+                    **({} if relative is None else {"relative": relative}))
     if search.root.color != color:
         return None
     started = time.perf_counter()

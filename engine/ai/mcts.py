@@ -177,6 +177,41 @@ def rewards(scores: list[int]) -> list[float]:
     return out
 
 
+class RelativeRewards:
+    """Rewards with the margin bonus measured against the search's own playouts (Pentobi's
+    quality bonus): each colour's rank in [0, 1] plus `weight` · tanh(z), z how many
+    standard deviations its margin over the mean of the others lies above the mean margin
+    it had in this search's simulations so far. A fixed scale saturates once a colour is
+    well ahead or behind (tanh(20 / 10) ≈ 0.96), so the search stops caring whether it
+    loses by 20 or by 30; the relative bonus keeps rewarding every square it can win."""
+
+    def __init__(self, n: int, weight: float) -> None:
+        self.weight = weight
+        self.count = 0
+        self.mean = [0.0] * n
+        self.m2 = [0.0] * n
+
+    def __call__(self, scores: list[int]) -> list[float]:
+        n = len(scores)
+        total = sum(scores)
+        self.count += 1
+        k = self.count
+        out = []
+        for c, s in enumerate(scores):
+            below = sum(1 for t in scores if t < s)
+            ties = sum(1 for t in scores if t == s) - 1
+            rank = (below + 0.5 * ties) / (n - 1)
+            margin = s - (total - s) / (n - 1)
+            d = margin - self.mean[c]  # Welford's running mean and variance
+            self.mean[c] += d / k
+            self.m2[c] += d * (margin - self.mean[c])
+            var = self.m2[c] / k
+            bonus = self.weight * math.tanh((margin - self.mean[c]) / math.sqrt(var)) \
+                if var > 0 else 0.0
+            out.append(rank + bonus)
+        return out
+
+
 class Search:
     """One search tree rooted at a position; `run` adds simulations, `best_move` reads it."""
 
@@ -188,7 +223,7 @@ class Search:
                  puct_c: float | None = None, race: int = RACE_PLACEMENTS,
                  lgr: bool = False, replies: Replies | None = None,
                  rave_dist: bool = False, local_k: int = LOCAL_K,
-                 expand_inc: float = EXPAND_INC) -> None:
+                 expand_inc: float = EXPAND_INC, relative: float = 0.0) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
@@ -214,6 +249,8 @@ class Search:
         self.local = local
         self.local_k = local_k  # local candidates a local-first playout move compares
         self.expand_inc = expand_inc  # visits more a node needs to expand, per tree depth
+        #: The reward: `rewards`, or with `relative` > 0 a `RelativeRewards` of that weight.
+        self.rewards = RelativeRewards(pos.nu_colors, relative) if relative else rewards
         self.simulations = 0
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
@@ -294,9 +331,9 @@ class Search:
         for c in dead:
             scores[c] = DEAD_SCORE
         if self.rave_dist:
-            self.backup_dist(path, played, next_color, rewards(scores))
+            self.backup_dist(path, played, next_color, self.rewards(scores))
         else:
-            self.backup(path, played, rewards(scores))
+            self.backup(path, played, self.rewards(scores))
         self.simulations += 1
 
     def select(self, node: Node) -> int:
