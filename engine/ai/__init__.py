@@ -46,6 +46,8 @@ class Level:
     bank: bool = False  # time-bound: stop a decided search, spend the time saved later
     lgr: bool = False  # playouts play the last good replies first (`playout.Replies`)
     rave_dist: bool = False  # RAVE credit weighted by how soon after a move came (`mcts`)
+    relative: float = 0.0  # weight of the margin bonus relative to the search's playouts
+    expand_inc: float = 0.0  # visits more a node needs before expanding, per level of depth
 
 
 LEVELS: dict[int, Level] = {
@@ -57,7 +59,8 @@ LEVELS: dict[int, Level] = {
     4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 250 games)", playouts=250),
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
-             playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True),
+             playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True, lgr=True,
+             relative=0.3, expand_inc=0.5),
 }
 HINT_LEVEL = 3
 
@@ -93,12 +96,13 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     how many placements per colour the big board's race to the centre lasts (0: none;
     experiments), `bank` whether a time-bound search stops once its move is decided and
     saves the rest of its time for the game's later moves (default: the level's), `lgr`
-    whether playouts play the last good replies first and `rave_dist` whether RAVE credit
-    is weighted by distance (defaults: the level's), `local_k` how many local candidates a
-    local-first playout move compares (`playout.LOCAL_K`) and `expand_inc` how many more
-    visits a node needs before it is expanded per level below the root's children
-    (`mcts.EXPAND_INC`), and `relative` the weight of a margin bonus measured against the
-    search's own playouts instead of the fixed one (`mcts.RelativeRewards`; experiments).
+    whether playouts play the last good replies first, `rave_dist` whether RAVE credit is
+    weighted by distance, `expand_inc` how many more visits a node needs before it is
+    expanded per level below the root's children (`mcts.EXPAND_INC`) and `relative` the
+    weight of a margin bonus measured against the search's own playouts instead of the
+    fixed one (`mcts.RelativeRewards`; 0: the fixed one) (defaults: the level's);
+    `local_k` how many local candidates a local-first playout move compares
+    (`playout.LOCAL_K`; experiments).
     The bank and the replies live with the reused tree: they carry over only while this
     process plays the same game for the same key.
     Seats that left the game never move in the search and count as last.
@@ -134,6 +138,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     bank = spec.bank if bank is None else bank
     lgr = spec.lgr if lgr is None else lgr
     rave_dist = spec.rave_dist if rave_dist is None else rave_dist
+    relative = spec.relative if relative is None else relative
+    expand_inc = spec.expand_inc if expand_inc is None else expand_inc
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
            uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative)
     root = _reused_root(key, placements, color) if reuse else None
@@ -144,10 +150,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
-                    lgr=lgr, replies=replies, rave_dist=rave_dist,
-                    **({} if local_k is None else {"local_k": local_k}),
-                    **({} if expand_inc is None else {"expand_inc": expand_inc}),
-                    **({} if relative is None else {"relative": relative}))
+                    lgr=lgr, replies=replies, rave_dist=rave_dist, expand_inc=expand_inc,
+                    relative=relative, **({} if local_k is None else {"local_k": local_k}))
     if search.root.color != color:
         return None
     started = time.perf_counter()
