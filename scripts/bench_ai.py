@@ -4,6 +4,7 @@
   python scripts/bench_ai.py --quick    # fewer positions
   python scripts/bench_ai.py --playouts-only --seconds 2
   python scripts/bench_ai.py --priors-only   # only the cost of scoring a node's moves
+  python scripts/bench_ai.py --search-only   # only level 6's simulations per second
 
 Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
 position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
@@ -104,9 +105,11 @@ def priors_table() -> None:
                   f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
 
 
-def search_rates(seconds: float) -> None:
-    """Simulations per second of level 6's search (learned priors, local playouts) on
-    classic positions 0, 8 and 16 placements per seat in: what the strength depends on."""
+def search_rates(seconds: float, shipped: bool = True) -> None:
+    """Simulations per second of level 6's search (learned priors, local playouts, and with
+    `shipped` its other settings: last good replies, the relative bonus, the rising
+    expansion threshold) on positions 0, 8 and 16 placements per seat in: what the strength
+    depends on."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -115,6 +118,10 @@ def search_rates(seconds: float) -> None:
             state = _game(variant, each * n, seed=3).state
             color = state.to_move - 1
             args = dict(seed=1, recent=recent_placements(state), local=True, learned=True)
+            if shipped:
+                six = LEVELS[6]
+                args.update(lgr=six.lgr, relative=six.relative, expand_inc=six.expand_inc,
+                            rave_dist=six.rave_dist)
             Search(state.position.copy(), color, **args).run(50)  # warm-up
             search = Search(state.position.copy(), color, **args)
             t = time.perf_counter()
@@ -140,9 +147,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--playouts-only", action="store_true", help="skip the time per move")
     ap.add_argument("--priors-only", action="store_true",
                     help="only the cost of scoring a node's moves")
+    ap.add_argument("--search-only", action="store_true",
+                    help="only level 6's simulations per second, as shipped and with only "
+                         "local playouts and learned priors (the search before 1 December)")
     args = ap.parse_args(argv)
     if args.priors_only:
         priors_table()
+        return 0
+    if args.search_only:
+        search_rates(args.seconds)
+        print()
+        search_rates(args.seconds, shipped=False)
         return 0
     print("| variant | from | policy | playouts/s | µs per playout move |")
     print("|---|---|---|---:|---:|")
