@@ -26,13 +26,17 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   move from a diagonal run at the centre, and the three opponents punish the first.
 - Colours whose seat left the game (`dead`) never move in the tree or the playouts and rank
   last, as the rules score them.
+- Level 6's extras (Pentobi's, each a `Search` option): the margin bonus measured against
+  the search's own playouts (`relative`, `RelativeRewards`), last good replies in the
+  playouts (`lgr`, `playout.Replies`), an expansion threshold rising with depth
+  (`expand_inc`); RAVE credit weighted by distance (`rave_dist`) is built but off.
 - Duo: when the first colour faces a point-symmetric board, a move the mirror can copy is
   worth at most a draw (the second colour could mirror to the end), so such moves are capped
   at 0.5 and a symmetry breaker wins whenever it is not clearly worse.
 
 Cost: one simulation is one playout plus a walk down the tree; a node is expanded on its
-second visit (one compiled legal move generation and prior scoring, ~0.1–0.3 ms on a
-full board).
+second visit, or later deeper down with `expand_inc` (one compiled legal move generation
+and prior scoring, ~0.1–0.3 ms on a full board).
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ root (`root_lists`) and its playouts start from those. The random numbers are xo
 seeded per playout from the search's own generator, so a search is deterministic for its
 seed.
 
+With `Replies` (level 6) a colour first plays its last good reply to the previous one or
+two placements when it is legal (Pentobi's LGRF), and after the playout the colours with
+the best score store the replies they made while the others forget theirs.
+
 `legal_moves` lists a search node's moves from the same window cache, compiled: the
 engine's list in the engine's order (a test holds them equal).
 
