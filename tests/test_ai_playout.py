@@ -235,3 +235,19 @@ def test_a_search_with_replies_repeats_for_a_seed():
         runs.append((s.best_move(), list(s.root.n), int((s.replies.one >= 0).sum())))
     assert runs[0] == runs[1]
     assert runs[0][2] > 0
+
+
+def test_local_candidates_per_move_change_the_playout_and_stay_legal():
+    """`local_k` (how many local candidates a local-first move compares) is honoured: a
+    different count gives a different playout for the same seed, still a legal one."""
+    state = random_game("classic", 16, seed=14).state
+    pos = state.position
+    first = state.to_move - 1
+    recent = recent_placements(state)
+    runs = {k: playout(pos, first, 9, recent=recent, local_mode=True, local_k=k)
+            for k in (1, 3)}
+    assert runs[1] != runs[3]
+    for played, scores in runs.values():
+        after = pos.copy()
+        _replay(after, first, played)
+        assert scores == [after.score(c) for c in range(pos.nu_colors)]
