@@ -173,12 +173,17 @@ def rewards(scores: list[int]) -> list[float]:
     n = len(scores)
     out = []
     for s in scores:
-        below = sum(1 for t in scores if t < s)
-        ties = sum(1 for t in scores if t == s) - 1
-        rank = (below + 0.5 * ties) / (n - 1)
         margin = s - (sum(scores) - s) / (n - 1)
-        out.append(rank + SCORE_BONUS * math.tanh(margin / SCORE_SCALE))
+        out.append(_rank(scores, s) + SCORE_BONUS * math.tanh(margin / SCORE_SCALE))
     return out
+
+
+def _rank(scores: list[int], s: int) -> float:
+    """The rank of score `s` among `scores` in [0, 1]: the share of the others it beats,
+    ties counting half."""
+    below = sum(1 for t in scores if t < s)
+    ties = sum(1 for t in scores if t == s) - 1
+    return (below + 0.5 * ties) / (len(scores) - 1)
 
 
 class RelativeRewards:
@@ -202,9 +207,7 @@ class RelativeRewards:
         k = self.count
         out = []
         for c, s in enumerate(scores):
-            below = sum(1 for t in scores if t < s)
-            ties = sum(1 for t in scores if t == s) - 1
-            rank = (below + 0.5 * ties) / (n - 1)
+            rank = _rank(scores, s)
             margin = s - (total - s) / (n - 1)
             d = margin - self.mean[c]  # Welford's running mean and variance
             self.mean[c] += d / k
