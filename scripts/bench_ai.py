@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only the cost of scoring a node's moves")
     ap.add_argument("--search-only", action="store_true",
                     help="only level 6's simulations per second, as shipped and with only "
-                         "local playouts and learned priors (the search before 1 December)")
+                         "local playouts and learned priors (level 6 before its eighth-session "
+                         "settings)")
     args = ap.parse_args(argv)
     if args.priors_only:
         priors_table()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from .features import recent_placements
 from .greedy import greedy_move, sampled_move
 from .mcts import PRIOR_N, RACE_PLACEMENTS, Node, Search, child_for
+from .playout import LOCAL_K
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
                     lgr=lgr, replies=replies, rave_dist=rave_dist, expand_inc=expand_inc,
-                    relative=relative, **({} if local_k is None else {"local_k": local_k}))
+                    relative=relative, local_k=LOCAL_K if local_k is None else local_k)
     if search.root.color != color:
         return None
     started = time.perf_counter()
@@ -176,21 +177,27 @@ def _same_game(old: tuple, placements: tuple) -> bool:
     return len(placements) > len(old) and placements[: len(old)] == old
 
 
+def _kept(key: tuple, placements: tuple) -> tuple | None:
+    """What the last search for `key` left (`_reuse`'s entry), if it was in this game."""
+    last = _reuse.get(key)
+    return last if last is not None and _same_game(last[0], placements) else None
+
+
 def _banked(key: tuple, placements: tuple) -> float:
     """The seconds the last search for `key` left in the bank, if it was in this game."""
-    last = _reuse.get(key)
-    return last[2] if last is not None and _same_game(last[0], placements) else 0.0
+    last = _kept(key, placements)
+    return last[2] if last is not None else 0.0
 
 
 def _reused_replies(key: tuple, placements: tuple):
     """The last good replies the last search for `key` learnt, if it was in this game."""
-    last = _reuse.get(key)
-    return last[3] if last is not None and _same_game(last[0], placements) else None
+    last = _kept(key, placements)
+    return last[3] if last is not None else None
 
 
 def _reused_root(key: tuple, placements: tuple, color: int) -> Node | None:
-    last = _reuse.get(key)
-    if last is None or not _same_game(last[0], placements):
+    last = _kept(key, placements)
+    if last is None:
         return None
     old = last[0]
     node: Node | None = last[1]
