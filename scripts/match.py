@@ -11,7 +11,7 @@ saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` a
 RAVE credit weighted by distance; `localk` for how many local candidates a local-first
 playout move compares; `expinc` for how many more visits a node needs before it is
 expanded per level of depth; `relative` for the weight of a margin bonus relative to the
-search's own playouts).
+search's own playouts; `pace` as 0/1 for the time split over the game).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -25,7 +25,7 @@ Games run in parallel (`--jobs N`; the default `auto` is 2 when the load average
 
 Prints one line per game, then: A's win rate (draws count half) with a Wilson 95 %
 interval, the mean score difference (A minus the mean of the other seats), A's mean rank
-(1 = best, ties averaged) and each engine's mean seconds per move.
+(1 = best, ties averaged) and each engine's mean and longest seconds per move.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
                 "expinc": float, "relative": float,
-                "bank": lambda v: bool(int(v))}
+                "bank": lambda v: bool(int(v)), "pace": lambda v: bool(int(v))}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -149,7 +149,7 @@ def play_game(job: tuple) -> dict:
     a = make_engine(a_spec, variant, seed * 1000 + index)
     b = make_engine(b_spec, variant, seed * 1000 + index + 500)
     engines = {s: (a if s == a_seat else b) for s in range(1, n + 1)}
-    spent = {"a": [0.0, 0], "b": [0.0, 0]}
+    spent = {"a": [0.0, 0, 0.0], "b": [0.0, 0, 0.0]}  # seconds, moves, longest move
     forfeit = None
     try:
         while not game.state.is_over:
@@ -158,8 +158,10 @@ def play_game(job: tuple) -> dict:
             t = time.perf_counter()
             cells = eng.genmove(game, seat)
             who = "a" if eng is a else "b"
-            spent[who][0] += time.perf_counter() - t
+            took = time.perf_counter() - t
+            spent[who][0] += took
             spent[who][1] += 1
+            spent[who][2] = max(spent[who][2], took)
             if cells.lower() in ("pass", "resign", ""):
                 forfeit = seat
                 break
@@ -196,7 +198,7 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def summarise(results: list[dict]) -> dict:
     points = diffs = ranks = 0.0
-    spent = {"a": [0.0, 0], "b": [0.0, 0]}
+    spent = {"a": [0.0, 0, 0.0], "b": [0.0, 0, 0.0]}
     for r in results:
         s = r["scores"]
         mine = s[r["a_seat"] - 1]
@@ -208,12 +210,14 @@ def summarise(results: list[dict]) -> dict:
         for k in spent:
             spent[k][0] += r["spent"][k][0]
             spent[k][1] += r["spent"][k][1]
+            spent[k][2] = max(spent[k][2], r["spent"][k][2])
     n = len(results)
     rate = points / n
     lo, hi = wilson(rate, n)
     return {"games": n, "rate": rate, "lo": lo, "hi": hi, "diff": diffs / n, "rank": ranks / n,
             "sec_a": spent["a"][0] / max(spent["a"][1], 1),
-            "sec_b": spent["b"][0] / max(spent["b"][1], 1)}
+            "sec_b": spent["b"][0] / max(spent["b"][1], 1),
+            "max_a": spent["a"][2], "max_b": spent["b"][2]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"A: {args.a}\nB: {args.b}\n{args.game}, {s['games']} games: A scores "
           f"{100 * s['rate']:.1f}% (95% CI {100 * s['lo']:.1f}–{100 * s['hi']:.1f}%), "
           f"mean score diff {s['diff']:+.1f}, A mean rank {s['rank']:.2f}; "
-          f"s/move A {s['sec_a']:.2f}, B {s['sec_b']:.2f}; {time.perf_counter() - t0:.0f} s, "
+          f"s/move A {s['sec_a']:.2f} (longest {s['max_a']:.1f}), "
+          f"B {s['sec_b']:.2f} (longest {s['max_b']:.1f}); {time.perf_counter() - t0:.0f} s, "
           f"load average now {os.getloadavg()[0]:.2f}")
     return 0
 

@@ -49,6 +49,7 @@ class Level:
     rave_dist: bool = False  # RAVE credit weighted by how soon after a move came (`mcts`)
     relative: float = 0.0  # weight of the margin bonus relative to the search's playouts
     expand_inc: float = 0.0  # visits more a node needs before expanding, per level of depth
+    pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
 
 
 LEVELS: dict[int, Level] = {
@@ -70,6 +71,12 @@ REUSE_SLOTS = 4
 _reuse: dict[tuple, tuple] = {}
 BANK_SHARE = 1.0  # a move may spend at most this share of its own budget again from the bank
 BANK_CAP = 10.0  # the bank holds at most this many budgets
+#: With `pace`, the share of its budget a time-bound search gets, by how many pieces its
+#: colour has placed: (placed at least, share). Less while big pieces race to the middle
+#: or the book's openings are still near, more in the middle game, where the matches
+#: against Pentobi are won and lost (docs/ai.md); a colour places about 18 pieces in a
+#: classic game, so the mean share stays at about one budget.
+PACE = ((0, 0.5), (2, 0.8), (5, 1.0), (8, 1.35), (15, 0.8))
 
 
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
@@ -82,7 +89,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 race: int | None = None, bank: bool | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
-                relative: float | None = None) -> int | None:
+                relative: float | None = None, pace: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -103,7 +110,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     weight of a margin bonus measured against the search's own playouts instead of the
     fixed one (`mcts.RelativeRewards`; 0: the fixed one) (defaults: the level's);
     `local_k` how many local candidates a local-first playout move compares
-    (`playout.LOCAL_K`; experiments).
+    (`playout.LOCAL_K`; experiments); `pace` whether a time-bound search's seconds follow
+    `PACE` (default: the level's).
     The bank and the replies live with the reused tree: they carry over only while this
     process plays the same game for the same key.
     Seats that left the game never move in the search and count as last.
@@ -129,6 +137,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
         seed = random.SystemRandom().randrange(1 << 32)
     budget = spec.playouts if playouts is None else playouts
     limit = spec.seconds if seconds is None else seconds
+    if spec.pace if pace is None else pace:
+        limit *= pace_share(state.position.nu_played[seat - 1])
     placements = tuple((s, m) for _, s, m in state.placements)
     prior_n = PRIOR_N if prior_n is None else prior_n
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
@@ -166,6 +176,15 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
         while len(_reuse) > REUSE_SLOTS:
             del _reuse[next(iter(_reuse))]
     return search.best_move()
+
+
+def pace_share(placed: int) -> float:
+    """The share of its budget a paced search gets when its colour has `placed` pieces."""
+    share = PACE[0][1]
+    for start, value in PACE:
+        if placed >= start:
+            share = value
+    return share
 
 
 def hint(state, seat: int) -> int | None:
