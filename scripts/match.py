@@ -11,7 +11,8 @@ saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` a
 RAVE credit weighted by distance; `localk` for how many local candidates a local-first
 playout move compares; `expinc` for how many more visits a node needs before it is
 expanded per level of depth; `relative` for the weight of a margin bonus relative to the
-search's own playouts; `pace` as 0/1 for the time split over the game).
+search's own playouts; `length` for the weight of its game-length bonus; `pace` as 0/1 for
+the time split over the game).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -122,7 +123,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
-                "expinc": float, "relative": float,
+                "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": lambda v: bool(int(v))}
 
 

@@ -312,3 +312,70 @@ def test_relative_rewards_add_the_margin_against_the_searchs_own_playouts():
             assert abs(got[c] - rank) <= 0.3
             if step == 0:
                 assert got[c] == pytest.approx(rank)
+
+
+def test_the_length_bonus_favours_short_wins_and_long_losses():
+    """`RelativeRewards` with a `length` weight adds −length · (rank − ½) · tanh(z_len), z_len
+    the simulation's length against the lengths so far (itself included), in standard
+    deviations: on top of the rank and margin terms it is exactly that, bounded by
+    length / 2, and zero for a colour ranked in the middle."""
+    import math
+    import statistics
+
+    from engine.ai.mcts import RelativeRewards
+
+    plain, timed = RelativeRewards(4, 0.3), RelativeRewards(4, 0.3, 0.12)
+    rng = random.Random(3)
+    lengths: list[int] = []
+    for step in range(40):
+        scores = [rng.randint(-40, 20) for _ in range(4)]
+        moves = rng.randint(50, 80)
+        lengths.append(moves)
+        base, got = plain(scores), timed(scores, moves)
+        sd = statistics.pstdev(lengths)
+        z = (moves - statistics.fmean(lengths)) / sd if sd else 0.0
+        for c, s in enumerate(scores):
+            rank = rewards(scores)[c] - 0.1 * math.tanh((s - (sum(scores) - s) / 3) / 10)
+            want = -0.12 * (rank - 0.5) * math.tanh(z)
+            assert got[c] - base[c] == pytest.approx(want)
+            assert abs(got[c] - base[c]) <= 0.06 + 1e-12
+            if step == 0:
+                assert got[c] == pytest.approx(base[c])
+    winner = [10, 0, -5, -9]  # the same result in a longer game is worth less to the winner
+    a, b = RelativeRewards(4, 0.0, 0.12), RelativeRewards(4, 0.0, 0.12)
+    for m in (60, 70):
+        a(winner, m), b(winner, m)
+    short, long = a(winner, 55), b(winner, 75)
+    assert short[0] > long[0] and short[3] < long[3]
+
+
+def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch):
+    """With `pace`, a time-bound search gets `pace_share(k)` of its budget, k the pieces its
+    colour has placed, and over a game of 16–21 placements the shares average one budget
+    (±5 %); without it every move gets the whole budget."""
+    import engine.ai as ai
+    from engine.ai import pace_share
+
+    for n in range(16, 22):
+        assert 0.95 <= sum(pace_share(k) for k in range(n)) / n <= 1.05
+    assert pace_share(0) < pace_share(10) and pace_share(20) < pace_share(10)
+    asked: list[float] = []
+    real_run = ai.Search.run
+
+    def run(self, playouts, seconds=None, **kw):
+        asked.append(seconds)
+        return real_run(self, 4, seconds, **kw)  # a few simulations: only the time matters
+
+    monkeypatch.setattr(ai.Search, "run", run)
+    shares = set()
+    for placed in (13, 37):
+        state = random_game("classic", placed, seed=8).state
+        k = state.position.nu_played[state.to_move - 1]
+        shares.add(pace_share(k))
+        asked.clear()
+        for pace in (True, False):
+            move = choose_move(state, state.to_move, level=6, seed=1, seconds=2.0, pace=pace,
+                               reuse=False)
+            assert move in state.legal_moves(state.to_move)
+        assert asked == [pytest.approx(2.0 * pace_share(k)), 2.0]
+    assert len(shares) == 2

@@ -49,6 +49,7 @@ class Level:
     rave_dist: bool = False  # RAVE credit weighted by how soon after a move came (`mcts`)
     relative: float = 0.0  # weight of the margin bonus relative to the search's playouts
     expand_inc: float = 0.0  # visits more a node needs before expanding, per level of depth
+    length: float = 0.0  # weight of the game-length bonus (`mcts.RelativeRewards`)
     pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
 
 
@@ -89,7 +90,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 race: int | None = None, bank: bool | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
-                relative: float | None = None, pace: bool | None = None) -> int | None:
+                relative: float | None = None, length: float | None = None,
+                pace: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -108,7 +110,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     weighted by distance, `expand_inc` how many more visits a node needs before it is
     expanded per level below the root's children (`mcts.EXPAND_INC`) and `relative` the
     weight of a margin bonus measured against the search's own playouts instead of the
-    fixed one (`mcts.RelativeRewards`; 0: the fixed one) (defaults: the level's);
+    fixed one (`mcts.RelativeRewards`; 0: the fixed one) and `length` the weight of its
+    game-length bonus (defaults: the level's);
     `local_k` how many local candidates a local-first playout move compares
     (`playout.LOCAL_K`; experiments); `pace` whether a time-bound search's seconds follow
     `PACE` (default: the level's).
@@ -151,8 +154,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     rave_dist = spec.rave_dist if rave_dist is None else rave_dist
     relative = spec.relative if relative is None else relative
     expand_inc = spec.expand_inc if expand_inc is None else expand_inc
+    length = spec.length if length is None else length
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative)
+           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative, length)
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     replies = _reused_replies(key, placements) if reuse and lgr else None
@@ -162,7 +166,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
                     lgr=lgr, replies=replies, rave_dist=rave_dist, expand_inc=expand_inc,
-                    relative=relative, local_k=LOCAL_K if local_k is None else local_k)
+                    relative=relative, length=length,
+                    local_k=LOCAL_K if local_k is None else local_k)
     if search.root.color != color:
         return None
     started = time.perf_counter()
