@@ -63,7 +63,7 @@ LEVELS: dict[int, Level] = {
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
              playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True, lgr=True,
-             relative=0.3, expand_inc=0.5),
+             relative=0.3, expand_inc=0.5, length=0.12),
 }
 HINT_LEVEL = 3
 
