@@ -352,7 +352,8 @@ def test_the_length_bonus_favours_short_wins_and_long_losses():
 def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch):
     """With `pace`, a time-bound search gets `pace_share(k)` of its budget, k the pieces its
     colour has placed, and over a game of 16–21 placements the shares average one budget
-    (±5 %); without it every move gets the whole budget."""
+    (±5 %); without it every move gets the whole budget (less what the call spent before
+    the search: a loose bound, not a timing)."""
     import engine.ai as ai
     from engine.ai import pace_share
 
@@ -377,5 +378,7 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
             move = choose_move(state, state.to_move, level=6, seed=1, seconds=2.0, pace=pace,
                                reuse=False)
             assert move in state.legal_moves(state.to_move)
-        assert asked == [pytest.approx(2.0 * pace_share(k)), 2.0]
+        # the seconds count from the call's start, so setting up the search comes off them
+        for got, want in zip(asked, (2.0 * pace_share(k), 2.0), strict=True):
+            assert want - 1.0 < got <= want
     assert len(shares) == 2

@@ -115,6 +115,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `local_k` how many local candidates a local-first playout move compares
     (`playout.LOCAL_K`; experiments); `pace` whether a time-bound search's seconds follow
     `PACE` (default: the level's).
+    A time-bound search's seconds count from the start of the call, so building its root
+    and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
     process plays the same game for the same key.
     Seats that left the game never move in the search and count as last.
@@ -140,6 +142,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
         seed = random.SystemRandom().randrange(1 << 32)
     budget = spec.playouts if playouts is None else playouts
     limit = spec.seconds if seconds is None else seconds
+    started = time.perf_counter()  # the budget covers the whole call, not only the search
     if spec.pace if pace is None else pace:
         limit *= pace_share(state.position.nu_played[seat - 1])
     placements = tuple((s, m) for _, s, m in state.placements)
@@ -160,6 +163,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     replies = _reused_replies(key, placements) if reuse and lgr else None
+    if reuse:  # free what is not reused of the last tree now, inside the budget
+        _reuse.pop(key, None)
     extra = min(banked, BANK_SHARE * limit)
     recent = recent_placements(state)
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
@@ -170,13 +175,12 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                     local_k=LOCAL_K if local_k is None else local_k)
     if search.root.color != color:
         return None
-    started = time.perf_counter()
-    search.run(budget, limit + extra, stop_decided=bank)
+    search.run(budget, max(0.0, limit + extra - (time.perf_counter() - started)),
+               stop_decided=bank)
     if bank:
         banked = min(BANK_CAP * limit,
                      max(0.0, banked + limit - (time.perf_counter() - started)))
     if reuse:
-        _reuse.pop(key, None)
         _reuse[key] = (placements, search.root, banked, search.replies)
         while len(_reuse) > REUSE_SLOTS:
             del _reuse[next(iter(_reuse))]

@@ -29,8 +29,8 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
 - Level 6's extras (Pentobi's, each a `Search` option): the margin bonus measured against
   the search's own playouts (`relative`, `RelativeRewards`), last good replies in the
   playouts (`lgr`, `playout.Replies`), an expansion threshold rising with depth
-  (`expand_inc`); a game-length bonus (`length`) and RAVE credit weighted by distance
-  (`rave_dist`) are built but off.
+  (`expand_inc`) and a game-length bonus (`length`, in `RelativeRewards`); RAVE credit
+  weighted by distance (`rave_dist`) is built but off.
 - Duo: when the first colour faces a point-symmetric board, a move the mirror can copy is
   worth at most a draw (the second colour could mirror to the end), so such moves are capped
   at 0.5 and a symmetry breaker wins whenever it is not clearly worse.
