@@ -76,7 +76,8 @@ BANK_CAP = 10.0  # the bank holds at most this many budgets
 #: colour has placed: (placed at least, share). Less while big pieces race to the middle
 #: or the book's openings are still near, more in the middle game, where the matches
 #: against Pentobi are won and lost (docs/ai.md); a colour places about 18 pieces in a
-#: classic game, so the mean share stays at about one budget.
+#: classic game, so the mean share stays at about one budget. Off at every level: it
+#: measured no better than a flat budget (docs/ai.md).
 PACE = ((0, 0.5), (2, 0.8), (5, 1.0), (8, 1.35), (15, 0.8))
 
 
