@@ -108,8 +108,8 @@ def priors_table() -> None:
 def search_rates(seconds: float, shipped: bool = True) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
     `shipped` its other settings: last good replies, the relative bonus, the rising
-    expansion threshold) on positions 0, 8 and 16 placements per seat in: what the strength
-    depends on."""
+    expansion threshold, the game-length bonus) on positions 0, 8 and 16 placements per
+    seat in: what the strength depends on."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -121,7 +121,7 @@ def search_rates(seconds: float, shipped: bool = True) -> None:
             if shipped:
                 six = LEVELS[6]
                 args.update(lgr=six.lgr, relative=six.relative, expand_inc=six.expand_inc,
-                            rave_dist=six.rave_dist)
+                            rave_dist=six.rave_dist, length=six.length)
             Search(state.position.copy(), color, **args).run(50)  # warm-up
             search = Search(state.position.copy(), color, **args)
             t = time.perf_counter()
