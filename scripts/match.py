@@ -12,7 +12,8 @@ RAVE credit weighted by distance; `localk` for how many local candidates a local
 playout move compares; `expinc` for how many more visits a node needs before it is
 expanded per level of depth; `relative` for the weight of a margin bonus relative to the
 search's own playouts; `length` for the weight of its game-length bonus; `pace` as 0/1 for
-the time split over the game).
+the time split over the game; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its
+exploration constant).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -124,7 +125,8 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
                 "expinc": float, "relative": float, "length": float,
-                "bank": lambda v: bool(int(v)), "pace": lambda v: bool(int(v))}
+                "bank": lambda v: bool(int(v)), "pace": lambda v: bool(int(v)),
+                "merged": lambda v: bool(int(v))}
 
 
 def make_engine(spec: str, variant: str, seed: int):

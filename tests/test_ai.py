@@ -382,3 +382,126 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
         for got, want in zip(asked, (2.0 * pace_share(k), 2.0), strict=True):
             assert want - 1.0 < got <= want
     assert len(shares) == 2
+
+
+def _merged_search(rave_dist: bool = False):
+    from engine.ai.mcts import MERGED_C, Search
+
+    search = Search.__new__(Search)
+    search.merged, search.merged_c, search.rave_dist = True, MERGED_C, rave_dist
+    search.reward_sum = [0.0] * 4
+    return search
+
+
+def test_merged_backup_adds_real_and_rave_samples_to_one_value():
+    """Pentobi's tree policy (`merged`): the child a node chose gets one real sample (and a
+    real visit); the node's other children whose moves its colour played later get a
+    sample of weight 0.7 in the same mean, unless they already count more than
+    `MERGED_RAVE_CHILD_MAX`; a node's own move is never its RAVE sample."""
+    from engine.ai.mcts import MERGED_RAVE_CHILD_MAX, Node, Search
+
+    root = Node(0, [10, 11, 12], [0.0, -1.0, -2.0], probs=True, merged=0.5)
+    child = Node(1, [20, 21], [0.0, 0.0], probs=True, merged=0.5)
+    root.n[2], root.w[2] = MERGED_RAVE_CHILD_MAX + 1, 1000.0  # too many samples for RAVE
+    search = _merged_search()
+    path = [(root, 0), (child, 1)]  # colour 0 plays 10, colour 1 plays 21
+    played = [[11, 12], [20], [], []]  # then colours 2, 3 pass, 0: 11, 1: 20, 0: 12
+    before = list(root.w)
+    Search.backup_merged(search, path, played, 2, [0.9, 0.1, 0.5, 0.5])
+    assert root.visits == 1 and root.rn == [1, 0, 0] and child.rn == [0, 1]
+    assert root.n == pytest.approx([4.0, 3.7, MERGED_RAVE_CHILD_MAX + 1])
+    assert root.w == pytest.approx([before[0] + 0.9, before[1] + 0.7 * 0.9, 1000.0])
+    assert child.n == pytest.approx([3.7, 4.0])  # colour 1 played 20 after 21
+    assert child.w == pytest.approx([1.5 + 0.07, 1.5 + 0.1])
+    assert search.reward_sum == [0.9, 0.1, 0.5, 0.5]
+
+
+def test_merged_backup_weights_rave_samples_by_distance():
+    """With `rave_dist` too, the RAVE sample weighs 0.7 · (1 − (j − d) / (L − d)), the
+    distance weight of `backup_dist`."""
+    from engine.ai.mcts import Node, Search
+
+    root = Node(0, [10, 11, 12], [0.0, 0.0, 0.0], probs=True, merged=0.5)
+    child = Node(1, [20, 21], [0.0, 0.0], probs=True, merged=0.5)
+    search = _merged_search(rave_dist=True)
+    Search.backup_merged(search, [(root, 0), (child, 1)], [[11, 12], [20], [], []], 2,
+                         [0.9, 0.1, 0.5, 0.5])
+    assert root.n == pytest.approx([4.0, 3 + 0.7 * 0.6, 3 + 0.7 * 0.2])  # j = 2, 4 of 5
+    assert root.w == pytest.approx([1.5 + 0.9, 1.5 + 0.42 * 0.9, 1.5 + 0.14 * 0.9])
+    assert child.n == pytest.approx([3 + 0.7 * 0.5, 4.0])  # j = 3, from d = 1
+    assert child.w == pytest.approx([1.5 + 0.35 * 0.1, 1.5 + 0.1])
+
+
+def test_merged_nodes_start_from_pentobis_prior_values():
+    """Each child starts as 3 samples of m · √(γ / γ_best), m the colour's mean reward so
+    far and γ = e^logit, and its prior probability is γ's share."""
+    import math
+
+    from engine.ai.mcts import MERGED_PRIOR_N, Node
+
+    logits = [1.0, 0.5, -2.0]
+    node = Node(0, [1, 2, 3], logits, probs=True, merged=0.4)
+    assert node.n == [MERGED_PRIOR_N] * 3
+    assert [w / n for w, n in zip(node.w, node.n, strict=True)] == pytest.approx(
+        [0.4, 0.4 * math.exp(-0.25), 0.4 * math.exp(-1.5)])
+    total = sum(math.exp(x) for x in logits)
+    assert node.p == pytest.approx([math.exp(x) / total for x in logits])
+
+
+def test_merged_selection_equals_the_full_formula_over_every_child():
+    """`select_merged` skips children that cannot win, yet picks what value + c · P ·
+    √N · ln(N + 1) / n over all children picks (first of equals), the duo mirror cap
+    included."""
+    import math
+
+    from engine.ai.mcts import MERGED_C, Node, Search
+
+    rng = random.Random(5)
+    search = _merged_search()
+    for trial in range(300):
+        k = rng.randint(1, 40)
+        logits = sorted((rng.gauss(0, 2) for _ in range(k)), reverse=True)
+        node = Node(0, list(range(k)), logits, probs=True, merged=rng.random())
+        node.visits = rng.choice([0, 1, 5, 50, 3000])
+        for i in range(k):
+            extra = rng.choice([0, 0, rng.randint(1, 500)])
+            node.n[i] += extra + rng.random()
+            node.w[i] += rng.random() * extra
+        if trial % 3 == 0:
+            node.capped = frozenset(i for i in range(k) if rng.random() < 0.5)
+        expl = MERGED_C * math.sqrt(node.visits) * math.log(node.visits + 1)
+        best, best_v = None, -1.0
+        for i in range(k):
+            q = node.w[i] / node.n[i]
+            if i in node.capped:
+                q = min(q, 0.5)
+            v = q + node.p[i] * expl / node.n[i]
+            if best is None or v > best_v:
+                best, best_v = i, v
+        assert Search.select_merged(search, node) == best
+
+
+def test_merged_search_plays_the_move_with_the_most_wins():
+    """With Pentobi's tree policy the final move is the root child with the largest value
+    count × value (its wins), not the most visited one."""
+    from engine.ai.mcts import Node, Search
+
+    root = Node(0, [10, 11], [0.0, 0.0])
+    root.n, root.w = [10, 8], [4.0, 6.4]
+    search = Search.__new__(Search)
+    search.root, search.merged = root, False
+    assert search.best_move() == 10
+    search.merged = True
+    assert search.best_move() == 11
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_level_6_with_the_merged_tree_policy_plays_legal_reproducible_moves(variant):
+    for i, plies in enumerate((0, 9, 30)):
+        state = random_game(variant, plies, seed=40 + i).state
+        if state.is_over:
+            continue
+        seat = state.to_move
+        moves = {choose_move(state, seat, level=6, seed=i, playouts=60, seconds=5.0,
+                             merged=True, book=False, reuse=False) for _ in range(2)}
+        assert len(moves) == 1 and moves.pop() in state.legal_moves(seat)

@@ -51,6 +51,7 @@ class Level:
     expand_inc: float = 0.0  # visits more a node needs before expanding, per level of depth
     length: float = 0.0  # weight of the game-length bonus (`mcts.RelativeRewards`)
     pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
+    merged: bool = False  # Pentobi's tree policy (`mcts.Search.select_merged`)
 
 
 LEVELS: dict[int, Level] = {
@@ -92,7 +93,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
                 relative: float | None = None, length: float | None = None,
-                pace: bool | None = None) -> int | None:
+                pace: bool | None = None, merged: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -115,7 +116,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     game-length bonus (defaults: the level's);
     `local_k` how many local candidates a local-first playout move compares
     (`playout.LOCAL_K`; experiments); `pace` whether a time-bound search's seconds follow
-    `PACE` (default: the level's).
+    `PACE` (default: the level's); `merged` whether the search uses Pentobi's tree policy
+    (RAVE merged into the values, a prior exploration term over every child, the final
+    move by wins; `puct_c` is then its exploration constant; default: the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
@@ -159,8 +162,10 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     relative = spec.relative if relative is None else relative
     expand_inc = spec.expand_inc if expand_inc is None else expand_inc
     length = spec.length if length is None else length
+    merged = spec.merged if merged is None else merged
     key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative, length)
+           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative, length,
+           merged)
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     replies = _reused_replies(key, placements) if reuse and lgr else None
@@ -172,7 +177,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                     prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
                     slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
                     lgr=lgr, replies=replies, rave_dist=rave_dist, expand_inc=expand_inc,
-                    relative=relative, length=length,
+                    relative=relative, length=length, merged=merged,
                     local_k=LOCAL_K if local_k is None else local_k)
     if search.root.color != color:
         return None

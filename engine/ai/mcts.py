@@ -67,6 +67,15 @@ LEARNED_SLOPE = 0.11  # prior value lost per logit behind the best child (learne
 RACE_PLACEMENTS = 3  # pieces per colour on the big board while the race to the middle lasts
 RACE_SLACK = 0.3  # how much farther from the centre than the closest move a kept move may end
 PUCT_C = 0.0  # weight of the learned prior's exploration term in selection (0: off)
+#: Pentobi's tree policy (`merged`): RAVE samples of this weight merged into a child's value
+#: while the child's value count is at most `MERGED_RAVE_CHILD_MAX` and its parent has at
+#: most `MERGED_RAVE_PARENT_MAX` visits; every child starts with `MERGED_PRIOR_N` virtual
+#: simulations; the exploration constant of its prior term (classic's).
+MERGED_RAVE_WEIGHT = 0.7
+MERGED_RAVE_CHILD_MAX = 2000.0
+MERGED_RAVE_PARENT_MAX = 50_000
+MERGED_PRIOR_N = 3.0
+MERGED_C = 0.4
 DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
 SCORE_SCALE = 10.0
@@ -81,7 +90,10 @@ class Node:
                  "p")
 
     def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
-                 prior_n: int = 0, slope: float = PRIOR_SLOPE, probs: bool = False) -> None:
+                 prior_n: int = 0, slope: float = PRIOR_SLOPE, probs: bool = False,
+                 merged: float | None = None) -> None:
+        """`merged`: Pentobi's tree policy, this colour's mean reward so far in the search
+        (its prior values scale with it); needs `probs` (the learned logits' softmax)."""
         self.color = color
         self.moves = moves
         k = len(moves)
@@ -93,14 +105,23 @@ class Node:
             total = sum(e)
             self.p = [x / total for x in e]
         self.kids: list[Node | None] = [None] * k
-        if prior_n and scores:
+        if merged is not None and scores:
+            # Pentobi's prior value: the mean reward scaled by √(γ / γ_best), γ = e^logit
+            # (its move prior is γ's share, the softmax above), as MERGED_PRIOR_N samples.
+            value = merged * np.exp(0.5 * (np.asarray(scores) - top)) if self.p is not None \
+                else np.maximum(PRIOR_FLOOR, PRIOR_TOP - slope * (top - np.asarray(scores)))
+            if self.p is None:
+                self.p = [1.0 / k] * k
+            self.n = [MERGED_PRIOR_N] * k
+            self.w = (MERGED_PRIOR_N * value).tolist()
+        elif prior_n and scores:
             self.n = [prior_n] * k
             value = np.maximum(PRIOR_FLOOR, PRIOR_TOP - slope * (top - np.asarray(scores)))
             self.w = (prior_n * value).tolist()
         else:
             self.n = [0] * k
             self.w = [0.0] * k
-        self.rn = [0] * k
+        self.rn = [0] * k  # merged: the child's real visits
         self.rw = [0.0] * k
         self.idx = dict(zip(moves, range(k), strict=True))
         self.visits = 0
@@ -150,12 +171,13 @@ def _min_piece_size(pos, color: int) -> int:
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
            rich: bool = False, learned: tuple[float, ...] | None = None,
            slope: float = LEARNED_SLOPE, probs: bool = False, race: int = 0,
-           recent: tuple = ()) -> Node:
+           recent: tuple = (), merged: list[float] | None = None) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
     keep the learned prior's softmax on the node (the PUCT term); `race`: placements per
     colour the big board's race to the middle lasts (0: none); `recent`: the last (colour,
-    move) placements, oldest first (the learned prior's local points)."""
+    move) placements, oldest first (the learned prior's local points); `merged`: Pentobi's
+    tree policy, with every colour's mean reward so far (`Node`)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
@@ -165,7 +187,8 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
         if moves:
             return Node(c, moves, scores, prior_n,
                         PRIOR_SLOPE if learned is None else slope,
-                        probs=probs and learned is not None)
+                        probs=probs and learned is not None,
+                        merged=None if merged is None else merged[c])
     return Node(-1, [])
 
 
@@ -249,7 +272,7 @@ class Search:
                  lgr: bool = False, replies: Replies | None = None,
                  rave_dist: bool = False, local_k: int = LOCAL_K,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
-                 length: float = 0.0) -> None:
+                 length: float = 0.0, merged: bool = False) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
@@ -264,12 +287,20 @@ class Search:
         self.learned = weights_for(pos) if learned else None
         self.slope = LEARNED_SLOPE if slope is None else slope
         self.wide_root = False  # every root move eligible (training data, `train_priors.py`)
-        self.probs = bool(self.puct_c) and self.learned is not None
+        #: Pentobi's tree policy (`select_merged`, `backup_merged`); `puct_c` is then its
+        #: exploration constant (default `MERGED_C`).
+        self.merged = merged
+        self.merged_c = MERGED_C if puct_c is None else puct_c
+        self.probs = (bool(self.puct_c) or merged) and self.learned is not None
+        #: Every colour's summed reward over this search's simulations (`merged` priors).
+        self.reward_sum = [0.0] * pos.nu_colors
+        self.simulations = 0
         self.root = root if root is not None else expand(pos, color, prior_n=prior_n,
                                                          dead=self.dead, rich=rich,
                                                          learned=self.learned,
                                                          slope=self.slope, probs=self.probs,
-                                                         race=race, recent=recent[-3:])
+                                                         race=race, recent=recent[-3:],
+                                                         merged=self._means())
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -280,7 +311,6 @@ class Search:
         self.length = length
         self.rewards = RelativeRewards(pos.nu_colors, relative, length) \
             if relative or length else rewards
-        self.simulations = 0
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
         self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None
@@ -331,7 +361,7 @@ class Search:
         expand_at = EXPAND_AT + self.prior_n
         dead = self.dead
         while node.color >= 0:
-            i = self.select(node)
+            i = self.select_merged(node) if self.merged else self.select(node)
             path.append((node, i))
             m = node.moves[i]
             pos.play(node.color, m)
@@ -339,12 +369,14 @@ class Search:
             next_color = (node.color + 1) % n_colors
             child = node.kids[i]
             if child is None:
-                if node.n[i] + 1 >= expand_at + self.expand_inc * (len(path) - 1):
+                seen = node.rn[i] + self.prior_n if self.merged else node.n[i]  # real + virtual
+                if seen + 1 >= expand_at + self.expand_inc * (len(path) - 1):
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
                                                   dead=dead, rich=self.rich,
                                                   learned=self.learned, slope=self.slope,
                                                   probs=self.probs, race=self.race,
-                                                  recent=tuple(recent[-3:]))
+                                                  recent=tuple(recent[-3:]),
+                                                  merged=self._means())
                     next_color = max(child.color, 0)
                 break
             node = child
@@ -363,11 +395,51 @@ class Search:
             reward = self.rewards(scores, len(path) + sum(map(len, played)))
         else:
             reward = self.rewards(scores)
-        if self.rave_dist:
+        if self.merged:
+            self.backup_merged(path, played, next_color, reward)
+        elif self.rave_dist:
             self.backup_dist(path, played, next_color, reward)
         else:
             self.backup(path, played, reward)
         self.simulations += 1
+
+    def _means(self) -> list[float] | None:
+        """Every colour's mean reward so far (0.5 before the first simulation); None unless
+        the search uses Pentobi's tree policy."""
+        if not self.merged:
+            return None
+        k = self.simulations
+        return [t / k for t in self.reward_sum] if k else [0.5] * len(self.reward_sum)
+
+    def select_merged(self, node: Node) -> int:
+        """Pentobi's selection over all children: the merged value (real, prior and RAVE
+        samples in one mean) plus `merged_c` · P · √N · ln(N + 1) / n, P the child's prior
+        probability, N the node's visits and n the child's value count. Children are
+        ordered by prior, so one whose value trails the best so far by more than any
+        exploration bonus can add is skipped after one comparison."""
+        ns, ws, probs = node.n, node.w, node.p
+        visits = node.visits
+        expl = self.merged_c * math.sqrt(visits) * math.log(visits + 1)
+        gap = expl * probs[0] / MERGED_PRIOR_N  # the largest bonus any child can get
+        capped = node.capped
+        q = ws[0] / ns[0]
+        if capped and 0 in capped and q > 0.5:
+            q = 0.5
+        best, best_v = 0, q + probs[0] * expl / ns[0]
+        limit = best_v - gap
+        for i in range(1, len(ns)):
+            n = ns[i]
+            w = ws[i]
+            if w <= limit * n:
+                continue
+            q = w / n
+            if capped and i in capped and q > 0.5:
+                q = 0.5
+            v = q + probs[i] * expl / n
+            if v > best_v:
+                best, best_v = i, v
+                limit = v - gap
+        return best
 
     def select(self, node: Node) -> int:
         """UCT-RAVE over the eligible children; an unvisited eligible child first. With a
@@ -444,18 +516,7 @@ class Search:
         simulation's move d, a later move of the same colour at index j of the simulation's
         L moves counts 1 − (j − d) / (L − d), so moves played soon after count nearly fully
         and those near the end of the playout hardly at all."""
-        n = len(played)
-        by: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for j, (node, i) in enumerate(path):
-            by[node.color].append((j, node.moves[i]))
-        j = len(path)
-        for r in range(max(map(len, played), default=0)):  # the playout's own order
-            for k in range(n):
-                c = (first + k) % n
-                if r < len(played[c]):
-                    by[c].append((j, played[c][r]))
-                    j += 1
-        total = j
+        by, total = _timeline(path, played, first)
         for d in range(len(path) - 1, -1, -1):
             node, i = path[d]
             c = node.color
@@ -474,9 +535,57 @@ class Search:
                     node.rn[k] += wgt
                     node.rw[k] += wgt * r
 
+    def backup_merged(self, path, played: list[list[int]], first: int,
+                      reward: list[float]) -> None:
+        """Pentobi's backup: every node on the path counts the simulation as a real sample
+        of its child; its other children whose moves the colour played later in the
+        simulation get a sample of weight `MERGED_RAVE_WEIGHT` in the same mean (times
+        `backup_dist`'s distance weight with `rave_dist`), while the child has a value count
+        of at most `MERGED_RAVE_CHILD_MAX` and the node at most `MERGED_RAVE_PARENT_MAX`
+        visits."""
+        for c, r in enumerate(reward):
+            self.reward_sum[c] += r
+        rave_w = MERGED_RAVE_WEIGHT
+        child_max = MERGED_RAVE_CHILD_MAX
+        if self.rave_dist:
+            by, total = _timeline(path, played, first)
+        else:
+            later = [set(ms) for ms in played]
+        for d in range(len(path) - 1, -1, -1):
+            node, i = path[d]
+            c = node.color
+            r = reward[c]
+            ns, ws = node.n, node.w
+            node.visits += 1
+            node.rn[i] += 1
+            ns[i] += 1
+            ws[i] += r
+            idx = node.idx
+            if node.visits <= MERGED_RAVE_PARENT_MAX:
+                if self.rave_dist:
+                    span = total - d
+                    for j, m in by[c]:
+                        if j <= d:
+                            continue
+                        k = idx.get(m)
+                        if k is not None and ns[k] <= child_max:
+                            wgt = rave_w * (1.0 - (j - d) / span)
+                            ns[k] += wgt
+                            ws[k] += wgt * r
+                else:
+                    for m in later[c]:
+                        k = idx.get(m)
+                        if k is not None and ns[k] <= child_max:
+                            ns[k] += rave_w
+                            ws[k] += rave_w * r
+            if not self.rave_dist:
+                later[c].add(node.moves[i])
+
     # -- reading the tree --------------------------------------------------------------------
     def best_move(self) -> int | None:
-        """The most visited root move (value breaks ties); None when there is no move."""
+        """The most visited root move (value breaks ties); with Pentobi's tree policy the
+        one with the most wins (value count × value, as Pentobi plays); None when there is
+        no move."""
         root = self.root
         if root.color < 0 or not root.moves:
             return None
@@ -487,7 +596,7 @@ class Search:
             if i in root.capped:
                 q = min(q, 0.5)
                 n = n * 0.5  # a draw the mirror can force should not win on visits alone
-            key = (n, q)
+            key = (n * q, n) if self.merged else (n, q)
             if best_key is None or key > best_key:
                 best, best_key = i, key
         return root.moves[best]
@@ -514,6 +623,24 @@ class Search:
         root.capped = frozenset(
             i for i, m in enumerate(root.moves) if not cm[m] & cm[mirror[m]]
         )
+
+
+def _timeline(path, played: list[list[int]], first: int) -> tuple[list, int]:
+    """Every colour's moves in a simulation as (index in the simulation, move), the tree's
+    moves first, then the playout's in its own turn order (`first` moved first), and the
+    simulation's length."""
+    n = len(played)
+    by: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for j, (node, i) in enumerate(path):
+        by[node.color].append((j, node.moves[i]))
+    j = len(path)
+    for r in range(max(map(len, played), default=0)):  # the playout's own order
+        for k in range(n):
+            c = (first + k) % n
+            if r < len(played[c]):
+                by[c].append((j, played[c][r]))
+                j += 1
+    return by, j
 
 
 def child_for(node: Node, color: int, move: int) -> Node | None:
