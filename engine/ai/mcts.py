@@ -31,6 +31,11 @@ weighted playouts (`playout.py`) and a rank-based reward for any number of colou
   playouts (`lgr`, `playout.Replies`), an expansion threshold rising with depth
   (`expand_inc`) and a game-length bonus (`length`, in `RelativeRewards`); RAVE credit
   weighted by distance (`rave_dist`) is built but off.
+- Pentobi's tree policy (`merged`, an option, off): every child starts as 3 samples of the
+  colour's mean reward scaled by √(γ / γ_best) (γ = e^logit of the learned prior), RAVE
+  results join a child's value as samples of weight 0.7 (until it counts 2 000), selection
+  is value + c · P · √N · ln(N + 1) / n over every child (c = 0.4, duo 0.5; P the prior's
+  softmax; no widening) and the move played is the one with the most wins (n · value).
 - Duo: when the first colour faces a point-symmetric board, a move the mirror can copy is
   worth at most a draw (the second colour could mirror to the end), so such moves are capped
   at 0.5 and a symmetry breaker wins whenever it is not clearly worse.
@@ -76,6 +81,7 @@ MERGED_RAVE_CHILD_MAX = 2000.0
 MERGED_RAVE_PARENT_MAX = 50_000
 MERGED_PRIOR_N = 3.0
 MERGED_C = 0.4
+MERGED_C_DUO = 0.5  # the exploration constant Pentobi tuned for duo (14×14)
 DEAD_SCORE = -1000
 SCORE_BONUS = 0.1
 SCORE_SCALE = 10.0
@@ -288,9 +294,10 @@ class Search:
         self.slope = LEARNED_SLOPE if slope is None else slope
         self.wide_root = False  # every root move eligible (training data, `train_priors.py`)
         #: Pentobi's tree policy (`select_merged`, `backup_merged`); `puct_c` is then its
-        #: exploration constant (default `MERGED_C`).
+        #: exploration constant (default `MERGED_C`, on the duo board `MERGED_C_DUO`).
         self.merged = merged
-        self.merged_c = MERGED_C if puct_c is None else puct_c
+        self.merged_c = puct_c if puct_c is not None else \
+            MERGED_C_DUO if pos.bc.size <= 14 else MERGED_C
         self.probs = (bool(self.puct_c) or merged) and self.learned is not None
         #: Every colour's summed reward over this search's simulations (`merged` priors).
         self.reward_sum = [0.0] * pos.nu_colors
