@@ -505,3 +505,16 @@ def test_level_6_with_the_merged_tree_policy_plays_legal_reproducible_moves(vari
         moves = {choose_move(state, seat, level=6, seed=i, playouts=60, seconds=5.0,
                              merged=True, book=False, reuse=False) for _ in range(2)}
         assert len(moves) == 1 and moves.pop() in state.legal_moves(seat)
+
+
+def test_merged_exploration_constant_is_pentobis_for_the_board():
+    """Pentobi tuned 0.4 for the 20×20 boards and 0.5 for duo; `puct_c` overrides both."""
+    from engine.ai.mcts import MERGED_C, MERGED_C_DUO, Search
+
+    for variant, expected in (("duo", MERGED_C_DUO), ("classic", MERGED_C),
+                              ("trio", MERGED_C)):
+        state = new_game(variant).state
+        pos, color = state.position, state.to_move - 1
+        assert Search(pos, color, seed=1, merged=True).merged_c == expected
+        assert Search(pos, color, seed=1, merged=True, puct_c=0.7).merged_c == 0.7
+    assert (MERGED_C, MERGED_C_DUO) == (0.4, 0.5)
