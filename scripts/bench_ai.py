@@ -107,9 +107,9 @@ def priors_table() -> None:
 
 def search_rates(seconds: float, shipped: bool = True) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
-    `shipped` its other settings: last good replies, the relative bonus, the rising
-    expansion threshold, the game-length bonus) on positions 0, 8 and 16 placements per
-    seat in: what the strength depends on."""
+    `shipped` every other search option the level sets, `Level.search_args`: last good
+    replies, the relative bonus, the rising expansion threshold, the game-length bonus) on
+    positions 0, 8 and 16 placements per seat in: what the strength depends on."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -117,11 +117,9 @@ def search_rates(seconds: float, shipped: bool = True) -> None:
         for each in (0, 8, 16):
             state = _game(variant, each * n, seed=3).state
             color = state.to_move - 1
-            args = dict(seed=1, recent=recent_placements(state), local=True, learned=True)
-            if shipped:
-                six = LEVELS[6]
-                args.update(lgr=six.lgr, relative=six.relative, expand_inc=six.expand_inc,
-                            rave_dist=six.rave_dist, length=six.length)
+            # as shipped: level 6's search options; before: only its playouts and priors
+            args = LEVELS[6].search_args() if shipped else dict(local=True, learned=True)
+            args.update(seed=1, recent=recent_placements(state))
             Search(state.position.copy(), color, **args).run(50)  # warm-up
             search = Search(state.position.copy(), color, **args)
             t = time.perf_counter()

@@ -518,3 +518,23 @@ def test_merged_exploration_constant_is_pentobis_for_the_board():
         assert Search(pos, color, seed=1, merged=True).merged_c == expected
         assert Search(pos, color, seed=1, merged=True, puct_c=0.7).merged_c == 0.7
     assert (MERGED_C, MERGED_C_DUO) == (0.4, 0.5)
+
+
+def test_a_levels_search_args_are_its_search_options():
+    """`Level.search_args` names only `Search` options, takes them from the level, and puts
+    an override in place unless it is None (the benchmarks build level 6's search by it)."""
+    import dataclasses
+    import inspect
+
+    from engine.ai import Level
+    from engine.ai.mcts import Search
+
+    params = inspect.signature(Search).parameters
+    fields = {f.name for f in dataclasses.fields(Level)}
+    assert set(Level.SEARCH_FIELDS) <= set(params) & fields
+    six = LEVELS[6]
+    args = six.search_args()
+    assert args == {name: getattr(six, name) for name in Level.SEARCH_FIELDS}
+    assert args["learned"] and args["lgr"] and args["length"] == six.length
+    changed = six.search_args(length=0.0, merged=not six.merged, lgr=None)
+    assert changed == {**args, "length": 0.0, "merged": not six.merged}

@@ -53,6 +53,18 @@ class Level:
     pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
     merged: bool = False  # Pentobi's tree policy (`mcts.Search.select_merged`)
 
+    #: The fields that are `mcts.Search` options, under the same names.
+    SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
+                     "expand_inc", "length", "merged")
+
+    def search_args(self, **overrides) -> dict:
+        """This level's `mcts.Search` options as keyword arguments, with `overrides` that
+        are not None in their place (how `choose_move` and the benchmarks build a search
+        the way the level plays)."""
+        args = {name: getattr(self, name) for name in self.SEARCH_FIELDS}
+        args.update((k, v) for k, v in overrides.items() if v is not None)
+        return args
+
 
 LEVELS: dict[int, Level] = {
     1: Level(1, "Sprout", "plays big pieces near its corners, but often not the best one",
@@ -152,33 +164,23 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     placements = tuple((s, m) for _, s, m in state.placements)
     prior_n = PRIOR_N if prior_n is None else prior_n
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
-    local = spec.local if local is None else local
-    rich = spec.rich if rich is None else rich
-    learned = spec.learned if learned is None else learned
-    race = spec.race if race is None else race
     bank = spec.bank if bank is None else bank
-    lgr = spec.lgr if lgr is None else lgr
-    rave_dist = spec.rave_dist if rave_dist is None else rave_dist
-    relative = spec.relative if relative is None else relative
-    expand_inc = spec.expand_inc if expand_inc is None else expand_inc
-    length = spec.length if length is None else length
-    merged = spec.merged if merged is None else merged
-    key = (state.variant.name, seat, level, prior_n, dead, local, rich, learned, slope, rave_k,
-           uct_c, puct_c, race, bank, lgr, rave_dist, local_k, expand_inc, relative, length,
-           merged)
+    options = spec.search_args(local=local, rich=rich, learned=learned, race=race, lgr=lgr,
+                               rave_dist=rave_dist, relative=relative,
+                               expand_inc=expand_inc, length=length, merged=merged)
+    key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
+           local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
-    replies = _reused_replies(key, placements) if reuse and lgr else None
+    replies = _reused_replies(key, placements) if reuse and options["lgr"] else None
     if reuse:  # free what is not reused of the last tree now, inside the budget
         _reuse.pop(key, None)
     extra = min(banked, BANK_SHARE * limit)
     recent = recent_placements(state)
     search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
-                    prior_n=prior_n, dead=dead, local=local, rich=rich, learned=learned,
-                    slope=slope, rave_k=rave_k, uct_c=uct_c, puct_c=puct_c, race=race,
-                    lgr=lgr, replies=replies, rave_dist=rave_dist, expand_inc=expand_inc,
-                    relative=relative, length=length, merged=merged,
-                    local_k=LOCAL_K if local_k is None else local_k)
+                    prior_n=prior_n, dead=dead, slope=slope, rave_k=rave_k, uct_c=uct_c,
+                    puct_c=puct_c, replies=replies,
+                    local_k=LOCAL_K if local_k is None else local_k, **options)
     if search.root.color != color:
         return None
     search.run(budget, max(0.0, limit + extra - (time.perf_counter() - started)),
