@@ -5,6 +5,7 @@
   python scripts/bench_ai.py --playouts-only --seconds 2
   python scripts/bench_ai.py --priors-only   # only the cost of scoring a node's moves
   python scripts/bench_ai.py --search-only   # only level 6's simulations per second
+  python scripts/bench_ai.py --search-only --merged   # also with Pentobi's tree policy
 
 Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
 position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
@@ -105,11 +106,12 @@ def priors_table() -> None:
                   f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
 
 
-def search_rates(seconds: float, shipped: bool = True) -> None:
+def search_rates(seconds: float, shipped: bool = True, **options) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
     `shipped` every other search option the level sets, `Level.search_args`: last good
     replies, the relative bonus, the rising expansion threshold, the game-length bonus) on
-    positions 0, 8 and 16 placements per seat in: what the strength depends on."""
+    positions 0, 8 and 16 placements per seat in: what the strength depends on. `options`
+    override level 6's (e.g. `merged=True`)."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -118,7 +120,8 @@ def search_rates(seconds: float, shipped: bool = True) -> None:
             state = _game(variant, each * n, seed=3).state
             color = state.to_move - 1
             # as shipped: level 6's search options; before: only its playouts and priors
-            args = LEVELS[6].search_args() if shipped else dict(local=True, learned=True)
+            args = LEVELS[6].search_args(**options) if shipped else dict(local=True,
+                                                                          learned=True)
             args.update(seed=1, recent=recent_placements(state))
             Search(state.position.copy(), color, **args).run(50)  # warm-up
             search = Search(state.position.copy(), color, **args)
@@ -149,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="only level 6's simulations per second, as shipped and with only "
                          "local playouts and learned priors (level 6 before its eighth-session "
                          "settings)")
+    ap.add_argument("--merged", action="store_true",
+                    help="with --search-only: a third table, level 6 with Pentobi's tree "
+                         "policy (the `merged` option)")
     args = ap.parse_args(argv)
     if args.priors_only:
         priors_table()
@@ -157,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         search_rates(args.seconds)
         print()
         search_rates(args.seconds, shipped=False)
+        if args.merged:
+            print()
+            search_rates(args.seconds, merged=True)
         return 0
     print("| variant | from | policy | playouts/s | µs per playout move |")
     print("|---|---|---|---:|---:|")
