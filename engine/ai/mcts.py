@@ -98,8 +98,9 @@ class Node:
     def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
                  prior_n: int = 0, slope: float = PRIOR_SLOPE, probs: bool = False,
                  merged: float | None = None) -> None:
-        """`merged`: Pentobi's tree policy, this colour's mean reward so far in the search
-        (its prior values scale with it); needs `probs` (the learned logits' softmax)."""
+        """`merged`: Pentobi's tree policy, with this colour's mean reward so far in the
+        search; with `probs` (learned logits) the prior values scale with it, without them
+        (heuristic scores) they are the linear ones and every child's P is the same."""
         self.color = color
         self.moves = moves
         k = len(moves)
