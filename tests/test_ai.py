@@ -538,3 +538,19 @@ def test_a_levels_search_args_are_its_search_options():
     assert args["learned"] and args["lgr"] and args["length"] == six.length
     changed = six.search_args(length=0.0, merged=not six.merged, lgr=None)
     assert changed == {**args, "length": 0.0, "merged": not six.merged}
+
+
+def test_the_merged_policy_works_with_heuristic_priors_too():
+    """Without learned priors (levels 3–5) a merged node gets the linear prior values and
+    the same P for every child, and the search still plays legal moves."""
+    from engine.ai.mcts import MERGED_PRIOR_N, Node
+
+    node = Node(0, [1, 2, 3], [5.0, 3.0, 1.0], slope=0.05, merged=0.5)
+    assert node.p == [pytest.approx(1 / 3)] * 3 and node.n == [MERGED_PRIOR_N] * 3
+    assert [w / n for w, n in zip(node.w, node.n, strict=True)] == pytest.approx(
+        [0.6, 0.5, 0.4])
+    for variant in VARIANTS:
+        state = random_game(variant, 10, seed=9).state
+        seat = state.to_move
+        move = choose_move(state, seat, level=4, seed=2, merged=True, playouts=40)
+        assert move in state.legal_moves(seat)
