@@ -430,12 +430,9 @@ class Search:
         expl = self.merged_c * math.sqrt(visits) * math.log(visits + 1)
         gap = expl * probs[0] / MERGED_PRIOR_N  # the largest bonus any child can get
         capped = node.capped
-        q = ws[0] / ns[0]
-        if capped and 0 in capped and q > 0.5:
-            q = 0.5
-        best, best_v = 0, q + probs[0] * expl / ns[0]
-        limit = best_v - gap
-        for i in range(1, len(ns)):
+        best, best_v = 0, -math.inf
+        limit = -math.inf  # a child whose value is at most this cannot beat the best
+        for i in range(len(ns)):
             n = ns[i]
             w = ws[i]
             if w <= limit * n:
