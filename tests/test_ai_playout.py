@@ -251,3 +251,41 @@ def test_local_candidates_per_move_change_the_playout_and_stay_legal():
         after = pos.copy()
         _replay(after, first, played)
         assert scores == [after.score(c) for c in range(pos.nu_colors)]
+
+
+@pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
+@pytest.mark.parametrize("local", (False, True))
+def test_playouts_keep_the_openings_piece_sizes(variant, local):
+    """With `sizes` a playout plays only pieces the tree would consider while the colour
+    has placed few (`mcts._min_piece_size`), unless none of them fits, and stays legal to
+    the end; without it small pieces come early too."""
+    from engine.ai.mcts import _min_piece_size
+
+    small_early = 0
+    for seed, plies in ((1, 0), (2, 3), (3, 8), (4, 16), (5, 30)):
+        state = random_game(variant, plies, seed=seed).state
+        if state.is_over:
+            continue
+        pos = state.position
+        first = state.to_move - 1
+        recent = recent_placements(state)
+        played, scores = playout(pos, first, seed, recent=recent, local_mode=local,
+                                 sizes=True)
+        after = pos.copy()
+        for c, m in _order(first, pos.nu_colors, played):
+            need = _min_piece_size(after, c)
+            if need > 1 and any(after.bc.move_piece[x] in _sizes_at_least(need)
+                                for x in after.legal_moves(c)):
+                assert after.bc.move_piece[m] in _sizes_at_least(need), (seed, c, m)
+            assert after.is_legal(c, m)
+            after.play(c, m)
+        assert scores == [after.score(c) for c in range(pos.nu_colors)]
+        for s in range(4):  # the same openings without the rule
+            played, _ = playout(pos, first, seed * 10 + s, recent=recent, local_mode=local)
+            free = pos.copy()
+            for c, m in _order(first, pos.nu_colors, played):
+                if _min_piece_size(free, c) > 1 and free.bc.move_piece[m] not in \
+                        _sizes_at_least(_min_piece_size(free, c)):
+                    small_early += 1
+                free.play(c, m)
+    assert small_early  # the rule changes something

@@ -52,10 +52,11 @@ class Level:
     length: float = 0.0  # weight of the game-length bonus (`mcts.RelativeRewards`)
     pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
     merged: bool = False  # Pentobi's tree policy (`mcts.Search.select_merged`)
+    sizes: bool = False  # playouts keep the opening's piece sizes (`playout.playout`)
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
-                     "expand_inc", "length", "merged")
+                     "expand_inc", "length", "merged", "sizes")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -105,7 +106,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
                 relative: float | None = None, length: float | None = None,
-                pace: bool | None = None, merged: bool | None = None) -> int | None:
+                pace: bool | None = None, merged: bool | None = None,
+                sizes: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -130,7 +132,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     (`playout.LOCAL_K`; experiments); `pace` whether a time-bound search's seconds follow
     `PACE` (default: the level's); `merged` whether the search uses Pentobi's tree policy
     (RAVE merged into the values, a prior exploration term over every child, the final
-    move by wins; `puct_c` is then its exploration constant; default: the level's).
+    move by wins; `puct_c` is then its exploration constant; default: the level's);
+    `sizes` whether the playouts keep the opening's piece sizes as the tree does (default:
+    the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
@@ -167,7 +171,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     bank = spec.bank if bank is None else bank
     options = spec.search_args(local=local, rich=rich, learned=learned, race=race, lgr=lgr,
                                rave_dist=rave_dist, relative=relative,
-                               expand_inc=expand_inc, length=length, merged=merged)
+                               expand_inc=expand_inc, length=length, merged=merged,
+                               sizes=sizes)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None

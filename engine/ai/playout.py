@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from ..board import BoardConst
-from ..pieces import NU_PIECES, SINGLE, TOTAL_SQUARES
+from ..pieces import NU_PIECES, PIECES, SINGLE, TOTAL_SQUARES
 from .tables import move_facts
 
 LOCAL_GAMMA = 1e4  # weight factor of a candidate covering a local point (sampled mode)
@@ -91,6 +91,7 @@ class PlayTables:
         self.cells = cells
         self.ncell = ncell
         self.piece = np.array(bc.move_piece, np.int32)
+        self.psize = np.array([p.size for p in PIECES], np.int32)
         self.gamma = np.array(facts.gamma, np.float64)
         self.centre = np.array(facts.centre, np.float64)
         self.adj_ptr, self.adj = self._csr(facts.adj)
@@ -178,7 +179,8 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
             roots: RootLists | None = None, replies: Replies | None = None,
             before: tuple = (), context: int = 0,
-            local_k: int = LOCAL_K) -> tuple[list[list[int]], list[int]]:
+            local_k: int = LOCAL_K,
+            sizes: bool = False) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
 
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
@@ -223,7 +225,8 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
         t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
-        roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context)
+        roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
+        (1 if pos.bc.size <= 14 else 2) if sizes else 0, t.psize)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
@@ -533,7 +536,8 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
              alive, hc, hm, k, local_mode, local_k, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
-             pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context):
+             pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
+             size_rule, psize):
     st = np.empty(1, np.uint64)
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -605,7 +609,6 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
         if not alive[c]:
             c = (c + 1) % n
             continue
-        stamp += 1
         reply = -1
         if use_lgr:
             m = rtwo[c, (key1[last] ^ key2[second]) & (rtwo.shape[1] - 1)]
@@ -615,164 +618,181 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 m = rone[c, last]
                 if _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
                     reply = m
-        npc = 0
-        for p in range(NU_PIECES):
-            if not used[c, p]:
-                avail[npc] = p
-                npc += 1
-        # Compact c's attach points and list their segments (not needed when a stored
-        # reply is played: the next ply of c's does it).
-        j = 0
-        total = 0
-        ns = 0
-        for i in range(natt[c] if reply < 0 else 0):
-            a = att[c, i]
-            if forb[c, a]:
-                continue
-            e = _window(forb[c], 0, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
-            first = ns
-            for q in range(npc):
-                p = avail[q]
-                s = a * NU_PIECES + p
-                lo = went[e, p]
-                wlen = went[e, p + 1] - lo
-                if sgen[c, s] != gen:
-                    sgen[c, s] = gen
-                    if rlen[c, s] >= 0 and rlen[c, s] <= wlen:  # pruned at the root
-                        soff[c, s] = roff[c, s]
-                        slen[c, s] = rlen[c, s]
-                        spool[c, s] = 2
-                    else:
+        # The opening's piece sizes (`size_rule`, as the tree's `_min_piece_size`): only
+        # pieces of at least `minsz` squares while the colour has placed few, unless none
+        # of them fits (then a second pass takes every piece, as Pentobi's playouts do).
+        minsz = 1
+        if size_rule:
+            kp = nu_played[c]
+            if size_rule == 1:  # the duo board
+                minsz = 5 if kp < 2 else 4 if kp < 3 else 3 if kp < 5 else 1
+            else:
+                minsz = 5 if kp < 3 else 4 if kp < 5 else 3 if kp < 7 else 1
+        while True:
+            stamp += 1
+            npc = 0
+            for p in range(NU_PIECES):
+                if not used[c, p] and psize[p] >= minsz:
+                    avail[npc] = p
+                    npc += 1
+            # Compact c's attach points and list their segments (not needed when a stored
+            # reply is played: the next ply of c's does it).
+            j = 0
+            total = 0
+            ns = 0
+            for i in range(natt[c] if reply < 0 else 0):
+                a = att[c, i]
+                if forb[c, a]:
+                    continue
+                e = _window(forb[c], 0, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
+                first = ns
+                for q in range(npc):
+                    p = avail[q]
+                    s = a * NU_PIECES + p
+                    lo = went[e, p]
+                    wlen = went[e, p + 1] - lo
+                    if sgen[c, s] != gen:
+                        sgen[c, s] = gen
+                        if rlen[c, s] >= 0 and rlen[c, s] <= wlen:  # pruned at the root
+                            soff[c, s] = roff[c, s]
+                            slen[c, s] = rlen[c, s]
+                            spool[c, s] = 2
+                        else:
+                            soff[c, s] = lo
+                            slen[c, s] = wlen
+                            spool[c, s] = 0
+                    elif wlen < slen[c, s]:
                         soff[c, s] = lo
                         slen[c, s] = wlen
                         spool[c, s] = 0
-                elif wlen < slen[c, s]:
-                    soff[c, s] = lo
-                    slen[c, s] = wlen
-                    spool[c, s] = 0
-                size = slen[c, s]
-                if size:
-                    total += size
-                    seg[ns] = s
-                    seg_end[ns] = total
-                    ns += 1
-            if ns > first:  # an attach point without candidates left is dropped for good
-                att[c, j] = a
-                amark[a] = stamp
-                aseg[j] = first
-                j += 1
-        if reply < 0:
-            aseg[j] = ns
-            natt[c] = j
-        move = reply
-        found = 0
-        wsum = 0.0
-        if total and move < 0:
-            # Local points: attach points (and, in local mode, their edge neighbours) the
-            # other colours' last placements opened.
-            nloc = 0
-            for h in range(nh):
-                oc = histc[h]
-                if oc == c:
-                    continue
-                om = histm[h]
-                for q in range(att_ptr[om], att_ptr[om + 1]):
-                    a = att_list[q]
-                    if forb[oc, a]:
+                    size = slen[c, s]
+                    if size:
+                        total += size
+                        seg[ns] = s
+                        seg_end[ns] = total
+                        ns += 1
+                # An attach point without candidates left is dropped for good (not while the
+                # small pieces wait: they may still fit there).
+                if ns > first or minsz > 1:
+                    att[c, j] = a
+                    amark[a] = stamp
+                    aseg[j] = first
+                    j += 1
+            if reply < 0:
+                aseg[j] = ns
+                natt[c] = j
+            move = reply
+            found = 0
+            wsum = 0.0
+            if total and move < 0:
+                # Local points: attach points (and, in local mode, their edge neighbours) the
+                # other colours' last placements opened.
+                nloc = 0
+                for h in range(nh):
+                    oc = histc[h]
+                    if oc == c:
                         continue
-                    if mark[a] != stamp and not forb[c, a]:
-                        mark[a] = stamp
-                        locs[nloc] = a
-                        nloc += 1
-                    if local_mode:
-                        for d in (1, -1, stride, -stride):
-                            b = a + d
-                            if on[b] and not forb[oc, b] and not forb[c, b] \
-                                    and mark[b] != stamp:
-                                mark[b] = stamp
-                                locs[nloc] = b
-                                nloc += 1
-            use_local_gamma = not local_mode and nloc > 0
-            if local_mode and nloc:
-                # Draw from the attach points near a local point; keep the candidate
-                # covering the most local points (own attach points among them twice).
-                ntotal = 0
-                nn = 0
-                for i in range(j):
-                    a = att[c, i]
-                    ax = xs[a]
-                    ay = ys[a]
-                    for q in range(nloc):
-                        b = locs[q]
-                        if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
-                            for g in range(aseg[i], aseg[i + 1]):
-                                ntotal += slen[c, seg[g]]
-                                nseg[nn] = seg[g]
-                                nseg_end[nn] = ntotal
-                                nn += 1
-                            break
-                if ntotal:
-                    best_cnt = 0
-                    tries = 0
-                    while found < local_k and tries < LOCAL_TRIES:
-                        tries += 1
-                        m = _draw(st, c, ntotal, nn, nseg, nseg_end, soff, slen, spool,
-                                  wlist, rlist, pool, top, forb, cells, ncell)
-                        if m < 0:
+                    om = histm[h]
+                    for q in range(att_ptr[om], att_ptr[om + 1]):
+                        a = att_list[q]
+                        if forb[oc, a]:
                             continue
-                        hit = 0
-                        for q in range(ncell[m]):
-                            b = cells[m, q]
-                            if mark[b] == stamp:
-                                hit += 1
-                                if amark[b] == stamp:
-                                    hit += 1
-                        if not hit:
-                            continue
-                        found += 1
-                        if hit < best_cnt:
-                            continue
-                        w = gamma[m]
-                        if hit > best_cnt:
-                            best_cnt = hit
-                            wsum = w
-                            move = m
-                            continue
-                        wsum += w
-                        if _rand(st) * wsum < w:
-                            move = m
-            if not found:
-                tries = 0
-                while found < k and tries < max_tries:
-                    tries += 1
-                    m = _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist,
-                              rlist, pool, top, forb, cells, ncell)
-                    if m < 0:
-                        continue
-                    found += 1
-                    w = gamma[m]
-                    if use_local_gamma:
-                        for q in range(ncell[m]):
-                            if mark[cells[m, q]] == stamp:
-                                w *= LOCAL_GAMMA
+                        if mark[a] != stamp and not forb[c, a]:
+                            mark[a] = stamp
+                            locs[nloc] = a
+                            nloc += 1
+                        if local_mode:
+                            for d in (1, -1, stride, -stride):
+                                b = a + d
+                                if on[b] and not forb[oc, b] and not forb[c, b] \
+                                        and mark[b] != stamp:
+                                    mark[b] = stamp
+                                    locs[nloc] = b
+                                    nloc += 1
+                use_local_gamma = not local_mode and nloc > 0
+                if local_mode and nloc:
+                    # Draw from the attach points near a local point; keep the candidate
+                    # covering the most local points (own attach points among them twice).
+                    ntotal = 0
+                    nn = 0
+                    for i in range(j):
+                        a = att[c, i]
+                        ax = xs[a]
+                        ay = ys[a]
+                        for q in range(nloc):
+                            b = locs[q]
+                            if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
+                                for g in range(aseg[i], aseg[i + 1]):
+                                    ntotal += slen[c, seg[g]]
+                                    nseg[nn] = seg[g]
+                                    nseg_end[nn] = ntotal
+                                    nn += 1
                                 break
-                    wsum += w
-                    if _rand(st) * wsum < w:
-                        move = m
-            if not found:
-                # Every candidate left, weighted; the illegal ones are dropped on the way.
-                for g in range(ns):
-                    s = seg[g]
-                    for i in range(slen[c, s] - 1, -1, -1):
-                        m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
-                        if _free(m, c, forb, cells, ncell):
+                    if ntotal:
+                        best_cnt = 0
+                        tries = 0
+                        while found < local_k and tries < LOCAL_TRIES:
+                            tries += 1
+                            m = _draw(st, c, ntotal, nn, nseg, nseg_end, soff, slen, spool,
+                                      wlist, rlist, pool, top, forb, cells, ncell)
+                            if m < 0:
+                                continue
+                            hit = 0
+                            for q in range(ncell[m]):
+                                b = cells[m, q]
+                                if mark[b] == stamp:
+                                    hit += 1
+                                    if amark[b] == stamp:
+                                        hit += 1
+                            if not hit:
+                                continue
+                            found += 1
+                            if hit < best_cnt:
+                                continue
                             w = gamma[m]
+                            if hit > best_cnt:
+                                best_cnt = hit
+                                wsum = w
+                                move = m
+                                continue
                             wsum += w
                             if _rand(st) * wsum < w:
                                 move = m
-                        else:
-                            top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool,
-                                           pool, top[c])
+                if not found:
+                    tries = 0
+                    while found < k and tries < max_tries:
+                        tries += 1
+                        m = _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist,
+                                  rlist, pool, top, forb, cells, ncell)
+                        if m < 0:
+                            continue
+                        found += 1
+                        w = gamma[m]
+                        if use_local_gamma:
+                            for q in range(ncell[m]):
+                                if mark[cells[m, q]] == stamp:
+                                    w *= LOCAL_GAMMA
+                                    break
+                        wsum += w
+                        if _rand(st) * wsum < w:
+                            move = m
+                if not found:
+                    # Every candidate left, weighted; the illegal ones are dropped on the way.
+                    for g in range(ns):
+                        s = seg[g]
+                        for i in range(slen[c, s] - 1, -1, -1):
+                            m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
+                            if _free(m, c, forb, cells, ncell):
+                                w = gamma[m]
+                                wsum += w
+                                if _rand(st) * wsum < w:
+                                    move = m
+                            else:
+                                top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool,
+                                               pool, top[c])
+            if move >= 0 or minsz == 1:
+                break
+            minsz = 1
         if move < 0:
             alive[c] = 0
             nu_alive -= 1
