@@ -13,7 +13,8 @@ playout move compares; `expinc` for how many more visits a node needs before it 
 expanded per level of depth; `relative` for the weight of a margin bonus relative to the
 search's own playouts; `length` for the weight of its game-length bonus; `pace` as 0/1 for
 the time split over the game; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its
-exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes).
+exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes;
+`gamma5` as 0/1 for playout weights of 5^size).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -126,7 +127,8 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "ravedist": lambda v: bool(int(v)), "localk": int,
                 "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": lambda v: bool(int(v)),
-                "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v))}
+                "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
+                "gamma5": lambda v: bool(int(v))}
 
 
 def make_engine(spec: str, variant: str, seed: int):

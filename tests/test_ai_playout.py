@@ -289,3 +289,28 @@ def test_playouts_keep_the_openings_piece_sizes(variant, local):
                     small_early += 1
                 free.play(c, m)
     assert small_early  # the rule changes something
+
+
+@pytest.mark.parametrize("local", (False, True))
+def test_playouts_with_pentobis_classic_weights_stay_legal_and_differ(local):
+    """`gamma5` weighs a candidate by 5^size alone: the weights are those, and the
+    playouts change with them but stay legal, with the engine's scores."""
+    from engine.ai.playout import GAMMA5_SIZE, play_tables
+    from engine.pieces import PIECES
+
+    t = play_tables(20)
+    assert t.gamma5.tolist() == [GAMMA5_SIZE ** PIECES[p].size for p in t.piece.tolist()]
+    differ = 0
+    for seed, plies in ((1, 0), (2, 8), (3, 20), (4, 36)):
+        state = random_game("classic", plies, seed=seed).state
+        pos = state.position
+        first = state.to_move - 1
+        recent = recent_placements(state)
+        played, scores = playout(pos, first, seed, recent=recent, local_mode=local,
+                                 gamma5=True)
+        after = pos.copy()
+        _replay(after, first, played)
+        assert scores == [after.score(c) for c in range(pos.nu_colors)]
+        plain, _ = playout(pos, first, seed, recent=recent, local_mode=local)
+        differ += plain != played
+    assert differ

@@ -53,10 +53,11 @@ class Level:
     pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
     merged: bool = False  # Pentobi's tree policy (`mcts.Search.select_merged`)
     sizes: bool = False  # playouts keep the opening's piece sizes (`playout.playout`)
+    gamma5: bool = False  # playouts weigh candidates by 5^size (`playout.GAMMA5_SIZE`)
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
-                     "expand_inc", "length", "merged", "sizes")
+                     "expand_inc", "length", "merged", "sizes", "gamma5")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -107,7 +108,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
                 relative: float | None = None, length: float | None = None,
                 pace: bool | None = None, merged: bool | None = None,
-                sizes: bool | None = None) -> int | None:
+                sizes: bool | None = None, gamma5: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -133,8 +134,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `PACE` (default: the level's); `merged` whether the search uses Pentobi's tree policy
     (RAVE merged into the values, a prior exploration term over every child, the final
     move by wins; `puct_c` is then its exploration constant; default: the level's);
-    `sizes` whether the playouts keep the opening's piece sizes as the tree does (default:
-    the level's).
+    `sizes` whether the playouts keep the opening's piece sizes as the tree does and
+    `gamma5` whether they weigh a candidate by 5^size alone, Pentobi's classic weights
+    (defaults: the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
@@ -172,7 +174,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     options = spec.search_args(local=local, rich=rich, learned=learned, race=race, lgr=lgr,
                                rave_dist=rave_dist, relative=relative,
                                expand_inc=expand_inc, length=length, merged=merged,
-                               sizes=sizes)
+                               sizes=sizes, gamma5=gamma5)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None

@@ -279,7 +279,8 @@ class Search:
                  lgr: bool = False, replies: Replies | None = None,
                  rave_dist: bool = False, local_k: int = LOCAL_K,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
-                 length: float = 0.0, merged: bool = False, sizes: bool = False) -> None:
+                 length: float = 0.0, merged: bool = False, sizes: bool = False,
+                 gamma5: bool = False) -> None:
         self.pos = pos
         self.race = race
         self.rave_k = RAVE_K if rave_k is None else rave_k
@@ -321,6 +322,7 @@ class Search:
             if relative or length else rewards
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         self.sizes = sizes  # playouts keep the opening's piece sizes (`_min_piece_size`)
+        self.gamma5 = gamma5  # playouts weigh a candidate by 5^size (`playout.GAMMA5_SIZE`)
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
         self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None
         self._isq: list[float] = []
@@ -397,7 +399,8 @@ class Search:
                                  k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
                                  local_mode=self.local, roots=self.roots,
                                  replies=self.replies, before=before, context=context,
-                                 local_k=self.local_k, sizes=self.sizes)
+                                 local_k=self.local_k, sizes=self.sizes,
+                                 gamma5=self.gamma5)
         for c in dead:
             scores[c] = DEAD_SCORE
         if self.length:

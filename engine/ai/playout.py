@@ -56,6 +56,7 @@ from ..board import BoardConst
 from ..pieces import NU_PIECES, PIECES, SINGLE, TOTAL_SQUARES
 from .tables import move_facts
 
+GAMMA5_SIZE = 5.0  # `gamma5`: a candidate's weight is this to the power of its size
 LOCAL_GAMMA = 1e4  # weight factor of a candidate covering a local point (sampled mode)
 LOCAL_K = 3  # local candidates compared per playout move (local mode)
 NEAR = 4  # attach points within this many edge steps of a local point are "near"
@@ -93,6 +94,8 @@ class PlayTables:
         self.piece = np.array(bc.move_piece, np.int32)
         self.psize = np.array([p.size for p in PIECES], np.int32)
         self.gamma = np.array(facts.gamma, np.float64)
+        # Pentobi's classic playout weights: 5 per square, nothing for the corners.
+        self.gamma5 = np.array([GAMMA5_SIZE ** s for s in facts.size], np.float64)
         self.centre = np.array(facts.centre, np.float64)
         self.adj_ptr, self.adj = self._csr(facts.adj)
         self.att_ptr, self.att = self._csr(facts.attach)
@@ -180,7 +183,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             roots: RootLists | None = None, replies: Replies | None = None,
             before: tuple = (), context: int = 0,
             local_k: int = LOCAL_K,
-            sizes: bool = False) -> tuple[list[list[int]], list[int]]:
+            sizes: bool = False, gamma5: bool = False) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
 
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
@@ -222,7 +225,8 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
         np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
         np.array(pos.last_piece, np.int64), alive, hc, hm, k, local_mode, local_k,
         seed & 0x7FFFFFFFFFFFFFFF, gen,
-        t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att, t.cp, t.cov,
+        t.cells, t.ncell, t.piece, t.gamma5 if gamma5 else t.gamma, t.adj_ptr, t.adj,
+        t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
         roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
