@@ -67,6 +67,7 @@ def gen(args) -> int:
                 root = search.root
                 root.n = [0] * len(root.moves)  # no prior at the root: every move tried once
                 root.w = [0.0] * len(root.moves)
+                root.q = [0.0] * len(root.moves)
                 if root.color != color or not root.moves:
                     break
                 if len(root.moves) > 1:

@@ -554,3 +554,35 @@ def test_the_merged_policy_works_with_heuristic_priors_too():
         seat = state.to_move
         move = choose_move(state, seat, level=4, seed=2, merged=True, playouts=40)
         assert move in state.legal_moves(seat)
+
+
+@pytest.mark.parametrize("variant", ("duo", "classic"))
+def test_selection_from_kept_values_is_the_full_recomputation(variant):
+    """`select` reads the children's values `backup` keeps (`Node.q`): a search doing so
+    grows exactly the tree of one recomputing every child's value at every visit, and
+    every kept value is the recomputed one."""
+    from engine.ai import LEVELS
+    from engine.ai.features import recent_placements
+    from engine.ai.mcts import Search
+
+    state = random_game(variant, 10 if variant == "duo" else 16, seed=4).state
+    color = state.to_move - 1
+    args = LEVELS[6].search_args()
+    args.update(seed=3, recent=recent_placements(state))
+    fast = Search(state.position, color, **args)
+    slow = Search(state.position, color, **args)
+    slow.cached = False
+    fast.run(400)
+    slow.run(400)
+    assert fast.cached and fast.root.q is not None
+
+    def walk(a, b):
+        assert (a.moves, a.n, a.w, a.rn, a.rw) == (b.moves, b.n, b.w, b.rn, b.rw)
+        assert a.q == [fast.child_value(*s) for s in zip(a.n, a.w, a.rn, a.rw, strict=True)]
+        for x, y in zip(a.kids, b.kids, strict=True):
+            assert (x is None) == (y is None)
+            if x is not None:
+                walk(x, y)
+
+    walk(fast.root, slow.root)
+    assert fast.best_move() == slow.best_move()

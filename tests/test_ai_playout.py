@@ -314,3 +314,45 @@ def test_playouts_with_pentobis_classic_weights_stay_legal_and_differ(local):
         plain, _ = playout(pos, first, seed, recent=recent, local_mode=local)
         differ += plain != played
     assert differ
+
+
+@pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
+@pytest.mark.parametrize("local", (False, True))
+def test_a_playout_from_a_packed_root_and_placements_equals_one_from_their_position(
+        variant, local):
+    """A search packs its root once and hands the playout its tree's placements below it
+    (`Packed`, `after`): the playout is move for move and score for score the one from
+    the position those placements lead to, first placements and stuck colours included."""
+    from engine.ai.playout import Packed
+
+    rng = np.random.default_rng(5)
+    for seed, plies in ((1, 0), (2, 3), (3, 10), (4, 24), (5, 40)):
+        state = random_game(variant, plies, seed=seed).state
+        if state.is_over:
+            continue
+        root = state.position
+        packed = Packed(root)
+        recent = recent_placements(state)
+        for extra in range(6):
+            pos = root.copy()
+            after = []
+            c = state.to_move - 1
+            for _ in range(extra):  # a few random placements, as a tree path makes
+                for _ in range(pos.nu_colors):
+                    if pos.legal_moves(c):
+                        break
+                    c = (c + 1) % pos.nu_colors
+                moves = pos.legal_moves(c)
+                if not moves:
+                    break
+                m = moves[int(rng.integers(len(moves)))]
+                pos.play(c, m)
+                after.append((c, m))
+                c = (c + 1) % pos.nu_colors
+            hist = tuple((list(recent) + after)[-3:])
+            for sizes in (False, True):
+                s = seed * 100 + extra
+                want = playout(pos, c, s, recent=hist, local_mode=local, sizes=sizes)
+                got = playout(None, c, s, recent=hist, local_mode=local, sizes=sizes,
+                              packed=packed, after=tuple(after))
+                assert got == want, (seed, extra, sizes)

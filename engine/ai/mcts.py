@@ -55,7 +55,7 @@ import numpy as np
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import LOCAL_K, Replies, legal_moves, playout, root_lists
+from .playout import LOCAL_K, Packed, Replies, legal_moves, playout, root_lists
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -93,7 +93,7 @@ class Node:
     """A position in the tree: `color` to move (-1 when the game is over) and its children."""
 
     __slots__ = ("color", "moves", "kids", "n", "w", "rn", "rw", "idx", "visits", "capped",
-                 "p")
+                 "p", "q")
 
     def __init__(self, color: int, moves: list[int], scores: list[float] | None = None,
                  prior_n: int = 0, slope: float = PRIOR_SLOPE, probs: bool = False,
@@ -112,6 +112,10 @@ class Node:
             total = sum(e)
             self.p = [x / total for x in e]
         self.kids: list[Node | None] = [None] * k
+        #: Each child's value as UCT-RAVE selection mixes it (`Search.child_value`), kept up to
+        #: date by `Search.backup` so that `select` need not recompute it for every child
+        #: (None under Pentobi's tree policy, which reads `n` and `w` itself).
+        self.q: list[float] | None = None
         if merged is not None and scores:
             # Pentobi's prior value: the mean reward scaled by √(γ / γ_best), γ = e^logit
             # (its move prior is γ's share, the softmax above), as MERGED_PRIOR_N samples.
@@ -124,10 +128,13 @@ class Node:
         elif prior_n and scores:
             self.n = [prior_n] * k
             value = np.maximum(PRIOR_FLOOR, PRIOR_TOP - slope * (top - np.asarray(scores)))
-            self.w = (prior_n * value).tolist()
+            w = prior_n * value
+            self.w = w.tolist()
+            self.q = (w / prior_n).tolist()
         else:
             self.n = [0] * k
             self.w = [0.0] * k
+            self.q = [0.0] * k
         self.rn = [0] * k  # merged: the child's real visits
         self.rw = [0.0] * k
         self.idx = dict(zip(moves, range(k), strict=True))
@@ -298,6 +305,9 @@ class Search:
         #: Pentobi's tree policy (`select_merged`, `backup_merged`); `puct_c` is then its
         #: exploration constant (default `MERGED_C`, on the duo board `MERGED_C_DUO`).
         self.merged = merged
+        #: `select` reads the children's values `backup` keeps (`Node.q`); the other
+        #: backups do not keep them.
+        self.cached = not merged and not rave_dist
         self.merged_c = puct_c if puct_c is not None else \
             MERGED_C_DUO if pos.bc.size <= 14 else MERGED_C
         self.probs = (bool(self.puct_c) or merged) and self.learned is not None
@@ -321,6 +331,7 @@ class Search:
         self.rewards = RelativeRewards(pos.nu_colors, relative, length) \
             if relative or length else rewards
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
+        self.packed = Packed(pos)  # the root for the playouts, packed once
         self.sizes = sizes  # playouts keep the opening's piece sizes (`_min_piece_size`)
         self.gamma5 = gamma5  # playouts weigh a candidate by 5^size (`playout.GAMMA5_SIZE`)
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
@@ -363,11 +374,13 @@ class Search:
         return first - second
 
     def simulate(self) -> None:
-        pos = self.pos.copy()
+        # The tree's placements are played on a copy of the root only when a node is
+        # expanded; the playout starts from the packed root and plays them itself.
         node = self.root
         path: list[tuple[Node, int]] = []
         recent = list(self.recent)
-        n_colors = pos.nu_colors
+        base = len(recent)
+        n_colors = self.pos.nu_colors
         next_color = node.color
         expand_at = EXPAND_AT + self.prior_n
         dead = self.dead
@@ -375,13 +388,15 @@ class Search:
             i = self.select_merged(node) if self.merged else self.select(node)
             path.append((node, i))
             m = node.moves[i]
-            pos.play(node.color, m)
             recent.append((node.color, m))
             next_color = (node.color + 1) % n_colors
             child = node.kids[i]
             if child is None:
                 seen = node.rn[i] + self.prior_n if self.merged else node.n[i]  # real + virtual
                 if seen + 1 >= expand_at + self.expand_inc * (len(path) - 1):
+                    pos = self.pos.copy()
+                    for c, mv in recent[base:]:
+                        pos.play(c, mv)
                     child = node.kids[i] = expand(pos, next_color, prior_n=self.prior_n,
                                                   dead=dead, rich=self.rich,
                                                   learned=self.learned, slope=self.slope,
@@ -395,12 +410,13 @@ class Search:
         if self.replies is not None:  # the tree's placements, after two for context
             start = max(0, len(recent) - len(path) - 2)
             before, context = recent[start:], len(recent) - len(path) - start
-        played, scores = playout(pos, next_color, int(self.rnd() * 2**62),
+        played, scores = playout(None, next_color, int(self.rnd() * 2**62),
                                  k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
                                  local_mode=self.local, roots=self.roots,
                                  replies=self.replies, before=before, context=context,
                                  local_k=self.local_k, sizes=self.sizes,
-                                 gamma5=self.gamma5)
+                                 gamma5=self.gamma5, packed=self.packed,
+                                 after=tuple(recent[base:]))
         for c in dead:
             scores[c] = DEAD_SCORE
         if self.length:
@@ -466,6 +482,18 @@ class Search:
         size = len(isq)
         explore = self.uct_c * math.sqrt(math.log(node.visits + 1))
         capped = node.capped
+        qs = node.q
+        if qs is not None and self.cached and not capped and node.p is None:
+            # The same choice as the loop below, from the values `backup` keeps.
+            best, best_v = 0, -1e9
+            for i in range(width):
+                n = ns[i]
+                if n == 0:
+                    return i
+                v = qs[i] + explore * (isq[n] if n < size else 1 / math.sqrt(n))
+                if v > best_v:
+                    best, best_v = i, v
+            return best
         rave = bool(self.rave_k)
         probs = node.p
         if probs is not None:
@@ -502,22 +530,40 @@ class Search:
         self._beta += [math.sqrt(k / (3 * n + k)) if k else 0.0 for n in range(start, size)]
 
     def backup(self, path, played: list[list[int]], reward: list[float]) -> None:
-        """Credit every node on the path; RAVE with the moves its colour played later."""
+        """Credit every node on the path; RAVE with the moves its colour played later.
+        The values `select` reads (`Node.q`) follow every child whose counts change."""
         later = [set(ms) for ms in played]
+        value = self.child_value
         for node, i in reversed(path):
             c = node.color
             r = reward[c]
             node.visits += 1
-            node.n[i] += 1
-            node.w[i] += r
+            ns, ws, rns, rws, qs = node.n, node.w, node.rn, node.rw, node.q
+            ns[i] += 1
+            ws[i] += r
             seen = later[c]
             seen.add(node.moves[i])
             idx = node.idx
             for m in seen:
                 j = idx.get(m)
                 if j is not None:
-                    node.rn[j] += 1
-                    node.rw[j] += r
+                    rns[j] += 1
+                    rws[j] += r
+                    if qs is not None and j != i:
+                        qs[j] = value(ns[j], ws[j], rns[j], rws[j])
+            if qs is not None:
+                qs[i] = value(ns[i], ws[i], rns[i], rws[i])
+
+    def child_value(self, n: int, w: float, rn: float, rw: float) -> float:
+        """A child's value in UCT-RAVE selection: its mean mixed with its RAVE mean by
+        β = √(k / (3n + k)) (0.0 before its first visit)."""
+        if not n:
+            return 0.0
+        if rn and self.rave_k:
+            b = self._beta[n] if n < len(self._beta) else \
+                math.sqrt(self.rave_k / (3 * n + self.rave_k))
+            return (1 - b) * w / n + b * rw / rn
+        return w / n
 
     def backup_dist(self, path, played: list[list[int]], first: int,
                     reward: list[float]) -> None:

@@ -178,12 +178,35 @@ def play_tables(size: int) -> PlayTables:
     return PlayTables(size)
 
 
+class Packed:
+    """A position packed for the compiled playouts (a search packs its root once and
+    passes its tree's placements below it as `playout(..., after=...)`)."""
+
+    __slots__ = ("size", "n", "bits", "nu_played", "squares", "last_piece")
+
+    def __init__(self, pos) -> None:
+        t = play_tables(pos.bc.size)
+        self.size = pos.bc.size
+        self.n = n = pos.nu_colors
+        forb = pos.forbidden
+        start = [(pos.corners[c] if pos.nu_played[c] else pos.start_bit[c]) & ~forb[c]
+                 for c in range(n)]
+        self.bits = t.pack(list(forb) + start)
+        self.nu_played = np.array(pos.nu_played, np.int64)
+        self.squares = np.array(pos.squares_placed, np.int64)
+        self.last_piece = np.array(pos.last_piece, np.int64)
+
+
+_NO_MOVES = np.zeros(0, np.int64)
+
+
 def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
             roots: RootLists | None = None, replies: Replies | None = None,
             before: tuple = (), context: int = 0,
             local_k: int = LOCAL_K,
-            sizes: bool = False, gamma5: bool = False) -> tuple[list[list[int]], list[int]]:
+            sizes: bool = False, gamma5: bool = False, packed: Packed | None = None,
+            after: tuple = ()) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
 
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
@@ -200,15 +223,21 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     the colours with the best score store their replies and the others forget theirs, over
     `before` (the simulation's placements before the playout, as (colour, move), oldest
     first, the first `context` of them only as the previous moves of the next) and the
-    playout's own."""
-    t = play_tables(pos.bc.size)
-    n = pos.nu_colors
+    playout's own.
+    `packed`: a `Packed` position to start from instead of `pos` (which is then not
+    read), with the (colour, move) placements `after` it played first — the same playout
+    as from the position they lead to, without building or packing that position."""
+    if packed is None:
+        packed = Packed(pos)
+    t = play_tables(packed.size)
+    n = packed.n
     if roots is None:
-        roots = _no_roots(pos.bc.size, n)
-    forb = pos.forbidden
-    start = [(pos.corners[c] if pos.nu_played[c] else pos.start_bit[c]) & ~forb[c]
-             for c in range(n)]
-    bits = t.pack(list(forb) + start)
+        roots = _no_roots(packed.size, n)
+    if after:
+        pc = np.array([a[0] for a in after], np.int64)
+        pm = np.array([a[1] for a in after], np.int64)
+    else:
+        pc = pm = _NO_MOVES
     hist = recent[-3:]
     hc = np.array([h[0] for h in hist], np.int64)
     hm = np.array([h[1] for h in hist], np.int64)
@@ -221,16 +250,16 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     bc_ = np.array([b[0] for b in before], np.int64)
     bm_ = np.array([b[1] for b in before], np.int64)
     out, cnt, scores = _playout(
-        bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
-        np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
-        np.array(pos.last_piece, np.int64), alive, hc, hm, k, local_mode, local_k,
+        packed.bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
+        packed.nu_played, packed.squares, packed.last_piece, alive, hc, hm, k, local_mode,
+        local_k,
         seed & 0x7FFFFFFFFFFFFFFF, gen,
         t.cells, t.ncell, t.piece, t.gamma5 if gamma5 else t.gamma, t.adj_ptr, t.adj,
         t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
         roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
-        (1 if pos.bc.size <= 14 else 2) if sizes else 0, t.psize)
+        (1 if packed.size <= 14 else 2) if sizes else 0, t.psize, pc, pm)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
@@ -541,7 +570,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
              pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
-             size_rule, psize):
+             size_rule, psize, pc, pm):
     st = np.empty(1, np.uint64)
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -572,6 +601,34 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
     nu_played = nu_played.copy()
     squares = squares.copy()
     last_piece = last_piece.copy()
+    if pc.shape[0]:
+        # Placements after the packed position (a search's tree moves below its root):
+        # play them, then list each colour's attach points afresh in board order, exactly
+        # as packing the position they lead to would.
+        corner = np.zeros((n, piece_base), np.uint8)
+        for i in range(pc.shape[0]):
+            c = pc[i]
+            move = pm[i]
+            for q in range(ncell[move]):
+                b = cells[move, q]
+                for o in range(n):
+                    forb[o, b] = 1
+            for q in range(adj_ptr[move], adj_ptr[move + 1]):
+                forb[c, adj[q]] = 1
+            used[c, piece[move]] = 1
+            for q in range(att_ptr[move], att_ptr[move + 1]):
+                corner[c, att_list[q]] = 1
+            nu_played[c] += 1
+            squares[c] += ncell[move]
+            last_piece[c] = piece[move]
+        for c in range(n):
+            natt[c] = 0
+            for b in range(piece_base):
+                keep = (inlist[c, b] or corner[c, b]) and not forb[c, b]
+                inlist[c, b] = keep
+                if keep:
+                    att[c, natt[c]] = b
+                    natt[c] += 1
     alive0 = alive
     alive = alive.copy()
     nu_alive = 0
