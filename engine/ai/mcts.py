@@ -533,7 +533,9 @@ class Search:
         """Credit every node on the path; RAVE with the moves its colour played later.
         The values `select` reads (`Node.q`) follow every child whose counts change."""
         later = [set(ms) for ms in played]
-        value = self.child_value
+        k = self.rave_k
+        beta = self._beta
+        nb = len(beta)
         for node, i in reversed(path):
             c = node.color
             r = reward[c]
@@ -544,15 +546,24 @@ class Search:
             seen = later[c]
             seen.add(node.moves[i])
             idx = node.idx
+            touched = []
             for m in seen:
                 j = idx.get(m)
                 if j is not None:
                     rns[j] += 1
                     rws[j] += r
-                    if qs is not None and j != i:
-                        qs[j] = value(ns[j], ws[j], rns[j], rws[j])
-            if qs is not None:
-                qs[i] = value(ns[i], ws[i], rns[i], rws[i])
+                    touched.append(j)
+            if qs is None:
+                continue
+            for j in touched:  # `child_value`, inline (the path's own child is among them)
+                n = ns[j]
+                if not n:
+                    continue
+                if k:  # RAVE counts are never 0 here
+                    b = beta[n] if n < nb else math.sqrt(k / (3 * n + k))
+                    qs[j] = (1 - b) * ws[j] / n + b * rws[j] / rns[j]
+                else:
+                    qs[j] = ws[j] / n
 
     def child_value(self, n: int, w: float, rn: float, rw: float) -> float:
         """A child's value in UCT-RAVE selection: its mean mixed with its RAVE mean by
