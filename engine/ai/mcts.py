@@ -219,8 +219,12 @@ def rewards(scores: list[int]) -> list[float]:
 def _rank(scores: list[int], s: int) -> float:
     """The rank of score `s` among `scores` in [0, 1]: the share of the others it beats,
     ties counting half."""
-    below = sum(1 for t in scores if t < s)
-    ties = sum(1 for t in scores if t == s) - 1
+    below, ties = 0, -1  # `s` itself is among the scores: not a tie with itself
+    for t in scores:  # a plain loop: this runs for every colour of every simulation
+        if t < s:
+            below += 1
+        elif t == s:
+            ties += 1
     return (below + 0.5 * ties) / (len(scores) - 1)
 
 

@@ -200,6 +200,12 @@ class Packed:
 _NO_MOVES = np.zeros(0, np.int64)
 
 
+@cache
+def _alive(n: int, dead: frozenset) -> np.ndarray:
+    """Which of `n` colours may move (not `dead`); the compiled playout copies it."""
+    return np.array([c not in dead for c in range(n)], np.uint8)
+
+
 def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
             roots: RootLists | None = None, replies: Replies | None = None,
@@ -241,7 +247,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     hist = recent[-3:]
     hc = np.array([h[0] for h in hist], np.int64)
     hm = np.array([h[1] for h in hist], np.int64)
-    alive = np.array([c not in dead for c in range(n)], np.uint8)
+    alive = _alive(n, dead)
     w = t.work(n)
     w.gen = gen = w.gen + 1
     t.trim()
