@@ -257,7 +257,7 @@ def test_local_candidates_per_move_change_the_playout_and_stay_legal():
 @pytest.mark.parametrize("local", (False, True))
 def test_playouts_keep_the_openings_piece_sizes(variant, local):
     """With `sizes` a playout plays only pieces the tree would consider while the colour
-    has placed few (`mcts._min_piece_size`), unless none of them fits, and stays legal to
+    has placed few (`playout.min_piece_size`), unless none of them fits, and stays legal to
     the end; without it small pieces come early too."""
     from engine.ai.mcts import _min_piece_size
 

@@ -55,7 +55,7 @@ import numpy as np
 
 from .features import prior_logits, weights_for
 from .heuristic import score_moves
-from .playout import LOCAL_K, Packed, Replies, legal_moves, playout, root_lists
+from .playout import LOCAL_K, Packed, Replies, legal_moves, min_piece_size, playout, root_lists
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -176,10 +176,7 @@ def race_moves(pos, moves: list[int]) -> list[int]:
 
 
 def _min_piece_size(pos, color: int) -> int:
-    k = pos.nu_played[color]
-    if pos.bc.size <= 14:
-        return 5 if k < 2 else 4 if k < 3 else 3 if k < 5 else 1
-    return 5 if k < 3 else 4 if k < 5 else 3 if k < 7 else 1
+    return min_piece_size(pos.bc.size, pos.nu_played[color])
 
 
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
@@ -336,7 +333,7 @@ class Search:
             if relative or length else rewards
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         self.packed = Packed(pos)  # the root for the playouts, packed once
-        self.sizes = sizes  # playouts keep the opening's piece sizes (`_min_piece_size`)
+        self.sizes = sizes  # playouts keep the opening's piece sizes (`min_piece_size`)
         self.gamma5 = gamma5  # playouts weigh a candidate by 5^size (`playout.GAMMA5_SIZE`)
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
         self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None

@@ -73,6 +73,16 @@ _MUL = np.uint64(2685821657736338717)
 _INV53 = 1.0 / 9007199254740992.0
 
 
+def min_piece_size(board_size: int, placed: int) -> int:
+    """The smallest piece a search considers for a colour that has `placed` pieces (big
+    pieces first, as Pentobi prunes its openings): on the duo board 5 squares for the
+    first two placements, 4 for the third, 3 up to the fifth; on the big board 5 for the
+    first three, 4 up to the fifth, 3 up to the seventh; then any piece."""
+    if board_size <= 14:
+        return 5 if placed < 2 else 4 if placed < 3 else 3 if placed < 5 else 1
+    return 5 if placed < 3 else 4 if placed < 5 else 3 if placed < 7 else 1
+
+
 class PlayTables:
     """The per-move arrays of one board size, in the shapes the compiled loop reads."""
 
@@ -93,6 +103,11 @@ class PlayTables:
         self.ncell = ncell
         self.piece = np.array(bc.move_piece, np.int32)
         self.psize = np.array([p.size for p in PIECES], np.int32)
+        # The smallest piece a colour plays by how many it has placed, with `sizes`
+        # (`min_piece_size`) and without.
+        self.min_sizes = np.array([min_piece_size(size, k) for k in range(NU_PIECES + 1)],
+                                  np.int64)
+        self.any_size = np.ones(NU_PIECES + 1, np.int64)
         self.gamma = np.array(facts.gamma, np.float64)
         # Pentobi's classic playout weights: 5 per square, nothing for the corners.
         self.gamma5 = np.array([GAMMA5_SIZE ** s for s in facts.size], np.float64)
@@ -265,7 +280,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
         roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
-        (1 if packed.size <= 14 else 2) if sizes else 0, t.psize, pc, pm)
+        t.min_sizes if sizes else t.any_size, t.psize, pc, pm)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
@@ -576,7 +591,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
              pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
-             size_rule, psize, pc, pm):
+             min_sizes, psize, pc, pm):
     st = np.empty(1, np.uint64)
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -685,16 +700,10 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 m = rone[c, last]
                 if _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
                     reply = m
-        # The opening's piece sizes (`size_rule`, as the tree's `_min_piece_size`): only
-        # pieces of at least `minsz` squares while the colour has placed few, unless none
-        # of them fits (then a second pass takes every piece, as Pentobi's playouts do).
-        minsz = 1
-        if size_rule:
-            kp = nu_played[c]
-            if size_rule == 1:  # the duo board
-                minsz = 5 if kp < 2 else 4 if kp < 3 else 3 if kp < 5 else 1
-            else:
-                minsz = 5 if kp < 3 else 4 if kp < 5 else 3 if kp < 7 else 1
+        # The opening's piece sizes (`min_sizes`, by placements; all ones without `sizes`):
+        # only pieces of at least `minsz` squares while the colour has placed few, unless
+        # none of them fits (then a second pass takes every piece, as Pentobi's playouts do).
+        minsz = min_sizes[nu_played[c]]
         while True:
             stamp += 1
             npc = 0
