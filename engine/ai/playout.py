@@ -586,6 +586,24 @@ def _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop):
 
 
 @njit(cache=True)
+def _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell, piece,
+           adj_ptr, adj):
+    """Colour `c` places `move`: its cells become forbidden to every colour, its edge
+    neighbours to `c`, its piece used, and `c`'s counts grow (the attach points it opens
+    are the caller's)."""
+    for q in range(ncell[move]):
+        b = cells[move, q]
+        for o in range(n):
+            forb[o, b] = 1
+    for q in range(adj_ptr[move], adj_ptr[move + 1]):
+        forb[c, adj[q]] = 1
+    used[c, piece[move]] = 1
+    nu_played[c] += 1
+    squares[c] += ncell[move]
+    last_piece[c] = piece[move]
+
+
+@njit(cache=True)
 def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_piece,
              alive, hc, hm, k, local_mode, local_k, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
@@ -630,18 +648,10 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
         for i in range(pc.shape[0]):
             c = pc[i]
             move = pm[i]
-            for q in range(ncell[move]):
-                b = cells[move, q]
-                for o in range(n):
-                    forb[o, b] = 1
-            for q in range(adj_ptr[move], adj_ptr[move + 1]):
-                forb[c, adj[q]] = 1
-            used[c, piece[move]] = 1
+            _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell,
+                   piece, adj_ptr, adj)
             for q in range(att_ptr[move], att_ptr[move + 1]):
                 corner[c, att_list[q]] = 1
-            nu_played[c] += 1
-            squares[c] += ncell[move]
-            last_piece[c] = piece[move]
         for c in range(n):
             natt[c] = 0
             for b in range(piece_base):
@@ -876,23 +886,14 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 break
             c = (c + 1) % n
             continue
-        for q in range(ncell[move]):
-            b = cells[move, q]
-            for o in range(n):
-                forb[o, b] = 1
-        for q in range(adj_ptr[move], adj_ptr[move + 1]):
-            forb[c, adj[q]] = 1
-        p = piece[move]
-        used[c, p] = 1
+        _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell, piece,
+               adj_ptr, adj)
         for q in range(att_ptr[move], att_ptr[move + 1]):
             b = att_list[q]
             if not forb[c, b] and not inlist[c, b]:
                 inlist[c, b] = 1
                 att[c, natt[c]] = b
                 natt[c] += 1
-        nu_played[c] += 1
-        squares[c] += ncell[move]
-        last_piece[c] = p
         out[c, cnt[c]] = move
         cnt[c] += 1
         if nh == 3:
