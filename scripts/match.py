@@ -11,10 +11,10 @@ saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` a
 RAVE credit weighted by distance; `localk` for how many local candidates a local-first
 playout move compares; `expinc` for how many more visits a node needs before it is
 expanded per level of depth; `relative` for the weight of a margin bonus relative to the
-search's own playouts; `length` for the weight of its game-length bonus; `pace` as 0/1 for
-the time split over the game; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its
-exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes;
-`gamma5` as 0/1 for playout weights of 5^size).
+search's own playouts; `length` for the weight of its game-length bonus; `pace` for the
+time split over the game (0 flat, 1 `PACE`, 2 `PACE_EARLY`); `merged` as 0/1 for Pentobi's
+tree policy, with `puct` as its exploration constant; `sizes` as 0/1 for playouts that keep
+the opening's piece sizes; `gamma5` as 0/1 for playout weights of 5^size).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -126,7 +126,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
                 "expinc": float, "relative": float, "length": float,
-                "bank": lambda v: bool(int(v)), "pace": lambda v: bool(int(v)),
+                "bank": lambda v: bool(int(v)), "pace": int,
                 "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
                 "gamma5": lambda v: bool(int(v))}
 

@@ -350,16 +350,21 @@ def test_the_length_bonus_favours_short_wins_and_long_losses():
 
 
 def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch):
-    """With `pace`, a time-bound search gets `pace_share(k)` of its budget, k the pieces its
-    colour has placed, and over a game of 16–21 placements the shares average one budget
+    """With `pace`, a time-bound search gets `pace_share(k, PACES[pace])` of its budget, k
+    the pieces its colour has placed, and over a game of 16–21 placements the shares of
+    each split average one budget
     (±5 %); without it every move gets the whole budget (less what the call spent before
     the search: a loose bound, not a timing)."""
     import engine.ai as ai
-    from engine.ai import pace_share
+    from engine.ai import PACE_EARLY, PACES, pace_share
 
-    for n in range(16, 22):
-        assert 0.95 <= sum(pace_share(k) for k in range(n)) / n <= 1.05
+    for table in PACES.values():
+        for n in range(16, 22):
+            assert 0.95 <= sum(pace_share(k, table) for k in range(n)) / n <= 1.05
     assert pace_share(0) < pace_share(10) and pace_share(20) < pace_share(10)
+    # the early split: most from the third to the ninth piece
+    assert pace_share(0, PACE_EARLY) < 1 < pace_share(4, PACE_EARLY)
+    assert pace_share(12, PACE_EARLY) < 1
     asked: list[float] = []
     real_run = ai.Search.run
 
@@ -368,18 +373,22 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
         return real_run(self, 4, seconds, **kw)  # a few simulations: only the time matters
 
     monkeypatch.setattr(ai.Search, "run", run)
+    # a first call loads the compiled playouts, which must not come off a timed budget
+    warm = random_game("classic", 13, seed=8).state
+    choose_move(warm, warm.to_move, level=6, seed=1, reuse=False)
     shares = set()
     for placed in (13, 37):
         state = random_game("classic", placed, seed=8).state
         k = state.position.nu_played[state.to_move - 1]
         shares.add(pace_share(k))
         asked.clear()
-        for pace in (True, False):
+        for pace in (True, 2, False):
             move = choose_move(state, state.to_move, level=6, seed=1, seconds=2.0, pace=pace,
                                reuse=False)
             assert move in state.legal_moves(state.to_move)
         # the seconds count from the call's start, so setting up the search comes off them
-        for got, want in zip(asked, (2.0 * pace_share(k), 2.0), strict=True):
+        wanted = (2.0 * pace_share(k), 2.0 * pace_share(k, PACE_EARLY), 2.0)
+        for got, want in zip(asked, wanted, strict=True):
             assert want - 1.0 < got <= want
     assert len(shares) == 2
 

@@ -50,7 +50,7 @@ class Level:
     relative: float = 0.0  # weight of the margin bonus relative to the search's playouts
     expand_inc: float = 0.0  # visits more a node needs before expanding, per level of depth
     length: float = 0.0  # weight of the game-length bonus (`mcts.RelativeRewards`)
-    pace: bool = False  # time-bound: split the budget over the game by `PACE` (same mean)
+    pace: int = 0  # time-bound: split the budget over the game by `PACES[pace]` (0: flat)
     merged: bool = False  # Pentobi's tree policy (`mcts.Search.select_merged`)
     sizes: bool = False  # playouts keep the opening's piece sizes (`playout.playout`)
     gamma5: bool = False  # playouts weigh candidates by 5^size (`playout.GAMMA5_SIZE`)
@@ -94,6 +94,14 @@ BANK_CAP = 10.0  # the bank holds at most this many budgets
 #: classic game, so the mean share stays at about one budget. Off at every level: it
 #: measured no better than a flat budget (docs/ai.md).
 PACE = ((0, 0.5), (2, 0.8), (5, 1.0), (8, 1.35), (15, 0.8))
+#: The same for the early middle game, where the matches against Pentobi part: from the
+#: third to the ninth piece a colour's mobility (its legal moves against the other
+#: colours') falls behind in the games level 6 loses and pulls ahead in the ones it wins
+#: (docs/ai.md); the endgame, where a search runs several times the simulations a second,
+#: pays for it.
+PACE_EARLY = ((0, 0.6), (2, 1.5), (9, 0.7))
+#: The time splits by `pace` number (1 and 2; 0 is a flat budget).
+PACES = {1: PACE, 2: PACE_EARLY}
 
 
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
@@ -107,7 +115,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
                 relative: float | None = None, length: float | None = None,
-                pace: bool | None = None, merged: bool | None = None,
+                pace: int | None = None, merged: bool | None = None,
                 sizes: bool | None = None, gamma5: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
@@ -130,8 +138,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     fixed one (`mcts.RelativeRewards`; 0: the fixed one) and `length` the weight of its
     game-length bonus (defaults: the level's);
     `local_k` how many local candidates a local-first playout move compares
-    (`playout.LOCAL_K`; experiments); `pace` whether a time-bound search's seconds follow
-    `PACE` (default: the level's); `merged` whether the search uses Pentobi's tree policy
+    (`playout.LOCAL_K`; experiments); `pace` which split of a time-bound search's seconds
+    over the game it follows (`PACES`: 1 for `PACE`, 2 for `PACE_EARLY`; 0 or False for a
+    flat budget; default: the level's); `merged` whether the search uses Pentobi's tree policy
     (RAVE merged into the values, a prior exploration term over every child, the final
     move by wins; `puct_c` is then its exploration constant; default: the level's);
     `sizes` whether the playouts keep the opening's piece sizes as the tree does and
@@ -165,8 +174,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     budget = spec.playouts if playouts is None else playouts
     limit = spec.seconds if seconds is None else seconds
     started = time.perf_counter()  # the budget covers the whole call, not only the search
-    if spec.pace if pace is None else pace:
-        limit *= pace_share(state.position.nu_played[seat - 1])
+    pace = int(spec.pace if pace is None else pace)
+    if pace:
+        limit *= pace_share(state.position.nu_played[seat - 1], PACES[pace])
     placements = tuple((s, m) for _, s, m in state.placements)
     prior_n = PRIOR_N if prior_n is None else prior_n
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
@@ -202,10 +212,11 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     return search.best_move()
 
 
-def pace_share(placed: int) -> float:
-    """The share of its budget a paced search gets when its colour has `placed` pieces."""
-    share = PACE[0][1]
-    for start, value in PACE:
+def pace_share(placed: int, table: tuple = PACE) -> float:
+    """The share of its budget a search paced by `table` gets when its colour has `placed`
+    pieces."""
+    share = table[0][1]
+    for start, value in table:
         if placed >= start:
             share = value
     return share
