@@ -450,47 +450,20 @@ class _Work:
 
 
 @njit(cache=True, inline="always")
-def _rand(st):
-    x = st[0]
+def _step(x):
+    """The xorshift generator's next state after `x` (its state lives in a local of the
+    caller: a helper that took an array would cost numba two atomic reference-count
+    operations a call, which once took half of a playout's time)."""
     x ^= x >> _U12
     x ^= x << _U25
     x ^= x >> _U27
-    st[0] = x
+    return x
+
+
+@njit(cache=True, inline="always")
+def _unit(x):
+    """A uniform number in [0, 1) from the generator's state `x`."""
     return float((x * _MUL) >> _U11) * _INV53
-
-
-@njit(cache=True, inline="always")
-def _free(m, c, forb, cells, ncell):
-    """Whether placement `m` covers no cell `c` may not cover (its piece is unused)."""
-    for j in range(ncell[m]):
-        if forb[c, cells[m, j]]:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def _pick(r, ns, seg_end):
-    """The segment holding candidate number `r` of the running totals `seg_end`."""
-    lo = 0
-    hi = ns - 1
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if seg_end[mid] > r:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@njit(cache=True, inline="always")
-def _cand(c, s, i, soff, spool, wlist, rlist, pool):
-    """Candidate `i` of colour `c`'s segment `s`, wherever the segment lives now."""
-    src = spool[c, s]
-    if src == 1:
-        return pool[c, soff[c, s] + i]
-    if src == 2:
-        return rlist[soff[c, s] + i]
-    return wlist[soff[c, s] + i]
 
 
 @njit(cache=True, inline="always")
@@ -516,41 +489,6 @@ def _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top):
     pool[c, off + i] = pool[c, off + n - 1]
     slen[c, s] = n - 1
     return top
-
-
-@njit(cache=True, inline="always")
-def _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist, rlist, pool, top, forb,
-          cells, ncell):
-    """One uniform draw among the `total` candidates of colour `c`'s `ns` segments (`seg`,
-    running totals `seg_end`): the placement if it is free, else −1 (an illegal one is
-    dropped from its segment for good; `top` holds each colour's pool fill)."""
-    r = int(_rand(st) * total)
-    g = _pick(r, ns, seg_end)
-    s = seg[g]
-    i = r - (seg_end[g - 1] if g else 0)
-    if i >= slen[c, s]:
-        return -1
-    m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
-    if not _free(m, c, forb, cells, ncell):
-        top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top[c])
-        return -1
-    return m
-
-
-@njit(cache=True, inline="always")
-def _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
-    """Whether colour `c` may play the stored reply `m` now: its piece unused, no cell
-    forbidden, and a cell on one of c's attach points."""
-    if m < 0 or used[c, piece[m]]:
-        return False
-    touch = False
-    for j in range(ncell[m]):
-        b = cells[m, j]
-        if forb[c, b]:
-            return False
-        if inlist[c, b]:
-            touch = True
-    return touch
 
 
 @njit(cache=True, inline="always")
@@ -610,12 +548,11 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
              pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
              min_sizes, psize, pc, pm):
-    st = np.empty(1, np.uint64)
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     z ^= z >> np.uint64(31)
-    st[0] = z if z else np.uint64(1)
+    rs = z if z else np.uint64(1)  # the random generator's state (`_step`)
 
     forb = np.zeros((n, piece_base), np.uint8)
     used = np.zeros((n, NU_PIECES), np.uint8)
@@ -688,11 +625,10 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
     avail = np.zeros(NU_PIECES, np.int32)
     # The mover's candidate segments this ply, one per (attach point, unused piece) with
     # candidates left: `seg[j]` its index (a · NU_PIECES + p), `seg_end[j]` the running
-    # total of candidates (a draw bisects it). `nseg`/`nseg_end`: the near ones.
+    # total of candidates (a draw bisects it), rows 0 and 1 of `segs`; rows 2 and 3 the
+    # same for the near ones.
     seg = segs[0]
     seg_end = segs[1]
-    nseg = segs[2]
-    nseg_end = segs[3]
     aseg = np.empty(piece_base + 1, np.int64)  # attach point i's segments: aseg[i]:aseg[i+1]
     two = n == 2
     max_tries = 3 * k + TRIES
@@ -702,14 +638,24 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
             c = (c + 1) % n
             continue
         reply = -1
-        if use_lgr:
-            m = rtwo[c, (key1[last] ^ key2[second]) & (rtwo.shape[1] - 1)]
-            if _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
+        # The stored reply to the last two placements, else to the last one, if c may
+        # play it now: its piece unused, no cell forbidden, a cell on an attach point.
+        for r2 in range(2 if use_lgr else 0):
+            m = rtwo[c, (key1[last] ^ key2[second]) & (rtwo.shape[1] - 1)] if r2 == 0 \
+                else rone[c, last]
+            if m < 0 or used[c, piece[m]]:
+                continue
+            touch = False
+            for q in range(ncell[m]):
+                b = cells[m, q]
+                if forb[c, b]:
+                    touch = False
+                    break
+                if inlist[c, b]:
+                    touch = True
+            if touch:
                 reply = m
-            else:
-                m = rone[c, last]
-                if _reply_ok(m, c, used, forb, inlist, piece, cells, ncell):
-                    reply = m
+                break
         # The opening's piece sizes (`min_sizes`, by placements; all ones without `sizes`):
         # only pieces of at least `minsz` squares while the colour has placed few, unless
         # none of them fits (then a second pass takes every piece, as Pentobi's playouts do).
@@ -730,7 +676,15 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                 a = att[c, i]
                 if forb[c, a]:
                     continue
-                e = _window(forb[c], 0, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
+                # The window cache's entry for a under c's forbidden cells around it
+                # (`_window`, written out: passing `forb[c]` costs a reference count).
+                pat = 0
+                for q in range(8):
+                    if forb[c, a + woff[q]]:
+                        pat |= 1 << q
+                e = widx[a * 256 + pat]
+                if e < 0:
+                    e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
                 first = ns
                 for q in range(npc):
                     p = avail[q]
@@ -796,11 +750,14 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                                     locs[nloc] = b
                                     nloc += 1
                 use_local_gamma = not local_mode and nloc > 0
+                # Draws: in local mode with local points, first from the attach points near
+                # one (`segs` rows 2–3), keeping the candidate covering the most local
+                # points (own attach points among them twice); without a local candidate,
+                # `k` from all of c's segments (rows 0–1), gamma-weighted. A draw picks a
+                # candidate uniformly; an illegal one is dropped from its segment for good.
+                ntotal = 0
+                nn = 0
                 if local_mode and nloc:
-                    # Draw from the attach points near a local point; keep the candidate
-                    # covering the most local points (own attach points among them twice).
-                    ntotal = 0
-                    nn = 0
                     for i in range(j):
                         a = att[c, i]
                         ax = xs[a]
@@ -810,68 +767,101 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                             if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
                                 for g in range(aseg[i], aseg[i + 1]):
                                     ntotal += slen[c, seg[g]]
-                                    nseg[nn] = seg[g]
-                                    nseg_end[nn] = ntotal
+                                    segs[2, nn] = seg[g]
+                                    segs[3, nn] = ntotal
                                     nn += 1
                                 break
-                    if ntotal:
-                        best_cnt = 0
-                        tries = 0
-                        while found < local_k and tries < LOCAL_TRIES:
-                            tries += 1
-                            m = _draw(st, c, ntotal, nn, nseg, nseg_end, soff, slen, spool,
-                                      wlist, rlist, pool, top, forb, cells, ncell)
-                            if m < 0:
-                                continue
-                            hit = 0
-                            for q in range(ncell[m]):
-                                b = cells[m, q]
-                                if mark[b] == stamp:
+                near = ntotal > 0
+                r0 = 2 if near else 0  # the rows drawn from
+                pool_size = ntotal if near else total
+                nsegs = nn if near else ns
+                want = local_k if near else k
+                most = LOCAL_TRIES if near else max_tries
+                best_cnt = 0
+                tries = 0
+                while True:
+                    if found >= want or tries >= most:
+                        if found or not near:
+                            break
+                        near = False  # no local candidate: draw from all
+                        r0, pool_size, nsegs, want, most, tries = 0, total, ns, k, max_tries, 0
+                        continue
+                    tries += 1
+                    rs = _step(rs)
+                    r = int(_unit(rs) * pool_size)
+                    lo = 0  # the segment holding candidate r: bisect the running totals
+                    hi = nsegs - 1
+                    while lo < hi:
+                        mid = (lo + hi) >> 1
+                        if segs[r0 + 1, mid] > r:
+                            hi = mid
+                        else:
+                            lo = mid + 1
+                    s = segs[r0, lo]
+                    i = r - (segs[r0 + 1, lo - 1] if lo else 0)
+                    if i >= slen[c, s]:
+                        continue  # removed by an earlier draw this ply
+                    off = soff[c, s]
+                    src = spool[c, s]
+                    m = pool[c, off + i] if src == 1 else rlist[off + i] if src == 2 \
+                        else wlist[off + i]
+                    free = True
+                    for q in range(ncell[m]):
+                        if forb[c, cells[m, q]]:
+                            free = False
+                            break
+                    if not free:
+                        top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top[c])
+                        continue
+                    w = gamma[m]
+                    if near:
+                        hit = 0
+                        for q in range(ncell[m]):
+                            b = cells[m, q]
+                            if mark[b] == stamp:
+                                hit += 1
+                                if amark[b] == stamp:
                                     hit += 1
-                                    if amark[b] == stamp:
-                                        hit += 1
-                            if not hit:
-                                continue
-                            found += 1
-                            if hit < best_cnt:
-                                continue
-                            w = gamma[m]
-                            if hit > best_cnt:
-                                best_cnt = hit
-                                wsum = w
-                                move = m
-                                continue
-                            wsum += w
-                            if _rand(st) * wsum < w:
-                                move = m
-                if not found:
-                    tries = 0
-                    while found < k and tries < max_tries:
-                        tries += 1
-                        m = _draw(st, c, total, ns, seg, seg_end, soff, slen, spool, wlist,
-                                  rlist, pool, top, forb, cells, ncell)
-                        if m < 0:
+                        if not hit:
                             continue
                         found += 1
-                        w = gamma[m]
+                        if hit < best_cnt:
+                            continue
+                        if hit > best_cnt:
+                            best_cnt = hit
+                            wsum = w
+                            move = m
+                            continue
+                    else:
+                        found += 1
                         if use_local_gamma:
                             for q in range(ncell[m]):
                                 if mark[cells[m, q]] == stamp:
                                     w *= LOCAL_GAMMA
                                     break
-                        wsum += w
-                        if _rand(st) * wsum < w:
-                            move = m
+                    wsum += w
+                    rs = _step(rs)
+                    if _unit(rs) * wsum < w:
+                        move = m
                 if not found:
                     # Every candidate left, weighted; the illegal ones are dropped on the way.
                     for g in range(ns):
                         s = seg[g]
                         for i in range(slen[c, s] - 1, -1, -1):
-                            m = _cand(c, s, i, soff, spool, wlist, rlist, pool)
-                            if _free(m, c, forb, cells, ncell):
+                            off = soff[c, s]
+                            src = spool[c, s]
+                            m = pool[c, off + i] if src == 1 else rlist[off + i] \
+                                if src == 2 else wlist[off + i]
+                            free = True
+                            for q in range(ncell[m]):
+                                if forb[c, cells[m, q]]:
+                                    free = False
+                                    break
+                            if free:
                                 w = gamma[m]
                                 wsum += w
-                                if _rand(st) * wsum < w:
+                                rs = _step(rs)
+                                if _unit(rs) * wsum < w:
                                     move = m
                             else:
                                 top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool,
