@@ -6,6 +6,7 @@
   python scripts/bench_ai.py --priors-only   # only the cost of scoring a node's moves
   python scripts/bench_ai.py --search-only   # only level 6's simulations per second
   python scripts/bench_ai.py --search-only --merged   # also with Pentobi's tree policy
+  python scripts/bench_ai.py --playouts-only --fixed 2000   # CPU time of fixed work
 
 Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
 position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
@@ -17,6 +18,9 @@ of listing them): the one-ply heuristic (levels 3–5), the richer one, and the 
 and 16 placements per seat in.
 Search rate: simulations per second of level 6's search on positions 0, 8 and 16
 placements per seat in (the playouts, expansions and tree walks together).
+With `--fixed N` the playout and search tables time N playouts / simulations each in CPU
+seconds of this thread instead of running for `--seconds` of wall clock: the figures then
+hardly move when the machine's other jobs do (comparing two commits, run each a few times).
 Time per move: every level on the same positions from a few seeded duo games (level 2
 plays them out), one core, tree reuse off, so each figure is a cold search.
 """
@@ -40,8 +44,9 @@ from engine.cornerclaim import new_game  # noqa: E402
 
 
 def playouts_per_second(variant: str, plies: int, seconds: float,
-                        local: bool = False) -> tuple[float, float]:
-    """Playouts/s and µs per playout move; `local`: level 6's local-first policy."""
+                        local: bool = False, fixed: int = 0) -> tuple[float, float]:
+    """Playouts/s and µs per playout move; `local`: level 6's local-first policy; `fixed`:
+    that many playouts, timed in CPU seconds of this thread."""
     game = _game(variant, plies, seed=1)
     pos0 = game.state.position
     first = (game.state.to_move or 1) - 1
@@ -49,12 +54,13 @@ def playouts_per_second(variant: str, plies: int, seconds: float,
     for i in range(300):  # fill the window cache first (cold it costs several times more)
         playout(pos0, first, i, recent=recent, local_mode=local)
     n = moves = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    clock = time.thread_time if fixed else time.perf_counter
+    t0 = clock()
+    while n < fixed if fixed else clock() - t0 < seconds:
         played, _ = playout(pos0, first, n, recent=recent, local_mode=local)
         moves += sum(map(len, played))
         n += 1
-    dt = time.perf_counter() - t0
+    dt = clock() - t0
     return n / dt, dt / max(moves, 1) * 1e6
 
 
@@ -106,12 +112,13 @@ def priors_table() -> None:
                   f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
 
 
-def search_rates(seconds: float, shipped: bool = True, **options) -> None:
+def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, **options) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
     `shipped` every other search option the level sets, `Level.search_args`: last good
     replies, the relative bonus, the rising expansion threshold, the game-length bonus) on
     positions 0, 8 and 16 placements per seat in: what the strength depends on. `options`
-    override level 6's (e.g. `merged=True`)."""
+    override level 6's (e.g. `merged=True`); `fixed`: that many simulations, timed in CPU
+    seconds of this thread."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -125,9 +132,10 @@ def search_rates(seconds: float, shipped: bool = True, **options) -> None:
             args.update(seed=1, recent=recent_placements(state))
             Search(state.position.copy(), color, **args).run(50)  # warm-up
             search = Search(state.position.copy(), color, **args)
-            t = time.perf_counter()
-            search.run(10**9, seconds)
-            dt = time.perf_counter() - t
+            clock = time.thread_time if fixed else time.perf_counter
+            t = clock()
+            search.run(fixed, None) if fixed else search.run(10**9, seconds)
+            dt = clock() - t
             print(f"| {variant} | {each} | {search.simulations:,} | {dt:.2f} "
                   f"| {search.simulations / dt:,.0f} |")
 
@@ -152,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="only level 6's simulations per second, as shipped and with only "
                          "local playouts and learned priors (level 6 before its eighth-session "
                          "settings)")
+    ap.add_argument("--fixed", type=int, default=0, metavar="N",
+                    help="time N playouts / simulations per row in CPU seconds instead of "
+                         "--seconds of wall clock")
     ap.add_argument("--merged", action="store_true",
                     help="with --search-only: a third table, level 6 with Pentobi's tree "
                          "policy (the `merged` option)")
@@ -160,12 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         priors_table()
         return 0
     if args.search_only:
-        search_rates(args.seconds)
+        search_rates(args.seconds, fixed=args.fixed)
         print()
-        search_rates(args.seconds, shipped=False)
+        search_rates(args.seconds, shipped=False, fixed=args.fixed)
         if args.merged:
             print()
-            search_rates(args.seconds, merged=True)
+            search_rates(args.seconds, fixed=args.fixed, merged=True)
         return 0
     print("| variant | from | policy | playouts/s | µs per playout move |")
     print("|---|---|---|---:|---:|")
@@ -174,12 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         for label, plies in (("empty board", 0), ("8 placements each", 8 * n)):
             for policy in ("sampled", "local"):
                 rate, per_move = playouts_per_second(variant, plies, args.seconds,
-                                                     local=policy == "local")
+                                                     local=policy == "local",
+                                                     fixed=args.fixed)
                 print(f"| {variant} | {label} | {policy} | {rate:,.0f} | {per_move:.1f} |")
     print()
     priors_table()
     print()
-    search_rates(args.seconds)
+    search_rates(args.seconds, fixed=args.fixed)
     if args.playouts_only:
         return 0
     plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)
