@@ -56,7 +56,7 @@ def playouts_per_second(variant: str, plies: int, seconds: float,
     n = moves = 0
     clock = time.thread_time if fixed else time.perf_counter
     t0 = clock()
-    while n < fixed if fixed else clock() - t0 < seconds:
+    while (n < fixed) if fixed else (clock() - t0 < seconds):
         played, _ = playout(pos0, first, n, recent=recent, local_mode=local)
         moves += sum(map(len, played))
         n += 1
@@ -134,7 +134,7 @@ def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, **options
             search = Search(state.position.copy(), color, **args)
             clock = time.thread_time if fixed else time.perf_counter
             t = clock()
-            search.run(fixed, None) if fixed else search.run(10**9, seconds)
+            search.run(fixed or 10**9, None if fixed else seconds)
             dt = clock() - t
             print(f"| {variant} | {each} | {search.simulations:,} | {dt:.2f} "
                   f"| {search.simulations / dt:,.0f} |")
