@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import LEVELS, choose_move  # noqa: E402
 from engine.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
+from engine.ai.flat import FlatSearch, supports  # noqa: E402
 from engine.ai.heuristic import score_moves  # noqa: E402
 from engine.ai.mcts import Search  # noqa: E402
 from engine.ai.playout import playout  # noqa: E402
@@ -112,13 +113,15 @@ def priors_table() -> None:
                   f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
 
 
-def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, **options) -> None:
+def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, tree: str = "flat",
+                 **options) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
     `shipped` every other search option the level sets, `Level.search_args`: last good
     replies, the relative bonus, the rising expansion threshold, the game-length bonus) on
     positions 0, 8 and 16 placements per seat in: what the strength depends on. `options`
     override level 6's (e.g. `merged=True`); `fixed`: that many simulations, timed in CPU
-    seconds of this thread."""
+    seconds of this thread; `tree`: "flat" (`flat.FlatSearch`, what the levels play
+    where it has their options) or "python" (`mcts.Search`)."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -130,8 +133,9 @@ def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, **options
             args = LEVELS[6].search_args(**options) if shipped else dict(local=True,
                                                                           learned=True)
             args.update(seed=1, recent=recent_placements(state))
-            Search(state.position.copy(), color, **args).run(50)  # warm-up
-            search = Search(state.position.copy(), color, **args)
+            cls = FlatSearch if tree == "flat" and supports(**args) else Search
+            cls(state.position.copy(), color, **args).run(50)  # warm-up
+            search = cls(state.position.copy(), color, **args)
             clock = time.thread_time if fixed else time.perf_counter
             t = clock()
             search.run(fixed or 10**9, None if fixed else seconds)
@@ -166,14 +170,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merged", action="store_true",
                     help="with --search-only: a third table, level 6 with Pentobi's tree "
                          "policy (the `merged` option)")
+    ap.add_argument("--tree", choices=("flat", "python"), default="flat",
+                    help="the search tree the simulation rates use: the flat, compiled one "
+                         "the levels play (default) or mcts.Search's nodes")
     args = ap.parse_args(argv)
     if args.priors_only:
         priors_table()
         return 0
     if args.search_only:
-        search_rates(args.seconds, fixed=args.fixed)
+        search_rates(args.seconds, fixed=args.fixed, tree=args.tree)
         print()
-        search_rates(args.seconds, shipped=False, fixed=args.fixed)
+        search_rates(args.seconds, shipped=False, fixed=args.fixed, tree=args.tree)
         if args.merged:
             print()
             search_rates(args.seconds, fixed=args.fixed, merged=True)
@@ -191,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     priors_table()
     print()
-    search_rates(args.seconds, fixed=args.fixed)
+    search_rates(args.seconds, fixed=args.fixed, tree=args.tree)
     if args.playouts_only:
         return 0
     plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)

@@ -366,13 +366,13 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
     assert pace_share(0, PACE_EARLY) < 1 < pace_share(4, PACE_EARLY)
     assert pace_share(12, PACE_EARLY) < 1
     asked: list[float] = []
-    real_run = ai.Search.run
+    real_run = ai.FlatSearch.run  # level 6's tree
 
     def run(self, playouts, seconds=None, **kw):
         asked.append(seconds)
         return real_run(self, 4, seconds, **kw)  # a few simulations: only the time matters
 
-    monkeypatch.setattr(ai.Search, "run", run)
+    monkeypatch.setattr(ai.FlatSearch, "run", run)
     # a first call loads the compiled playouts, which must not come off a timed budget
     warm = random_game("classic", 13, seed=8).state
     choose_move(warm, warm.to_move, level=6, seed=1, reuse=False)

@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 
 from .features import recent_placements
+from .flat import FlatNode, FlatSearch, supports
 from .greedy import greedy_move, sampled_move
 from .mcts import PRIOR_N, RACE_PLACEMENTS, Node, Search, child_for
 from .playout import LOCAL_K
@@ -194,7 +195,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
         _reuse.pop(key, None)
     extra = min(banked, BANK_SHARE * limit)
     recent = recent_placements(state)
-    search = Search(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
+    tree = FlatSearch if supports(puct_c=puct_c, **options) else Search
+    search = tree(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, slope=slope, rave_k=rave_k, uct_c=uct_c,
                     puct_c=puct_c, replies=replies,
                     local_k=LOCAL_K if local_k is None else local_k, **options)
@@ -249,12 +251,12 @@ def _reused_replies(key: tuple, placements: tuple):
     return last[3] if last is not None else None
 
 
-def _reused_root(key: tuple, placements: tuple, color: int) -> Node | None:
+def _reused_root(key: tuple, placements: tuple, color: int) -> Node | FlatNode | None:
     last = _kept(key, placements)
     if last is None:
         return None
     old = last[0]
-    node: Node | None = last[1]
+    node: Node | FlatNode | None = last[1]
     for s, m in placements[len(old):]:
         node = child_for(node, s - 1, m) if node is not None else None
     if node is None or node.color != color:

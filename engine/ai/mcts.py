@@ -141,6 +141,13 @@ class Node:
         self.visits = 0
         self.capped: frozenset[int] = frozenset()
 
+    def child(self, color: int, move: int) -> Node | None:
+        """The subtree after `color` played `move` here, if the search grew it."""
+        if self.color != color:
+            return None
+        i = self.idx.get(move)
+        return None if i is None else self.kids[i]
+
 
 def considered_moves(pos, color: int, rich: bool = False,
                      learned: tuple[float, ...] | None = None,
@@ -189,6 +196,20 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
     colour the big board's race to the middle lasts (0: none); `recent`: the last (colour,
     move) placements, oldest first (the learned prior's local points); `merged`: Pentobi's
     tree policy, with every colour's mean reward so far (`Node`)."""
+    c, moves, scores = expand_lists(pos, color, dead=dead, rich=rich, learned=learned,
+                                    race=race, recent=recent)
+    if c < 0:
+        return Node(-1, [])
+    return Node(c, moves, scores, prior_n, PRIOR_SLOPE if learned is None else slope,
+                probs=probs and learned is not None,
+                merged=None if merged is None else merged[c])
+
+
+def expand_lists(pos, color: int, *, dead: frozenset = frozenset(), rich: bool = False,
+                 learned: tuple[float, ...] | None = None, race: int = 0,
+                 recent: tuple = ()) -> tuple[int, list[int], list[float]]:
+    """What `expand` makes a node of: the colour to move at `pos` from `color` on in turn
+    order (−1 when no colour can move) and its considered moves and scores, best first."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
@@ -196,11 +217,8 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
             continue
         moves, scores = considered_moves(pos, c, rich, learned, race, recent)
         if moves:
-            return Node(c, moves, scores, prior_n,
-                        PRIOR_SLOPE if learned is None else slope,
-                        probs=probs and learned is not None,
-                        merged=None if merged is None else merged[c])
-    return Node(-1, [])
+            return c, moves, scores
+    return -1, [], []
 
 
 def rewards(scores: list[int]) -> list[float]:
@@ -711,8 +729,6 @@ def _timeline(path, played: list[list[int]], first: int) -> tuple[list, int]:
 
 
 def child_for(node: Node, color: int, move: int) -> Node | None:
-    """The subtree after `color` played `move` at `node`, if the search grew it."""
-    if node.color != color:
-        return None
-    i = node.idx.get(move)
-    return None if i is None else node.kids[i]
+    """The subtree after `color` played `move` at `node` (a `Node` or a `flat.FlatNode`),
+    if the search grew it."""
+    return node.child(color, move)

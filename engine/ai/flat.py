@@ -1,0 +1,640 @@
+"""The search tree in flat arrays, with its inner loop compiled: `mcts.Search` as levels 3–6
+play it, simulation for simulation, without the interpreter's cost per simulation.
+
+After the twelfth session's faster playouts, CPython's share of a middle-game simulation
+was about two thirds: walking down the tree (`Search.select`), the backup with RAVE,
+the rewards and the call into the compiled playout. Here the nodes and their children live
+in arrays (`Tree`) and one compiled function (`_run`) selects, plays out, rewards and backs
+up one simulation after another; it returns to Python only when a node is to be expanded
+(listing and scoring a node's moves builds a position, which stays in Python) or after the
+number of simulations it was asked for (time checks).
+
+The search is the same as `Search`'s with the same options and seed: the same random
+seeds, the same selection, the same rewards and the same backup, so a playout-bound search
+grows the same tree (`tests/test_ai_flat.py` holds the two equal). It covers the options
+the levels use (`supports`); the experiment options that change the tree policy (`merged`,
+`rave_dist`, a PUCT term, the training's `wide_root`) stay with `Search`.
+
+Memory: 8 arrays of 8 bytes per child (a 3-second classic search grows ~0.5 M children,
+~35 MB); a reused tree is copied down to the subtree it keeps (`Tree.subtree`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import numpy as np
+from numba import njit
+
+from .features import weights_for
+from .mcts import (
+    DEAD_SCORE,
+    DECIDED_MIN,
+    EXPAND_AT,
+    EXPAND_INC,
+    LEARNED_SLOPE,
+    PRIOR_FLOOR,
+    PRIOR_N,
+    PRIOR_SLOPE,
+    PRIOR_TOP,
+    RACE_PLACEMENTS,
+    RAVE_K,
+    SCORE_BONUS,
+    SCORE_SCALE,
+    TIME_CHECK_EVERY,
+    UCT_C,
+    WIDEN_BASE,
+    WIDEN_RATE,
+    expand_lists,
+)
+from .playout import (
+    LOCAL_K,
+    WINDOW_POOL,
+    Packed,
+    Replies,
+    _alive,
+    _no_replies,
+    _playout,
+    play_tables,
+    root_lists,
+)
+from .tables import move_facts
+
+MAX_DEPTH = 128  # more than the placements of any game (4 colours × 21 pieces)
+# `_run`'s integer state (`Search.st`): the next seed to use, the playouts' generation
+# (`playout._Work.gen`), the RAVE marks' stamp, the pending path's depth, and whether the
+# call stopped for an expansion.
+ST_SEED, ST_GEN, ST_STAMP, ST_DEPTH, ST_EXPAND = range(5)
+
+
+def supports(*, merged: bool = False, rave_dist: bool = False, puct_c: float | None = None,
+             **_) -> bool:
+    """Whether a search with these `mcts.Search` options can run on the flat tree."""
+    return not merged and not rave_dist and not puct_c
+
+
+class Tree:
+    """Nodes and their children in arrays that double when full. Node `v`: `color` to move
+    (−1: the game is over), `visits`, and its `k[v]` children at `first[v]`…, best prior
+    first. Child `j`: its `move`, visits `n` and summed reward `w` (prior's virtual ones
+    included), RAVE visits `rn` and reward `rw`, the value selection reads `q` (kept by the
+    backup, `Node.q`), the node it leads to `kid` (−1 until expanded) and `cap` (Duo: a
+    move the mirror can copy, worth at most a draw)."""
+
+    NODE_FIELDS = (("color", np.int64), ("first", np.int64), ("k", np.int64),
+                   ("visits", np.int64))
+    CHILD_FIELDS = (("move", np.int64), ("n", np.int64), ("w", np.float64),
+                    ("rn", np.int64), ("rw", np.float64), ("q", np.float64),
+                    ("kid", np.int64), ("cap", np.uint8))
+
+    def __init__(self, nodes: int = 256, kids: int = 16384) -> None:
+        for name, dtype in self.NODE_FIELDS:
+            setattr(self, name, np.zeros(nodes, dtype))
+        for name, dtype in self.CHILD_FIELDS:
+            setattr(self, name, np.zeros(kids, dtype))
+        self.nodes = 0  # nodes in use
+        self.kids = 0  # children in use
+
+    def add(self, color: int, moves: list[int], scores: list[float], prior_n: int,
+            slope: float) -> int:
+        """A new node (returned) with these children, valued as `mcts.Node` values them:
+        `prior_n` virtual visits worth max(floor, top − slope · (best score − score))."""
+        k = len(moves)
+        self._room(1, k)
+        v, f = self.nodes, self.kids
+        self.color[v], self.first[v], self.k[v], self.visits[v] = color, f, k, 0
+        self.nodes += 1
+        self.kids += k
+        end = f + k
+        if not k:
+            return v
+        self.move[f:end] = moves
+        self.kid[f:end] = -1
+        self.cap[f:end] = 0
+        self.rn[f:end] = 0
+        self.rw[f:end] = 0.0
+        if prior_n and scores:
+            value = np.maximum(PRIOR_FLOOR, PRIOR_TOP - slope * (scores[0] - np.asarray(scores)))
+            w = prior_n * value
+            self.n[f:end] = prior_n
+            self.w[f:end] = w
+            self.q[f:end] = w / prior_n
+        else:
+            self.n[f:end] = 0
+            self.w[f:end] = 0.0
+            self.q[f:end] = 0.0
+        return v
+
+    def _room(self, nodes: int, kids: int) -> None:
+        if self.nodes + nodes > len(self.color):
+            size = max(2 * len(self.color), self.nodes + nodes)
+            for name, _ in self.NODE_FIELDS:
+                setattr(self, name, _grown(getattr(self, name), size))
+        if self.kids + kids > len(self.move):
+            size = max(2 * len(self.move), self.kids + kids)
+            for name, _ in self.CHILD_FIELDS:
+                setattr(self, name, _grown(getattr(self, name), size))
+
+    def children(self, v: int) -> slice:
+        return slice(self.first[v], self.first[v] + self.k[v])
+
+    def child(self, v: int, color: int, move: int) -> int:
+        """The node after `color` played `move` at node `v`, −1 if the search did not grow
+        it."""
+        if self.color[v] != color:
+            return -1
+        span = self.children(v)
+        hit = np.flatnonzero(self.move[span] == move)
+        return int(self.kid[span][hit[0]]) if len(hit) else -1
+
+    def subtree(self, v: int) -> Tree:
+        """A compact copy of the subtree at node `v` (its node 0), children in the same
+        order."""
+        out = Tree.__new__(Tree)
+        arrays = _compact(v, self.color, self.first, self.k, self.visits, self.move, self.n,
+                          self.w, self.rn, self.rw, self.q, self.kid, self.cap)
+        names = [name for name, _ in self.NODE_FIELDS + self.CHILD_FIELDS]
+        for name, array in zip(names, arrays, strict=True):
+            setattr(out, name, array)
+        out.nodes, out.kids = len(out.color), len(out.move)
+        out._room(64, 4096)  # room to grow without copying at the first expansions
+        return out
+
+
+def _grown(a: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros(size, a.dtype)
+    out[:len(a)] = a
+    return out
+
+
+class FlatNode:
+    """A node of a `Tree` (what `choose_move` keeps to reuse, as it keeps a `mcts.Node`)."""
+
+    __slots__ = ("tree", "index")
+
+    def __init__(self, tree: Tree, index: int) -> None:
+        self.tree, self.index = tree, index
+
+    @property
+    def color(self) -> int:
+        return int(self.tree.color[self.index])
+
+    def child(self, color: int, move: int) -> FlatNode | None:
+        v = self.tree.child(self.index, color, move)
+        return None if v < 0 else FlatNode(self.tree, v)
+
+
+class FlatSearch:
+    """`mcts.Search` on a `Tree` (the options `supports` accepts, the same meaning and
+    defaults): `run` adds simulations, `best_move` reads the root."""
+
+    def __init__(self, pos, color: int, *, seed: int | None, root: FlatNode | None = None,
+                 recent: tuple = (), playout_k: int = 3, prior_n: int = PRIOR_N,
+                 dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
+                 learned: bool = False, slope: float | None = None,
+                 rave_k: float | None = None, uct_c: float | None = None,
+                 puct_c: float | None = None, race: int = RACE_PLACEMENTS,
+                 lgr: bool = False, replies: Replies | None = None,
+                 rave_dist: bool = False, local_k: int = LOCAL_K,
+                 expand_inc: float = EXPAND_INC, relative: float = 0.0,
+                 length: float = 0.0, merged: bool = False, sizes: bool = False,
+                 gamma5: bool = False) -> None:
+        if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
+            raise ValueError("the flat tree has no merged tree policy, distance-weighted "
+                             "RAVE or PUCT term: use mcts.Search")
+        self.pos = pos
+        n = pos.nu_colors
+        self.race = race
+        self.rave_k = RAVE_K if rave_k is None else rave_k
+        self.uct_c = UCT_C if uct_c is None else uct_c
+        self.rnd = random.Random(seed).random
+        self.prior_n = prior_n
+        self.dead = frozenset(dead)
+        self.rich = rich
+        self.learned = weights_for(pos) if learned else None
+        self.slope = LEARNED_SLOPE if slope is None else slope
+        self.recent = tuple(recent)
+        self.simulations = 0
+        if root is not None:
+            self.tree = root.tree.subtree(root.index)
+        else:
+            self.tree = Tree()
+            self._expand(pos, color, self.recent[-3:])
+        self.root = FlatNode(self.tree, 0)
+        self.replies = (replies or Replies(pos.bc.size, n)) if lgr else None
+        self.expand_inc = expand_inc
+        self.length = length
+        t = play_tables(pos.bc.size)
+        packed = Packed(pos)
+        roots = root_lists(pos)
+        rep = self.replies if self.replies is not None else _no_replies()
+        self._work = w = t.work(n)
+        self._table_args = (
+            packed.bits, t.nbytes * 8, t.piece_base, t.stride, packed.nu_played,
+            packed.squares, packed.last_piece, _alive(n, self.dead), t.cells, t.ncell,
+            t.piece, t.gamma5 if gamma5 else t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att,
+            t.cp, t.cov, t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
+            w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
+            roots.rlen, rep.on, rep.one, rep.two, t.key1, t.key2,
+            t.min_sizes if sizes else t.any_size, t.psize)
+        pre = self.recent[-3:]
+        self._prc = np.array([c for c, _ in pre], np.int64)
+        self._prm = np.array([m for _, m in pre], np.int64)
+        self._fp = np.array([self.uct_c, self.rave_k, expand_inc, relative, length,
+                             WIDEN_BASE, WIDEN_RATE, SCORE_BONUS, SCORE_SCALE], np.float64)
+        self._ip = np.array([n, EXPAND_AT + prior_n, playout_k, local_k,
+                             min(2, len(self.recent)), DEAD_SCORE,
+                             not relative and not length], np.int64)
+        self._local = bool(local)
+        self.st = np.zeros(5, np.int64)
+        self.rstat = np.zeros(3 + 2 * n, np.float64)  # RelativeRewards' running statistics
+        self.mark = np.zeros((n, t.piece.shape[0] + 1), np.int64)
+        self.pnode = np.zeros(MAX_DEPTH, np.int64)
+        self.pchild = np.zeros(MAX_DEPTH, np.int64)
+        self._seeds = np.zeros(0, np.int64)
+        self._mark_symmetry()
+
+    def _expand(self, pos, color: int, recent: tuple) -> int:
+        c, moves, scores = expand_lists(pos, color, dead=self.dead, rich=self.rich,
+                                        learned=self.learned, race=self.race, recent=recent)
+        slope = PRIOR_SLOPE if self.learned is None else self.slope
+        return self.tree.add(c, moves, scores, self.prior_n, slope)
+
+    # -- the loop --------------------------------------------------------------------------
+    def run(self, playouts: int, seconds: float | None = None, *,
+            stop_decided: bool = False) -> None:
+        """`Search.run`: up to `playouts` simulations, stopping after `seconds` if given,
+        and with `stop_decided` once the most visited root move cannot be overtaken."""
+        tree = self.tree
+        if tree.color[0] < 0 or tree.k[0] <= 1:
+            return
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        stop_decided = stop_decided and deadline is not None and not tree.cap[
+            tree.children(0)].any()
+        done = 0
+        resume = False
+        while done < playouts:
+            count = playouts - done
+            if deadline is not None:
+                count = min(count, TIME_CHECK_EVERY)
+            resume = self._call(count, resume)
+            done += self._done
+            if resume:
+                self._expand_pending()
+                continue
+            if deadline is not None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                if stop_decided and done >= DECIDED_MIN and now > start:
+                    rate = done / (now - start)
+                    if self.lead() > rate * (deadline - now):
+                        break
+
+    def _call(self, count: int, resume: bool) -> bool:
+        """Run up to `count` simulations (the first one the pending, expanded one when
+        `resume`); true when it stopped to have a node expanded."""
+        seeds = self._seeds
+        have = len(seeds) - self.st[ST_SEED]
+        if have < count:
+            rnd = self.rnd
+            fresh = np.array([int(rnd() * 2**62) for _ in range(count - have)], np.int64)
+            self._seeds = seeds = np.concatenate((seeds[self.st[ST_SEED]:], fresh))
+            self.st[ST_SEED] = 0
+        w = self._work
+        self.st[ST_GEN] = w.gen
+        self.st[ST_EXPAND] = 0
+        t = self.tree
+        done = _run(count, resume, t.color, t.first, t.k, t.visits, t.move, t.n, t.w, t.rn,
+                    t.rw, t.q, t.kid, t.cap, self.pnode, self.pchild, self.mark, self.st,
+                    self.rstat, seeds, self._fp, self._ip, self._local, self._prc,
+                    self._prm, *self._table_args)
+        w.gen = int(self.st[ST_GEN])
+        self._done = done
+        self.simulations += done
+        return bool(self.st[ST_EXPAND])
+
+    def _expand_pending(self) -> None:
+        """Expand the node the pending simulation stopped at (its path in `pnode`,
+        `pchild`), as `Search.simulate` does."""
+        t = self.tree
+        depth = int(self.st[ST_DEPTH])
+        path = [(int(t.color[v]), int(t.move[j]))
+                for v, j in zip(self.pnode[:depth].tolist(), self.pchild[:depth].tolist(),
+                                strict=True)]
+        pos = self.pos.copy()
+        for c, m in path:
+            pos.play(c, m)
+        nxt = (path[-1][0] + 1) % self.pos.nu_colors
+        v = self._expand(pos, nxt, (self.recent + tuple(path))[-3:])
+        self.tree.kid[int(self.pchild[depth - 1])] = v  # `add` may have grown the arrays
+
+    def lead(self) -> int:
+        """How many more visits the most visited root move has than the next one."""
+        n = self.tree.n[self.tree.children(0)]
+        if len(n) < 2:
+            return int(n.max(initial=0))
+        top = np.partition(n, len(n) - 2)[-2:]
+        return int(top[1] - top[0])
+
+    # -- reading the tree --------------------------------------------------------------------
+    def best_move(self) -> int | None:
+        """The most visited root move (value breaks ties); None when there is no move."""
+        t = self.tree
+        if t.color[0] < 0 or not t.k[0]:
+            return None
+        span = t.children(0)
+        ns, ws, caps = t.n[span].tolist(), t.w[span].tolist(), t.cap[span].tolist()
+        best, best_key = 0, None
+        for i, (n, w, cap) in enumerate(zip(ns, ws, caps, strict=True)):
+            q = w / n if n else 0.0
+            if cap:
+                q = min(q, 0.5)
+                n = n * 0.5  # a draw the mirror can force should not win on visits alone
+            key = (n, q)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return int(t.move[span][best])
+
+    def root_stats(self) -> tuple[list[int], list[int]]:
+        """The root's moves and their visits (prior's virtual ones included), best prior
+        first."""
+        span = self.tree.children(0)
+        return self.tree.move[span].tolist(), self.tree.n[span].tolist()
+
+    def value(self) -> float:
+        """Mean reward of the root's colour over all simulations so far."""
+        t = self.tree
+        if not t.visits[0]:
+            return 0.5
+        span = t.children(0)
+        n = int(t.n[span].sum())
+        return float(t.w[span].sum()) / n if n else 0.5
+
+    # -- Duo symmetry --------------------------------------------------------------------------
+    def _mark_symmetry(self) -> None:
+        pos, t = self.pos, self.tree
+        if pos.nu_colors != 2 or t.color[0] != 0 or not pos.nu_played[1]:
+            return
+        if pos.nu_played[0] != pos.nu_played[1]:
+            return
+        facts = move_facts(pos.bc.size)
+        if facts.mirror_mask(pos.occupied[0]) != pos.occupied[1]:
+            return
+        cm = pos.bc.move_cells_mask
+        mirror = facts.mirror
+        span = t.children(0)
+        t.cap[span] = [not cm[m] & cm[mirror[m]] for m in t.move[span].tolist()]
+
+
+# -- compiled ----------------------------------------------------------------------------------
+@njit(cache=True)
+def _rank(scores, s):
+    below = 0
+    ties = -1
+    for t in scores:
+        if t < s:
+            below += 1
+        elif t == s:
+            ties += 1
+    return (below + 0.5 * ties) / (scores.shape[0] - 1)
+
+
+@njit(cache=True)
+def _rewards(scores, moves, plain, fp, rstat, out):
+    """`mcts.rewards` (`plain`) or `mcts.RelativeRewards` (weights fp[3], fp[4]; its running
+    statistics in `rstat`: count, length mean and M2, then each colour's margin mean and
+    M2), the same arithmetic in the same order."""
+    n = scores.shape[0]
+    total = 0
+    for c in range(n):
+        total += scores[c]
+    if plain:
+        for c in range(n):
+            s = scores[c]
+            margin = s - (total - s) / (n - 1)
+            out[c] = _rank(scores, s) + fp[7] * math.tanh(margin / fp[8])
+        return
+    weight, length = fp[3], fp[4]
+    rstat[0] += 1
+    k = rstat[0]
+    long = 0.0
+    if length:
+        d = moves - rstat[1]
+        rstat[1] += d / k
+        rstat[2] += d * (moves - rstat[1])
+        if rstat[2] > 0:
+            long = length * math.tanh((moves - rstat[1]) / math.sqrt(rstat[2] / k))
+    for c in range(n):
+        s = scores[c]
+        rank = _rank(scores, s)
+        margin = s - (total - s) / (n - 1)
+        d = margin - rstat[3 + c]
+        rstat[3 + c] += d / k
+        rstat[3 + n + c] += d * (margin - rstat[3 + c])
+        var = rstat[3 + n + c] / k
+        bonus = weight * math.tanh((margin - rstat[3 + c]) / math.sqrt(var)) if var > 0 \
+            else 0.0
+        out[c] = rank + bonus - long * (rank - 0.5)
+
+
+@njit(cache=True)
+def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, ckid, ccap,
+         pnode, pchild, mark, st, rstat, seeds, fp, ip, local_mode, prc, prm,
+         bits, row, piece_base, stride, nu_played, squares, last_piece, alive, cells, ncell,
+         piece, gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx,
+         went, wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
+         rone, rtwo, key1, key2, min_sizes, psize):
+    """Up to `count` simulations of `Search.simulate` from node 0; returns how many it
+    finished. It stops early, with st[ST_EXPAND] set, when a simulation reaches a child
+    due for expansion: its path is in `pnode`/`pchild` (st[ST_DEPTH] long), and the call
+    after the expansion (`resume`) finishes it first."""
+    uct_c, rave_k, expand_inc = fp[0], fp[1], fp[2]
+    widen_base, widen_rate = fp[5], fp[6]
+    n = ip[0]
+    expand_at = ip[1]
+    k = ip[2]
+    local_k = ip[3]
+    context = ip[4]
+    dead_score = ip[5]
+    plain = ip[6] != 0
+    npre = prc.shape[0]
+    start = npre - context  # the placements before the root the replies see
+    hc = np.empty(3, np.int64)
+    hm = np.empty(3, np.int64)
+    pc = np.empty(MAX_DEPTH, np.int64)
+    pm = np.empty(MAX_DEPTH, np.int64)
+    bc = np.empty(MAX_DEPTH + 2, np.int64)
+    bm = np.empty(MAX_DEPTH + 2, np.int64)
+    reward = np.empty(n, np.float64)
+    done = 0
+    while done < count:
+        if resume:
+            resume = False
+            depth = st[ST_DEPTH]
+            next_color = max(ncolor[ckid[pchild[depth - 1]]], 0)
+        else:
+            node = 0
+            depth = 0
+            next_color = ncolor[0]
+            due = False
+            while ncolor[node] >= 0:
+                # `Search.select`: UCT-RAVE over the eligible children (the values the
+                # backup keeps), an unvisited one first, Duo's capped moves at most 0.5.
+                f = nfirst[node]
+                visits = nvisits[node]
+                width = min(nk[node], int(widen_base) + int(widen_rate * math.sqrt(visits)))
+                explore = uct_c * math.sqrt(math.log(visits + 1))
+                i = f
+                best_v = -1e9
+                for j in range(f, f + width):
+                    nj = cn[j]
+                    if nj == 0:
+                        i = j
+                        break
+                    q = cq[j]
+                    if ccap[j] and q > 0.5:
+                        q = 0.5
+                    v = q + explore * (1 / math.sqrt(nj))
+                    if v > best_v:
+                        i = j
+                        best_v = v
+                pnode[depth] = node
+                pchild[depth] = i
+                depth += 1
+                next_color = (ncolor[node] + 1) % n
+                kid = ckid[i]
+                if kid < 0:
+                    if cn[i] + 1 >= expand_at + expand_inc * (depth - 1):
+                        due = True
+                    break
+                node = kid
+            if due:
+                st[ST_DEPTH] = depth
+                st[ST_EXPAND] = 1
+                return done
+        # The playout, from the packed root through the tree's placements.
+        for d in range(depth):
+            pc[d] = ncolor[pnode[d]]
+            pm[d] = cmove[pchild[d]]
+        nh = 0
+        for j in range(max(0, npre + depth - 3), npre + depth):
+            hc[nh] = prc[j] if j < npre else pc[j - npre]
+            hm[nh] = prm[j] if j < npre else pm[j - npre]
+            nh += 1
+        nb = 0
+        for j in range(start, npre):
+            bc[nb] = prc[j]
+            bm[nb] = prm[j]
+            nb += 1
+        for d in range(depth):
+            bc[nb] = pc[d]
+            bm[nb] = pm[d]
+            nb += 1
+        seed = seeds[st[ST_SEED]]
+        st[ST_SEED] += 1
+        gen = st[ST_GEN] + 1
+        st[ST_GEN] = gen
+        if wtop[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
+            widx[:] = -1
+            wtop[:] = 0
+        out, cnt, scores = _playout(
+            bits, n, row, piece_base, stride, next_color, nu_played, squares, last_piece,
+            alive, hc[:nh], hm[:nh], k, local_mode, local_k, seed, gen, cells, ncell, piece,
+            gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx, went,
+            wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
+            rone, rtwo, key1, key2, bc[:nb], bm[:nb], context, min_sizes, psize,
+            pc[:depth], pm[:depth])
+        moves = depth
+        for c in range(n):
+            if not alive[c]:
+                scores[c] = dead_score
+            moves += cnt[c]
+        _rewards(scores, moves, plain, fp, rstat, reward)
+        # `Search.backup`: every node on the path, RAVE with the moves its colour played
+        # later in the simulation (marked with this simulation's stamp).
+        stamp = st[ST_STAMP] + 1
+        st[ST_STAMP] = stamp
+        for c in range(n):
+            for j in range(cnt[c]):
+                mark[c, out[c, j]] = stamp
+        for d in range(depth - 1, -1, -1):
+            node = pnode[d]
+            i = pchild[d]
+            c = ncolor[node]
+            r = reward[c]
+            nvisits[node] += 1
+            cn[i] += 1
+            cw[i] += r
+            mark[c, cmove[i]] = stamp
+            f = nfirst[node]
+            for j in range(f, f + nk[node]):
+                if mark[c, cmove[j]] != stamp:
+                    continue
+                crn[j] += 1
+                crw[j] += r
+                nj = cn[j]
+                if nj:
+                    if rave_k:
+                        b = math.sqrt(rave_k / (3 * nj + rave_k))
+                        cq[j] = (1 - b) * cw[j] / nj + b * crw[j] / crn[j]
+                    else:
+                        cq[j] = cw[j] / nj
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def _compact(root, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, ckid, ccap):
+    """The subtree at `root` in fresh arrays (`Tree`'s fields, in order), breadth first."""
+    nodes = 0
+    kids = 0
+    queue = np.empty(ncolor.shape[0], np.int64)
+    queue[0] = root
+    tail = 1
+    while nodes < tail:  # count first
+        v = queue[nodes]
+        nodes += 1
+        kids += nk[v]
+        for j in range(nfirst[v], nfirst[v] + nk[v]):
+            if ckid[j] >= 0:
+                queue[tail] = ckid[j]
+                tail += 1
+    color = np.empty(nodes, np.int64)
+    first = np.empty(nodes, np.int64)
+    k = np.empty(nodes, np.int64)
+    visits = np.empty(nodes, np.int64)
+    move = np.empty(kids, np.int64)
+    n = np.empty(kids, np.int64)
+    w = np.empty(kids, np.float64)
+    rn = np.empty(kids, np.int64)
+    rw = np.empty(kids, np.float64)
+    q = np.empty(kids, np.float64)
+    kid = np.empty(kids, np.int64)
+    cap = np.empty(kids, np.uint8)
+    top = 0
+    tail = 1
+    for a in range(nodes):  # the same order: node a is queue[a]
+        v = queue[a]
+        color[a] = ncolor[v]
+        first[a] = top
+        k[a] = nk[v]
+        visits[a] = nvisits[v]
+        for j in range(nfirst[v], nfirst[v] + nk[v]):
+            move[top] = cmove[j]
+            n[top] = cn[j]
+            w[top] = cw[j]
+            rn[top] = crn[j]
+            rw[top] = crw[j]
+            q[top] = cq[j]
+            cap[top] = ccap[j]
+            if ckid[j] >= 0:
+                kid[top] = tail
+                tail += 1
+            else:
+                kid[top] = -1
+            top += 1
+    return color, first, k, visits, move, n, w, rn, rw, q, kid, cap
