@@ -196,6 +196,12 @@ def feature_rows(pos, color: int, moves: list[int], recent: tuple = ()) -> list[
 def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
                  recent: tuple = ()) -> list[float]:
     """The learned score (softmax logit) of every move, weights `w` (`weights_for`)."""
+    return prior_logit_array(pos, color, np.asarray(moves, np.int64), w, recent).tolist()
+
+
+def prior_logit_array(pos, color: int, moves: np.ndarray, w: tuple[float, ...],
+                      recent: tuple = ()) -> np.ndarray:
+    """`prior_logits` for an int64 array of moves, as an array."""
     (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp,
      w_contp, w_nearp, w_wastep, w_touchp, w_open, w_closed, w_free, w_local, w_openp,
      w_closedp, w_freep, w_localp) = w[:22]
@@ -226,10 +232,10 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
     t = play_tables(pos.bc.size)
     bits = t.pack([own & on, old & on, opp_att & on, opp_near & on, opp_occ & on, free & on,
                    open3 & on, closed & on, local & on])
-    return _logits(np.array(moves, np.int64), bits, t.nbytes * 8, t.cells, t.ncell,
+    return _logits(moves, bits, t.nbytes * 8, t.cells, t.ncell,
                    t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre,
                    np.array(w_piece, np.float64), w_size, w_new, w_block, w_cont, w_near,
-                   w_waste, w_touch, w_centre, w_open, w_closed, w_free, w_local).tolist()
+                   w_waste, w_touch, w_centre, w_open, w_closed, w_free, w_local)
 
 
 @njit(cache=True)

@@ -97,34 +97,20 @@ class Tree:
         self.nodes = 0  # nodes in use
         self.kids = 0  # children in use
 
-    def add(self, color: int, moves: list[int], scores: list[float], prior_n: int,
+    def add(self, color: int, moves: np.ndarray, scores: np.ndarray, prior_n: int,
             slope: float) -> int:
-        """A new node (returned) with these children, valued as `mcts.Node` values them:
-        `prior_n` virtual visits worth max(floor, top − slope · (best score − score))."""
+        """A new node (returned) with these children (int64 moves, float64 scores, best
+        first), valued as `mcts.Node` values them: `prior_n` virtual visits worth
+        max(floor, top − slope · (best score − score))."""
         k = len(moves)
         self._room(1, k)
         v, f = self.nodes, self.kids
         self.color[v], self.first[v], self.k[v], self.visits[v] = color, f, k, 0
         self.nodes += 1
         self.kids += k
-        end = f + k
-        if not k:
-            return v
-        self.move[f:end] = moves
-        self.kid[f:end] = -1
-        self.cap[f:end] = 0
-        self.rn[f:end] = 0
-        self.rw[f:end] = 0.0
-        if prior_n and scores:
-            value = np.maximum(PRIOR_FLOOR, PRIOR_TOP - slope * (scores[0] - np.asarray(scores)))
-            w = prior_n * value
-            self.n[f:end] = prior_n
-            self.w[f:end] = w
-            self.q[f:end] = w / prior_n
-        else:
-            self.n[f:end] = 0
-            self.w[f:end] = 0.0
-            self.q[f:end] = 0.0
+        if k:
+            _fill(f, moves, scores, prior_n, slope, PRIOR_FLOOR, PRIOR_TOP, self.move,
+                  self.n, self.w, self.rn, self.rw, self.q, self.kid, self.cap)
         return v
 
     def _room(self, nodes: int, kids: int) -> None:
@@ -585,6 +571,30 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
                         cq[j] = cw[j] / nj
         done += 1
     return done
+
+
+@njit(cache=True)
+def _fill(f, moves, scores, prior_n, slope, floor, top, cmove, cn, cw, crn, crw, cq, ckid,
+          ccap):
+    """`Tree.add`'s children from index `f`: `mcts.Node`'s prior values, element by
+    element (the same arithmetic as its array expressions)."""
+    best = scores[0]
+    for i in range(moves.shape[0]):
+        j = f + i
+        cmove[j] = moves[i]
+        ckid[j] = -1
+        ccap[j] = 0
+        crn[j] = 0
+        crw[j] = 0.0
+        if prior_n:
+            w = prior_n * max(floor, top - slope * (best - scores[i]))
+            cn[j] = prior_n
+            cw[j] = w
+            cq[j] = w / prior_n
+        else:
+            cn[j] = 0
+            cw[j] = 0.0
+            cq[j] = 0.0
 
 
 @njit(cache=True)

@@ -50,12 +50,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from functools import cache
 
 import numpy as np
 
-from .features import prior_logits, weights_for
+from .features import prior_logit_array, weights_for
 from .heuristic import score_moves
-from .playout import LOCAL_K, Packed, Replies, legal_moves, min_piece_size, playout, root_lists
+from .playout import LOCAL_K, Packed, Replies, legal_array, min_piece_size, playout, root_lists
 from .tables import move_facts
 
 UCT_C = 0.25
@@ -157,21 +158,30 @@ def considered_moves(pos, color: int, rich: bool = False,
     best first, and their scores in the same order: the learned prior logits with weights
     `learned` (`features.py`; `recent`: the last placements, for its local-point feature),
     else the one-ply heuristic."""
+    moves, scores = considered_arrays(pos, color, rich, learned, race, recent)
+    return moves.tolist(), scores.tolist()
+
+
+def considered_arrays(pos, color: int, rich: bool = False,
+                      learned: tuple[float, ...] | None = None, race: int = 0,
+                      recent: tuple = ()) -> tuple[np.ndarray, np.ndarray]:
+    """`considered_moves` as arrays (int64 moves, float64 scores): what the flat tree
+    copies in without a round trip through lists."""
     min_size = _min_piece_size(pos, color)
-    moves = legal_moves(pos, color, min_size)
-    if not moves and min_size > 1:
-        moves = legal_moves(pos, color)
-    if not moves:
-        return moves, []
+    moves = legal_array(pos, color, min_size)
+    if not len(moves) and min_size > 1:
+        moves = legal_array(pos, color)
+    if not len(moves):
+        return moves, np.zeros(0, np.float64)
     if race and pos.bc.size > 14 and sum(pos.nu_played) <= race * pos.nu_colors:
-        moves = race_moves(pos, moves)
+        dist = _dist_array(pos.bc.size)[moves]
+        moves = moves[dist <= dist.min() + RACE_SLACK]
     if learned is not None:
-        scores = prior_logits(pos, color, moves, learned, recent)
+        s = prior_logit_array(pos, color, moves, learned, recent)
     else:
-        scores = score_moves(pos, color, moves, rich=rich)
-    s = np.asarray(scores, np.float64)
+        s = np.asarray(score_moves(pos, color, moves.tolist(), rich=rich), np.float64)
     order = np.argsort(-s, kind="stable")  # best first, ties in list order
-    return np.asarray(moves)[order].tolist(), s[order].tolist()
+    return moves[order], s[order]
 
 
 def race_moves(pos, moves: list[int]) -> list[int]:
@@ -180,6 +190,12 @@ def race_moves(pos, moves: list[int]) -> list[int]:
     dist = move_facts(pos.bc.size).dist
     limit = min(dist[m] for m in moves) + RACE_SLACK
     return [m for m in moves if dist[m] <= limit]
+
+
+@cache
+def _dist_array(size: int) -> np.ndarray:
+    """`MoveFacts.dist` as an array (the race to the middle, `considered_arrays`)."""
+    return np.array(move_facts(size).dist, np.float64)
 
 
 def _min_piece_size(pos, color: int) -> int:
@@ -200,25 +216,26 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
                                     race=race, recent=recent)
     if c < 0:
         return Node(-1, [])
-    return Node(c, moves, scores, prior_n, PRIOR_SLOPE if learned is None else slope,
-                probs=probs and learned is not None,
+    return Node(c, moves.tolist(), scores.tolist(), prior_n,
+                PRIOR_SLOPE if learned is None else slope, probs=probs and learned is not None,
                 merged=None if merged is None else merged[c])
 
 
 def expand_lists(pos, color: int, *, dead: frozenset = frozenset(), rich: bool = False,
                  learned: tuple[float, ...] | None = None, race: int = 0,
-                 recent: tuple = ()) -> tuple[int, list[int], list[float]]:
+                 recent: tuple = ()) -> tuple[int, np.ndarray, np.ndarray]:
     """What `expand` makes a node of: the colour to move at `pos` from `color` on in turn
-    order (−1 when no colour can move) and its considered moves and scores, best first."""
+    order (−1 when no colour can move) and its considered moves and scores, best first
+    (`considered_arrays`)."""
     n = pos.nu_colors
     for i in range(n):
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_moves(pos, c, rich, learned, race, recent)
-        if moves:
+        moves, scores = considered_arrays(pos, c, rich, learned, race, recent)
+        if len(moves):
             return c, moves, scores
-    return -1, [], []
+    return -1, np.zeros(0, np.int64), np.zeros(0, np.float64)
 
 
 def rewards(scores: list[int]) -> list[float]:

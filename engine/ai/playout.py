@@ -399,6 +399,11 @@ def _root_lists(bits, n, row, piece_base, nseg, cells, ncell, cp, cov, woff, cwi
 
 
 def legal_moves(pos, color: int, min_size: int = 1) -> list[int]:
+    """`legal_array` as a list."""
+    return legal_array(pos, color, min_size).tolist()
+
+
+def legal_array(pos, color: int, min_size: int = 1) -> np.ndarray:
     """`pos.legal_moves(color)` with only the pieces of at least `min_size` squares, in the
     same order, compiled (what a search node lists; a test holds the two equal). Reads the
     window cache the playouts fill, so a few µs instead of a few hundred."""
@@ -409,7 +414,7 @@ def legal_moves(pos, color: int, min_size: int = 1) -> list[int]:
     t.seen_gen += 1
     return _legal_moves(t.pack([forb, att & ~forb]), t.nbytes * 8, t.piece_base, min_size,
                         t.seen_gen, t.seen, t.cells, t.ncell, t.cp, t.cov, t.woff, t.cwin,
-                        t.widx, t.went, t.wlist, t.wtop).tolist()
+                        t.widx, t.went, t.wlist, t.wtop).astype(np.int64)
 
 
 @njit(cache=True)
