@@ -48,6 +48,7 @@ from .mcts import (
     WIDEN_BASE,
     WIDEN_RATE,
     expand_lists,
+    mirror_capped,
 )
 from .playout import (
     LOCAL_K,
@@ -60,7 +61,6 @@ from .playout import (
     play_tables,
     root_lists,
 )
-from .tables import move_facts
 
 MAX_DEPTH = 128  # more than the placements of any game (4 colours × 21 pieces)
 # `_run`'s integer state (`Search.st`): the next seed to use, the playouts' generation
@@ -210,8 +210,6 @@ class FlatSearch:
             self._expand(pos, color, self.recent[-3:])
         self.root = FlatNode(self.tree, 0)
         self.replies = (replies or Replies(pos.bc.size, n)) if lgr else None
-        self.expand_inc = expand_inc
-        self.length = length
         t = play_tables(pos.bc.size)
         packed = Packed(pos)
         roots = root_lists(pos)
@@ -362,18 +360,11 @@ class FlatSearch:
 
     # -- Duo symmetry --------------------------------------------------------------------------
     def _mark_symmetry(self) -> None:
-        pos, t = self.pos, self.tree
-        if pos.nu_colors != 2 or t.color[0] != 0 or not pos.nu_played[1]:
-            return
-        if pos.nu_played[0] != pos.nu_played[1]:
-            return
-        facts = move_facts(pos.bc.size)
-        if facts.mirror_mask(pos.occupied[0]) != pos.occupied[1]:
-            return
-        cm = pos.bc.move_cells_mask
-        mirror = facts.mirror
+        t = self.tree
         span = t.children(0)
-        t.cap[span] = [not cm[m] & cm[mirror[m]] for m in t.move[span].tolist()]
+        capped = mirror_capped(self.pos, int(t.color[0]), t.move[span].tolist())
+        if capped is not None:
+            t.cap[span] = capped
 
 
 # -- compiled ----------------------------------------------------------------------------------

@@ -184,14 +184,6 @@ def considered_arrays(pos, color: int, rich: bool = False,
     return moves[order], s[order]
 
 
-def race_moves(pos, moves: list[int]) -> list[int]:
-    """The moves whose closest square to the centre is within `RACE_SLACK` of the closest
-    any of `moves` reaches (never empty when `moves` is not)."""
-    dist = move_facts(pos.bc.size).dist
-    limit = min(dist[m] for m in moves) + RACE_SLACK
-    return [m for m in moves if dist[m] <= limit]
-
-
 @cache
 def _dist_array(size: int) -> np.ndarray:
     """`MoveFacts.dist` as an array (the race to the middle, `considered_arrays`)."""
@@ -330,7 +322,6 @@ class Search:
         self.rave_dist = rave_dist  # RAVE credit shrinks with how much later a move came
         self.uct_c = UCT_C if uct_c is None else uct_c
         self.puct_c = PUCT_C if puct_c is None else puct_c
-        self.facts = move_facts(pos.bc.size)
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
         self.dead = frozenset(dead)
@@ -713,18 +704,24 @@ class Search:
 
     # -- Duo symmetry --------------------------------------------------------------------------
     def _mark_symmetry(self) -> None:
-        pos, root = self.pos, self.root
-        if pos.nu_colors != 2 or root.color != 0 or not pos.nu_played[1]:
-            return
-        if pos.nu_played[0] != pos.nu_played[1]:
-            return
-        if self.facts.mirror_mask(pos.occupied[0]) != pos.occupied[1]:
-            return
-        cm = pos.bc.move_cells_mask
-        mirror = self.facts.mirror
-        root.capped = frozenset(
-            i for i, m in enumerate(root.moves) if not cm[m] & cm[mirror[m]]
-        )
+        capped = mirror_capped(self.pos, self.root.color, self.root.moves)
+        if capped is not None:
+            self.root.capped = frozenset(i for i, cap in enumerate(capped) if cap)
+
+
+def mirror_capped(pos, color: int, moves: list[int]) -> list[bool] | None:
+    """Duo: when the first colour (`color` 0) faces a point-symmetric board, which of
+    `moves` the mirror can copy (worth at most a draw); None when the board is not so."""
+    if pos.nu_colors != 2 or color != 0 or not pos.nu_played[1]:
+        return None
+    if pos.nu_played[0] != pos.nu_played[1]:
+        return None
+    facts = move_facts(pos.bc.size)
+    if facts.mirror_mask(pos.occupied[0]) != pos.occupied[1]:
+        return None
+    cm = pos.bc.move_cells_mask
+    mirror = facts.mirror
+    return [not cm[m] & cm[mirror[m]] for m in moves]
 
 
 def _timeline(path, played: list[list[int]], first: int) -> tuple[list, int]:
