@@ -146,6 +146,34 @@ def test_the_opening_book_gives_legal_moves_and_only_in_book():
         new_game("duo").state, 1)
 
 
+
+def test_the_book_is_built_by_the_top_levels_own_search(monkeypatch):
+    """`book.build` searches each position with every search option level 6 plays (last good
+    replies, the relative and length bonuses, the rising expansion threshold...), on the
+    flat tree, and keeps a legal move for the side to play."""
+    from engine.ai import LEVELS, book, flat
+
+    made = []
+    real = flat.FlatSearch.__init__
+
+    def spy(self, pos, color, **kw):
+        made.append(kw)
+        real(self, pos, color, **kw)
+
+    monkeypatch.setattr(flat.FlatSearch, "__init__", spy)
+    line = "e8,d9,e9,e10,f10"
+    entries = book.build("duo", [line], seconds=0.05, skip=frozenset({""}))
+    assert list(entries) == [line]
+    game = new_game("duo")
+    game.play(1, line)
+    state = game.state
+    from engine.cornerclaim import RULES
+
+    assert RULES.parse_move(state, 2, entries[line]) in state.legal_moves(2)
+    top = LEVELS[max(LEVELS)].search_args()
+    assert len(made) == 1 and all(made[0][k] == v for k, v in top.items())
+    assert made[0]["recent"] == ((0, state.placements[0][2]),)
+
 def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
     """20×20, first placements: the search's children are the legal big-piece moves that
     come within RACE_SLACK of the closest approach to the centre; the rest are pruned.

@@ -3,9 +3,10 @@ positions, stored as data (`book.json`) and played instantly by the levels that 
 
 The book maps a variant and the placements so far (each in our notation, in play order,
 joined by spaces; "" is the empty board) to a placement. It is generated offline by
-`python -m engine.ai.book`, which runs our MCTS for `--seconds` on every position it is
-given (the empty board and the position after each `--line`), skipping positions already
-in the book unless `--redo`. Which lines to analyse is an input (e.g. openings opponents were seen
+`python -m engine.ai.book`, which runs the top level's search (every one of its search
+options, on the flat tree) for `--seconds` on every position it is given (the empty board
+and the position after each `--line`), skipping positions already in the book unless
+`--redo`. Which lines to analyse is an input (e.g. openings opponents were seen
 to play); every move in the book comes from our own search.
 
   python -m engine.ai.book --seconds 20 --line 'e8,d9,e9,e10,f10' --line 'e8,… j5,…'
@@ -59,9 +60,13 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
     except the keys in `skip` (already in the book)."""
     from ..cornerclaim import new_game
     from . import LEVELS
+    from .features import recent_placements
+    from .flat import FlatSearch, supports
     from .mcts import Search
 
     top = LEVELS[max(LEVELS)]  # the book is played by the strongest level: search as it does
+    options = top.search_args()
+    tree = FlatSearch if supports(**options) else Search
 
     out: dict[str, str] = {}
     for line in [""] + lines:
@@ -73,8 +78,8 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
         if key in out or key in skip or state.is_over:
             continue
         seat = state.to_move
-        search = Search(state.position, seat - 1, seed=seed, local=top.local,
-                        learned=top.learned, race=top.race)
+        search = tree(state.position, seat - 1, seed=seed, recent=recent_placements(state),
+                      **options)
         search.run(10**9, seconds)
         move = search.best_move()
         if move is not None:
