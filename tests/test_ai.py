@@ -146,7 +146,6 @@ def test_the_opening_book_gives_legal_moves_and_only_in_book():
         new_game("duo").state, 1)
 
 
-
 def test_the_book_is_built_by_the_top_levels_own_search(monkeypatch):
     """`book.build` searches each position with every search option level 6 plays (last good
     replies, the relative and length bonuses, the rising expansion threshold...), on the
@@ -173,6 +172,7 @@ def test_the_book_is_built_by_the_top_levels_own_search(monkeypatch):
     top = LEVELS[max(LEVELS)].search_args()
     assert len(made) == 1 and all(made[0][k] == v for k, v in top.items())
     assert made[0]["recent"] == ((0, state.placements[0][2]),)
+
 
 def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
     """20×20, first placements: the search's children are the legal big-piece moves that

@@ -3,8 +3,8 @@ positions, stored as data (`book.json`) and played instantly by the levels that 
 
 The book maps a variant and the placements so far (each in our notation, in play order,
 joined by spaces; "" is the empty board) to a placement. It is generated offline by
-`python -m engine.ai.book`, which runs the top level's search (every one of its search
-options, on the flat tree) for `--seconds` on every position it is given (the empty board
+`python -m engine.ai.book`, which has the top level choose a move (`choose_move`, out of
+book and without tree reuse) for `--seconds` on every position it is given (the empty board
 and the position after each `--line`), skipping positions already in the book unless
 `--redo`. Which lines to analyse is an input (e.g. openings opponents were seen
 to play); every move in the book comes from our own search.
@@ -17,6 +17,7 @@ Cost: a lookup is one dict access and one legality check.
 from __future__ import annotations
 
 import json
+import time
 from functools import cache
 from pathlib import Path
 
@@ -59,14 +60,9 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
     """Book entries for the empty board and after each line (space-separated placements),
     except the keys in `skip` (already in the book)."""
     from ..cornerclaim import new_game
-    from . import LEVELS
-    from .features import recent_placements
-    from .flat import FlatSearch, supports
-    from .mcts import Search
+    from . import LEVELS, choose_move
 
-    top = LEVELS[max(LEVELS)]  # the book is played by the strongest level: search as it does
-    options = top.search_args()
-    tree = FlatSearch if supports(**options) else Search
+    top = max(LEVELS)  # the book is played by the strongest level: search as it does
 
     out: dict[str, str] = {}
     for line in [""] + lines:
@@ -77,15 +73,13 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
         key = line_key(state)
         if key in out or key in skip or state.is_over:
             continue
-        seat = state.to_move
-        search = tree(state.position, seat - 1, seed=seed, recent=recent_placements(state),
-                      **options)
-        search.run(10**9, seconds)
-        move = search.best_move()
+        started = time.perf_counter()
+        move = choose_move(state, state.to_move, level=top, seed=seed, playouts=10**9,
+                           seconds=seconds, book=False, reuse=False)
         if move is not None:
             out[key] = state.move_str(move)
-            print(f"{key or '(empty)'} -> {out[key]} ({search.simulations} simulations)",
-                  flush=True)
+            print(f"{key or '(empty)'} -> {out[key]} "
+                  f"({time.perf_counter() - started:.1f} s)", flush=True)
     return out
 
 
