@@ -9,6 +9,10 @@ Training positions come from one of two sources, then one fit:
   # 1b. or finished games (.blksgf, e.g. a stronger program's self-play saved by
   #     scripts/match.py): each position's considered moves with one visit on the move played
   python scripts/train_priors.py games /tmp/games/*.blksgf --out /tmp/pri.jsonl
+  # 1c. or the positions of finished games, each labelled by another engine's choice there
+  #     (any GTP command, e.g. a stronger program than the one that played the games)
+  python scripts/train_priors.py relabel /tmp/games/*.blksgf --engine 'CMD' --jobs 2 \
+      --out /tmp/pri.jsonl
   # 2. fit a softmax over the features to the visit shares (cross-entropy, L2), and store
   #    the weights under the board's key in engine/ai/priors.json
   python scripts/train_priors.py fit /tmp/pri.jsonl --key duo
@@ -28,6 +32,7 @@ import math
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +48,7 @@ from engine.ai.features import (  # noqa: E402
 )
 from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
+from engine.errors import EngineError  # noqa: E402
 from engine.pieces import NU_PIECES  # noqa: E402
 from replays.sgf import read_sgf  # noqa: E402
 
@@ -118,6 +124,66 @@ def games(args) -> int:
                 game.play(seat, cells)
     print(f"{positions} positions from {len(args.files)} games; {skipped} skipped (the "
           f"record's move is not among the considered moves)")
+    return 0
+
+
+def _relabel_game(job) -> tuple[list[str], int]:
+    """One record's positions (plies `first`..`last`), each with the GTP engine's genmove
+    there as the one "visit": (JSON lines, positions skipped)."""
+    path, command, first, last = job
+    from match import GtpEngine  # scripts/match.py: the same GTP client the matches use
+    record = read_sgf(Path(path).read_bytes())
+    game = new_game(record.variant)
+    engine = GtpEngine(command, record.variant)
+    lines, skipped, played = [], 0, []
+    try:
+        for ply, (seat, cells) in enumerate(record.moves):
+            state = game.state
+            if cells is None:
+                continue
+            if first <= ply <= last:
+                pos, color = state.position, seat - 1
+                moves, _ = considered_moves(pos, color, race=RACE_PLACEMENTS)
+                if len(moves) > 1:
+                    engine.send("clear_board")
+                    for s, c in played:
+                        engine.played(game, s, c)
+                    answer = engine.genmove(game, seat)
+                    move = None
+                    if answer not in ("pass", "resign"):
+                        try:
+                            move = RULES.parse_move(state, seat, answer)
+                        except EngineError:
+                            move = None
+                    if move in moves:
+                        visits = [int(m == move) for m in moves]
+                        lines.append(_record(record.variant, ply, pos, color, moves, visits,
+                                             recent_placements(state)))
+                    else:
+                        skipped += 1
+            game.play(seat, cells)
+            played.append((seat, cells))
+    finally:
+        engine.close()
+    return lines, skipped
+
+
+def relabel(args) -> int:
+    """Positions from finished game records, each labelled by a GTP engine's own choice
+    (`genmove` after replaying the record up to it): the records give the positions (e.g.
+    the ones our searches meet in matches), the engine the targets."""
+    first, _, last = args.plies.partition("-")
+    jobs = [(path, args.engine, int(first or 0), int(last or 10**6)) for path in args.files]
+    positions = skipped = 0
+    t0 = time.perf_counter()
+    with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        for i, (lines, missed) in enumerate(pool.map(_relabel_game, jobs), 1):
+            out.writelines(lines)
+            out.flush()
+            positions += len(lines)
+            skipped += missed
+            print(f"{i}/{len(jobs)} games, {positions} positions, {skipped} skipped, "
+                  f"{time.perf_counter() - t0:.0f} s", flush=True)
     return 0
 
 
@@ -285,6 +351,12 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("games", help="positions from game records (.blksgf) to JSON lines")
     r.add_argument("files", nargs="+")
     r.add_argument("--out", required=True)
+    e = sub.add_parser("relabel", help="positions from game records, labelled by a GTP engine")
+    e.add_argument("files", nargs="+")
+    e.add_argument("--engine", required=True, help="GTP command line (Pentobi's dialect)")
+    e.add_argument("--plies", default="0-", help="which plies to label, e.g. 0-47")
+    e.add_argument("--jobs", type=int, default=2)
+    e.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the weights and write engine/ai/priors.json")
     f.add_argument("files", nargs="+")
     f.add_argument("--key", default="duo", help="duo (14×14) or classic (20×20)")
@@ -299,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--source", default="", help="how the data was made (stored with it)")
     f.add_argument("--priors", default=str(PRIORS_FILE), help="the weights file to update")
     args = ap.parse_args(argv)
-    return {"gen": gen, "games": games, "fit": fit}[args.cmd](args)
+    return {"gen": gen, "games": games, "relabel": relabel, "fit": fit}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -150,3 +150,57 @@ def test_game_records_become_training_positions_and_fit(tmp_path):
                        "--priors", str(priors)]) == 0
     entry = json.loads(priors.read_text())["classic"]
     assert len(entry["weights"]) == NU_FEATURES and any(entry["weights"])
+
+
+FAKE_GTP = '''
+import sys
+sys.path.insert(0, {root!r})
+from engine.ai.mcts import RACE_PLACEMENTS, considered_moves
+from server.gtp import GtpSession
+
+
+class Session(GtpSession):
+    """Answers genmove with the highest-numbered move a search node considers."""
+
+    def _computer_move(self, seat):
+        state = self._state(seat)
+        moves, _ = considered_moves(state.position, seat - 1, race=RACE_PLACEMENTS)
+        return max(moves)
+
+
+session = Session("classic")
+for line in sys.stdin:
+    sys.stdout.write(session.handle(line))
+    sys.stdout.flush()
+    if session.quit:
+        break
+'''
+
+
+def test_relabel_puts_the_engines_own_choice_on_each_position(tmp_path):
+    """`train_priors.py relabel` replays a record to each ply asked for and records the GTP
+    engine's genmove there as the one visit (here a fake engine whose choice is known)."""
+    import sys
+
+    from replays.sgf import read_sgf
+    from tests.test_load import script
+
+    train = script("train_priors")
+    root = str(Path(__file__).resolve().parent.parent)
+    fake = tmp_path / "fake_gtp.py"
+    fake.write_text(FAKE_GTP.format(root=root))
+    record = Path(__file__).parent / "data" / "pentobi" / "classic_L7_g1.blksgf"
+    out = tmp_path / "pos.jsonl"
+    assert train.main(["relabel", str(record), "--engine", f"{sys.executable} {fake}",
+                       "--plies", "8-20", "--jobs", "1", "--out", str(out)]) == 0
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [rec["ply"] for rec in lines] == list(range(8, 21))
+    game = new_game("classic")
+    by_ply = {rec["ply"]: rec for rec in lines}
+    for ply, (seat, cells) in enumerate(read_sgf(record.read_bytes()).moves):
+        if ply in by_ply:
+            rec = by_ply[ply]
+            moves, _ = considered_moves(game.state.position, seat - 1, race=RACE_PLACEMENTS)
+            assert len(rec["visits"]) == len(moves) and sum(rec["visits"]) == 1
+            assert moves[rec["visits"].index(1)] == max(moves)  # the engine's, not the record's
+        game.play(seat, cells)
