@@ -95,6 +95,30 @@ def gen(args) -> int:
     return 0
 
 
+def _choices(record, first: int = 0, last: int = 10**9):
+    """Walk a finished record: for each placement at plies `first`..`last` where a search
+    node considers more than one move, yield (ply, game, seat, considered moves), the game
+    standing before that placement; the record's move is played when the walk resumes."""
+    game = new_game(record.variant)
+    for ply, (seat, cells) in enumerate(record.moves):
+        if cells is None:
+            continue
+        if first <= ply <= last:
+            moves, _ = considered_moves(game.state.position, seat - 1, race=RACE_PLACEMENTS)
+            if len(moves) > 1:
+                yield ply, game, seat, moves
+        game.play(seat, cells)
+
+
+def _labelled(variant: str, ply: int, state, seat: int, moves: list[int], move) -> str | None:
+    """The training line with one visit on `move`, or None when a search would not
+    consider it."""
+    if move not in moves:
+        return None
+    return _record(variant, ply, state.position, seat - 1, moves,
+                   [int(m == move) for m in moves], recent_placements(state))
+
+
 def games(args) -> int:
     """Positions from finished game records (.blksgf, e.g. a stronger program's self-play):
     each position's considered moves, as a search would see them, with one "visit" on the
@@ -104,24 +128,14 @@ def games(args) -> int:
     with open(args.out, "a") as out:
         for path in args.files:
             record = read_sgf(Path(path).read_bytes())
-            game = new_game(record.variant)
-            for ply, (seat, cells) in enumerate(record.moves):
-                state = game.state
-                if cells is None:
-                    continue
-                move = RULES.parse_move(state, seat, cells)
-                pos, color = state.position, seat - 1
-                moves, _ = considered_moves(pos, color, race=RACE_PLACEMENTS)
-                if len(moves) > 1:
-                    if move in moves:
-                        recent = recent_placements(state)
-                        visits = [int(m == move) for m in moves]
-                        out.write(_record(record.variant, ply, pos, color, moves, visits,
-                                          recent))
-                        positions += 1
-                    else:
-                        skipped += 1
-                game.play(seat, cells)
+            for ply, game, seat, moves in _choices(record):
+                move = RULES.parse_move(game.state, seat, record.moves[ply][1])
+                line = _labelled(record.variant, ply, game.state, seat, moves, move)
+                if line is None:
+                    skipped += 1
+                else:
+                    out.write(line)
+                    positions += 1
     print(f"{positions} positions from {len(args.files)} games; {skipped} skipped (the "
           f"record's move is not among the considered moves)")
     return 0
@@ -133,36 +147,24 @@ def _relabel_game(job) -> tuple[list[str], int]:
     path, command, first, last = job
     from match import GtpEngine  # scripts/match.py: the same GTP client the matches use
     record = read_sgf(Path(path).read_bytes())
-    game = new_game(record.variant)
     engine = GtpEngine(command, record.variant)
-    lines, skipped, played = [], 0, []
+    lines, skipped = [], 0
     try:
-        for ply, (seat, cells) in enumerate(record.moves):
-            state = game.state
-            if cells is None:
-                continue
-            if first <= ply <= last:
-                pos, color = state.position, seat - 1
-                moves, _ = considered_moves(pos, color, race=RACE_PLACEMENTS)
-                if len(moves) > 1:
-                    engine.send("clear_board")
-                    for s, c in played:
-                        engine.played(game, s, c)
-                    answer = engine.genmove(game, seat)
-                    move = None
-                    if answer not in ("pass", "resign"):
-                        try:
-                            move = RULES.parse_move(state, seat, answer)
-                        except EngineError:
-                            move = None
-                    if move in moves:
-                        visits = [int(m == move) for m in moves]
-                        lines.append(_record(record.variant, ply, pos, color, moves, visits,
-                                             recent_placements(state)))
-                    else:
-                        skipped += 1
-            game.play(seat, cells)
-            played.append((seat, cells))
+        for ply, game, seat, moves in _choices(record, first, last):
+            engine.send("clear_board")
+            for s, cells in record.moves[:ply]:
+                if cells is not None:
+                    engine.played(game, s, cells)
+            answer = engine.genmove(game, seat)
+            try:
+                move = RULES.parse_move(game.state, seat, answer)
+            except EngineError:  # a pass, a resignation or an illegal move: no label
+                move = None
+            line = _labelled(record.variant, ply, game.state, seat, moves, move)
+            if line is None:
+                skipped += 1
+            else:
+                lines.append(line)
     finally:
         engine.close()
     return lines, skipped
@@ -173,7 +175,7 @@ def relabel(args) -> int:
     (`genmove` after replaying the record up to it): the records give the positions (e.g.
     the ones our searches meet in matches), the engine the targets."""
     first, _, last = args.plies.partition("-")
-    jobs = [(path, args.engine, int(first or 0), int(last or 10**6)) for path in args.files]
+    jobs = [(path, args.engine, int(first or 0), int(last or 10**9)) for path in args.files]
     positions = skipped = 0
     t0 = time.perf_counter()
     with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
