@@ -20,20 +20,23 @@ Training positions come from one of two sources, then one fit:
 `gen --learned` searches with the current learned priors (a second round); by default the
 searches use the one-ply heuristic. Openings are varied by drawing the first
 `--random-plies` moves in proportion to their visits; later moves are the search's choice.
-Fitting is plain Python (Adam on the full batch; unvisited moves beyond `--keep` per position
-are subsampled and weighted up so the softmax's normaliser stays unbiased).
+Fitting is Adam on the full batch in numpy (unvisited moves beyond `--keep` per position are
+subsampled and weighted up so the softmax's normaliser stays unbiased; `--keep 0` keeps
+them all). `--key "classic opening"` stores weights the first rounds of the big board read
+instead of "classic" (`engine.ai.features.OPENING_ROUNDS`), fitted e.g. on plies 0–23.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -206,10 +209,11 @@ def _compact(rows: list[list[float]]) -> list[list[float]]:
             for r in rows]
 
 
-def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
+def load(paths: list[str], keep: int, seed: int, power: float = 1.0) -> list[tuple]:
     """Positions as (dense rows, piece ids, multiplicities, targets, best, phase): the
     targets are the visit shares raised to `power` (renormalised), `best` the index of the
-    most visited move, `phase` the mover's share of pieces played."""
+    most visited move, `phase` the mover's share of pieces played. At most `keep` unvisited
+    moves are kept a position (0: all), each weighted up by how many it stands for."""
     rnd = random.Random(seed)
     data = []
     for path in paths:
@@ -223,7 +227,7 @@ def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
             seen = [i for i, v in enumerate(visits) if v > 0]
             unseen = [i for i, v in enumerate(visits) if v <= 0]
             mult = 1.0
-            if len(unseen) > keep:
+            if keep and len(unseen) > keep:
                 mult = len(unseen) / keep
                 unseen = rnd.sample(unseen, keep)
             idx = seen + unseen
@@ -236,38 +240,45 @@ def load(paths: list[str], keep: int, seed: int, power: float = 1.0):
     return data
 
 
-def _logits(w: list[float], dense, piece, phase: float) -> list[float]:
-    """The model's score of each kept move of one position (what `prior_logits` computes
-    from the full feature rows)."""
-    nd = len(NAMES)
-    wd = w[:nd]
-    return [sum(a * b for a, b in zip(wd, row, strict=True)) + w[nd + p]
-            + phase * w[nd + NU_PIECES + p] for row, p in zip(dense, piece, strict=True)]
+class Batch:
+    """Positions stacked for numpy: one full feature row a kept move (the dense features,
+    the piece's indicator, the piece × phase column), its multiplicity and target, and
+    where each position's moves start."""
+
+    def __init__(self, data: list[tuple]):
+        nd = len(NAMES)
+        sizes = [len(d[0]) for d in data]
+        self.n = len(data)
+        self.starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        self.group = np.repeat(np.arange(self.n), sizes)
+        rows = np.zeros((sum(sizes), NU_FEATURES))
+        at = 0
+        for dense, piece, _, _, _, phase in data:
+            k = len(dense)
+            rows[at:at + k, :nd] = dense
+            span = np.arange(at, at + k)
+            rows[span, nd + np.asarray(piece)] = 1.0
+            rows[span, nd + NU_PIECES + np.asarray(piece)] = phase
+            at += k
+        self.x = rows
+        self.mul = np.concatenate([d[2] for d in data])
+        self.target = np.concatenate([d[3] for d in data])
+        self.best = self.starts + np.array([d[4] for d in data], dtype=np.int64)
 
 
-def loss_grad(w: list[float], data, l2: float):
-    nd = len(NAMES)
-    grad = [0.0] * len(w)
-    loss = 0.0
-    for dense, piece, mul, target, _, phase in data:
-        zs = _logits(w, dense, piece, phase)
-        top = max(zs)
-        es = [m * math.exp(z - top) for z, m in zip(zs, mul, strict=True)]
-        zsum = sum(es)
-        log_z = top + math.log(zsum)
-        for row, p, e, t, z in zip(dense, piece, es, target, zs, strict=True):
-            g = e / zsum - t
-            if t:
-                loss -= t * (z - log_z)
-            if g:
-                for j in range(nd):
-                    grad[j] += g * row[j]
-                grad[nd + p] += g
-                grad[nd + NU_PIECES + p] += g * phase
-    n = len(data)
-    loss = loss / n + 0.5 * l2 * sum(x * x for x in w)
-    grad = [g / n + l2 * x for g, x in zip(grad, w, strict=True)]
-    return loss, grad
+def loss_grad(w, batch: Batch, l2: float) -> tuple[float, np.ndarray]:
+    """The mean cross-entropy of the softmax over each position's kept moves (the unvisited
+    ones weighted by their multiplicity in the normaliser) plus L2, and its gradient."""
+    w = np.asarray(w, dtype=float)
+    z = batch.x @ w
+    top = np.maximum.reduceat(z, batch.starts)
+    e = batch.mul * np.exp(z - top[batch.group])
+    zsum = np.add.reduceat(e, batch.starts)
+    log_z = top + np.log(zsum)
+    loss = -float(np.sum(batch.target * (z - log_z[batch.group]))) / batch.n
+    g = e / zsum[batch.group] - batch.target
+    grad = batch.x.T @ g / batch.n + l2 * w
+    return loss + 0.5 * l2 * float(w @ w), grad
 
 
 def heuristic_weights() -> list[float]:
@@ -284,54 +295,60 @@ def heuristic_weights() -> list[float]:
     return w
 
 
-def agreement(w: list[float], data) -> tuple[float, float]:
+def agreement(w, batch: Batch) -> tuple[float, float]:
     """Share of positions where the top-scored move is the most visited, and the mean rank
     (0 = top) of the most visited move among the kept moves."""
-    hits = 0
-    ranks = 0
-    for dense, piece, _, _, best, phase in data:
-        zs = _logits(w, dense, piece, phase)
-        rank = sum(1 for z in zs if z > zs[best])
-        hits += rank == 0
-        ranks += rank
-    return hits / len(data), ranks / len(data)
+    z = batch.x @ np.asarray(w, dtype=float)
+    above = np.add.reduceat((z > z[batch.best][batch.group]).astype(np.int64), batch.starts)
+    return float(np.mean(above == 0)), float(np.mean(above))
 
 
 def fit(args) -> int:
     data = load(args.files, args.keep, args.seed, args.power)
     rnd = random.Random(args.seed)
     rnd.shuffle(data)
-    n_val = len(data) // 10
-    val, train = data[:n_val], data[n_val:]
+    if args.val:  # held out: the positions given, every considered move kept
+        val = load(args.val, 0, args.seed, args.power)
+        train = data
+    else:
+        n_val = len(data) // 10
+        val, train = data[:n_val], data[n_val:]
     print(f"{len(train)} training positions, {len(val)} held out", flush=True)
+    train, val = Batch(train), Batch(val)
     hw = heuristic_weights()
-    w = [x * args.init_scale for x in hw] if args.init_scale else [0.0] * NU_FEATURES
-    m = [0.0] * NU_FEATURES
-    v = [0.0] * NU_FEATURES
+    w = np.array([x * args.init_scale for x in hw] if args.init_scale else [0.0] * NU_FEATURES)
+    m = np.zeros(NU_FEATURES)
+    v = np.zeros(NU_FEATURES)
     b1, b2, lr = 0.9, 0.999, args.lr
     for step in range(1, args.steps + 1):
         loss, g = loss_grad(w, train, args.l2)
-        for j in range(NU_FEATURES):
-            m[j] = b1 * m[j] + (1 - b1) * g[j]
-            v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j]
-            w[j] -= lr * (m[j] / (1 - b1 ** step)) / (math.sqrt(v[j] / (1 - b2 ** step)) + 1e-8)
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        w -= lr * (m / (1 - b1 ** step)) / (np.sqrt(v / (1 - b2 ** step)) + 1e-8)
         if step % 20 == 0 or step == args.steps:
             vl, _ = loss_grad(w, val, 0.0)
             print(f"step {step}: train {loss:.4f}, held out {vl:.4f}", flush=True)
     baseline = loss_grad([0.0] * NU_FEATURES, val, 0.0)[0]
     print(f"held-out cross-entropy: uniform {baseline:.4f}, fitted "
           f"{loss_grad(w, val, 0.0)[0]:.4f}")
-    (h1, hr), (f1, fr) = agreement(hw, val), agreement(w, val)
-    print(f"held-out top-1 agreement and mean rank of the most visited move: heuristic "
-          f"{h1:.3f} / {hr:.2f}, fitted {f1:.3f} / {fr:.2f}")
+    target = Path(args.priors)
+    priors = json.loads(target.read_text()) if target.exists() else {}
+    rivals = {"heuristic": hw}
+    for key in dict.fromkeys((args.key, args.key.split()[0])):
+        if key in priors:  # the weights this fit would replace, and the board's own
+            stored = dict(zip(priors[key]["features"], priors[key]["weights"], strict=True))
+            rivals[f"stored {key!r}"] = [stored.get(name, 0.0) for name in FEATURE_NAMES]
+    print("held-out top-1 agreement and mean rank of the most visited move (among the kept "
+          "moves):")
+    for name, rw in [*rivals.items(), ("fitted", w)]:
+        top1, rank = agreement(rw, val)
+        print(f"  {name:20s} {top1:.3f} / {rank:.2f}")
     names = list(FEATURE_NAMES)
     for name, x in zip(names, w, strict=True):
         print(f"  {name:16s} {x:+.3f}")
-    target = Path(args.priors)
-    priors = json.loads(target.read_text()) if target.exists() else {}
     priors[args.key] = {
         "features": names,
-        "weights": [round(x, 4) for x in w],
+        "weights": [round(float(x), 4) for x in w],
         "source": args.source or f"{len(data)} positions of our own self-play searches",
     }
     target.write_text(json.dumps(priors, indent=1, sort_keys=True) + "\n")
@@ -361,11 +378,16 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the weights and write engine/ai/priors.json")
     f.add_argument("files", nargs="+")
-    f.add_argument("--key", default="duo", help="duo (14×14) or classic (20×20)")
+    f.add_argument("--key", default="duo",
+                   help='duo (14×14), classic (20×20) or "classic opening" (its first rounds)')
     f.add_argument("--steps", type=int, default=200)
     f.add_argument("--lr", type=float, default=0.05)
     f.add_argument("--l2", type=float, default=1e-4)
-    f.add_argument("--keep", type=int, default=40, help="unvisited moves kept per position")
+    f.add_argument("--keep", type=int, default=40,
+                   help="unvisited moves kept per position (0: all)")
+    f.add_argument("--val", nargs="+", default=[],
+                   help="held-out positions (JSON lines, all moves kept); "
+                        "default: a random tenth of the training files")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--power", type=float, default=1.0, help="targets ∝ visits ** power")
     f.add_argument("--init-scale", type=float, default=0.0,

@@ -81,6 +81,28 @@ def test_weights_are_read_by_feature_name(tmp_path, monkeypatch):
         features._all_weights.cache_clear()
 
 
+@pytest.mark.parametrize("variant, colors", (("classic", 4), ("trio", 3)))
+def test_opening_weights_serve_the_first_rounds_only(tmp_path, monkeypatch, variant, colors):
+    # A "classic opening" entry serves the first OPENING_ROUNDS rounds of every colour on
+    # the big board; from the next placement on, the board's own weights; duo has neither.
+    path = tmp_path / "priors.json"
+    path.write_text(json.dumps({
+        "classic": {"features": [NAMES[0]], "weights": [1.0]},
+        "classic opening": {"features": [NAMES[0]], "weights": [2.0]},
+    }))
+    monkeypatch.setattr(features, "PRIORS_FILE", path)
+    features._all_weights.cache_clear()
+    try:
+        last_opening = features.OPENING_ROUNDS * colors - 1
+        for plies, expected in ((0, 2.0), (last_opening, 2.0), (last_opening + 1, 1.0)):
+            pos = random_game(variant, plies, seed=4).state.position
+            assert sum(pos.nu_played) == plies
+            assert weights_for(pos)[0] == expected
+        assert weights_for(new_game("duo").state.position) is None
+    finally:
+        features._all_weights.cache_clear()
+
+
 @pytest.mark.parametrize("variant", ("duo", "classic"))
 def test_a_search_with_learned_priors_plays_legal_moves(variant):
     for seed in (1, 2):
@@ -150,6 +172,52 @@ def test_game_records_become_training_positions_and_fit(tmp_path):
                        "--priors", str(priors)]) == 0
     entry = json.loads(priors.read_text())["classic"]
     assert len(entry["weights"]) == NU_FEATURES and any(entry["weights"])
+    # Every considered move kept, held out on given positions, stored under the opening key
+    # beside the board's own weights.
+    assert train.main(["fit", str(out), "--key", "classic opening", "--steps", "10",
+                       "--keep", "0", "--val", str(out), "--priors", str(priors)]) == 0
+    stored = json.loads(priors.read_text())
+    assert set(stored) == {"classic", "classic opening"}
+    assert any(stored["classic opening"]["weights"])
+
+
+def test_the_fit_loss_is_the_softmax_cross_entropy_and_its_gradient(tmp_path):
+    # Two positions by hand: the batched loss equals the per-position softmax cross-entropy
+    # (an unvisited move standing for `mult` moves counts `mult` times in the normaliser),
+    # and its gradient matches finite differences.
+    import math
+
+    import numpy as np
+
+    from tests.test_load import script
+
+    train = script("train_priors")
+    rnd = random.Random(5)
+    nd = len(NAMES)
+    data = []
+    for k, mult in ((3, 1.0), (5, 2.5)):
+        dense = [[rnd.uniform(0, 3) for _ in range(nd)] for _ in range(k)]
+        piece = [rnd.randrange(NU_PIECES) for _ in range(k)]
+        data.append((dense, piece, [1.0] + [mult] * (k - 1), [1.0] + [0.0] * (k - 1), 0, 0.4))
+    w = np.array([rnd.uniform(-0.3, 0.3) for _ in range(NU_FEATURES)])
+    batch = train.Batch(data)
+    loss, grad = train.loss_grad(w, batch, 0.0)
+    expected = 0.0
+    ranks = []
+    for dense, piece, mul, _, _, phase in data:
+        zs = [float(np.dot(w[:nd], row)) + w[nd + p] + phase * w[nd + NU_PIECES + p]
+              for row, p in zip(dense, piece, strict=True)]
+        expected -= zs[0] - math.log(sum(m * math.exp(z) for m, z in zip(mul, zs, strict=True)))
+        ranks.append(sum(z > zs[0] for z in zs))
+    assert loss == pytest.approx(expected / 2)
+    top1, mean_rank = train.agreement(w, batch)
+    assert (top1, mean_rank) == (sum(r == 0 for r in ranks) / 2, pytest.approx(sum(ranks) / 2))
+    for j in (0, nd - 1, nd + data[0][1][0], nd + NU_PIECES + data[1][1][2]):
+        step = np.zeros(NU_FEATURES)
+        step[j] = 1e-6
+        numeric = (train.loss_grad(w + step, batch, 0.0)[0]
+                   - train.loss_grad(w - step, batch, 0.0)[0]) / 2e-6
+        assert grad[j] == pytest.approx(numeric, rel=1e-4, abs=1e-7)
 
 
 FAKE_GTP = '''

@@ -16,9 +16,10 @@ those pairs once per node, so a move costs no more than with fixed weights.
 compiled by numba (the search's hot path, 0.1–0.3 µs a move: docs/performance.md). The two
 agree to rounding (a test checks it).
 
-The weights are per board size ("duo" for 14×14, "classic" for 20×20, which trio shares);
-a board without fitted weights has none (`weights_for` returns None and the search falls
-back to `heuristic.score_moves`).
+The weights are per board size ("duo" for 14×14, "classic" for 20×20, which trio shares),
+and a board may have separate weights for its first rounds ("classic opening"); a board
+without fitted weights has none (`weights_for` returns None and the search falls back to
+`heuristic.score_moves`).
 """
 
 from __future__ import annotations
@@ -75,8 +76,19 @@ def recent_placements(state, n: int = 3) -> tuple[tuple[int, int], ...]:
     return tuple((seat - 1, m) for _, seat, m in state.placements[-n:])
 
 
+#: A board's own weights for its first rounds, where they exist: the first `OPENING_ROUNDS`
+#: rounds (every colour's first moves) of a board whose key has an "<key> opening" entry
+#: in `priors.json` read that entry instead (fitted on opening positions only).
+OPENING_ROUNDS = 6
+
+
 def variant_key(pos) -> str:
     return "duo" if pos.bc.size <= 14 else "classic"
+
+
+def is_opening(pos) -> bool:
+    """Whether `pos` is in its first `OPENING_ROUNDS` rounds (pieces placed, all colours)."""
+    return sum(pos.nu_played) < OPENING_ROUNDS * pos.nu_colors
 
 
 @cache
@@ -98,8 +110,13 @@ def _all_weights() -> dict[str, tuple[float, ...]]:
 
 
 def weights_for(pos) -> tuple[float, ...] | None:
-    """The fitted weights for `pos`'s board, or None when there are none."""
-    return _all_weights().get(variant_key(pos))
+    """The fitted weights for `pos`'s board (its opening weights in the first rounds, when
+    it has them), or None when there are none."""
+    weights = _all_weights()
+    key = variant_key(pos)
+    if is_opening(pos) and f"{key} opening" in weights:
+        return weights[f"{key} opening"]
+    return weights.get(key)
 
 
 def _context(pos, color: int, recent: tuple = (), openness: bool = True):
