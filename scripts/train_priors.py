@@ -48,6 +48,7 @@ from engine.ai.features import (  # noqa: E402
     PRIORS_FILE,
     feature_rows,
     recent_placements,
+    stored_weights,
 )
 from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
@@ -336,8 +337,7 @@ def fit(args) -> int:
     rivals = {"heuristic": hw}
     for key in dict.fromkeys((args.key, args.key.split()[0])):
         if key in priors:  # the weights this fit would replace, and the board's own
-            stored = dict(zip(priors[key]["features"], priors[key]["weights"], strict=True))
-            rivals[f"stored {key!r}"] = [stored.get(name, 0.0) for name in FEATURE_NAMES]
+            rivals[f"stored {key!r}"] = stored_weights(priors[key], f"{target} [{key}]")
     print("held-out top-1 agreement and mean rank of the most visited move (among the kept "
           "moves):")
     for name, rw in [*rivals.items(), ("fitted", w)]:

@@ -181,7 +181,7 @@ def test_game_records_become_training_positions_and_fit(tmp_path):
     assert any(stored["classic opening"]["weights"])
 
 
-def test_the_fit_loss_is_the_softmax_cross_entropy_and_its_gradient(tmp_path):
+def test_the_fit_loss_is_the_softmax_cross_entropy_and_its_gradient():
     # Two positions by hand: the batched loss equals the per-position softmax cross-entropy
     # (an unvisited move standing for `mult` moves counts `mult` times in the normaliser),
     # and its gradient matches finite differences.

@@ -97,16 +97,19 @@ def _all_weights() -> dict[str, tuple[float, ...]]:
         data = json.loads(PRIORS_FILE.read_text())
     except FileNotFoundError:
         return {}
-    out = {}
-    for key, entry in data.items():
-        # By name: a feature the stored weights do not have counts 0 (weights fitted before
-        # it existed keep their meaning); a stored name we no longer know is an error.
-        stored = dict(zip(entry["features"], entry["weights"], strict=True))
-        unknown = set(stored) - set(FEATURE_NAMES)
-        if unknown:
-            raise ValueError(f"{PRIORS_FILE.name} [{key}]: unknown features {sorted(unknown)}")
-        out[key] = tuple(float(stored.get(name, 0.0)) for name in FEATURE_NAMES)
-    return out
+    return {key: stored_weights(entry, f"{PRIORS_FILE.name} [{key}]")
+            for key, entry in data.items()}
+
+
+def stored_weights(entry: dict, where: str) -> tuple[float, ...]:
+    """One `priors.json` entry's weights in `FEATURE_NAMES` order, read by name: a feature
+    the entry does not have counts 0 (weights fitted before it existed keep their meaning);
+    a stored name we no longer know is an error (`where` names the entry)."""
+    stored = dict(zip(entry["features"], entry["weights"], strict=True))
+    unknown = set(stored) - set(FEATURE_NAMES)
+    if unknown:
+        raise ValueError(f"{where}: unknown features {sorted(unknown)}")
+    return tuple(float(stored.get(name, 0.0)) for name in FEATURE_NAMES)
 
 
 def weights_for(pos) -> tuple[float, ...] | None:
@@ -114,8 +117,9 @@ def weights_for(pos) -> tuple[float, ...] | None:
     it has them), or None when there are none."""
     weights = _all_weights()
     key = variant_key(pos)
-    if is_opening(pos) and f"{key} opening" in weights:
-        return weights[f"{key} opening"]
+    opening = f"{key} opening"
+    if is_opening(pos) and opening in weights:
+        return weights[opening]
     return weights.get(key)
 
 
