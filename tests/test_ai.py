@@ -146,6 +146,108 @@ def test_the_opening_book_gives_legal_moves_and_only_in_book():
         new_game("duo").state, 1)
 
 
+def _corner_game(variant: str, rounds: int, mirrored: frozenset = frozenset()):
+    """A game in which every seat has played `rounds` of the corner book's moves (the seats
+    in `mirrored` play the first one mirrored in their corner's diagonal, and the book
+    follows them), from seat 1's turn."""
+    from engine.ai.book import _cells_text, _frame, corner_move
+
+    game = new_game(variant)
+    for _ in range(rounds):
+        for seat in game.state.seats:
+            move = corner_move(game.state, seat)
+            assert move is not None, (seat, game.state.placements)
+            cells = game.state.position.bc.move_cells(move)
+            if seat in mirrored and not game.state.position.nu_played[seat - 1]:
+                to, _ = _frame(game.state.variant, seat - 1, False)
+                _, back = _frame(game.state.variant, seat - 1, True)
+                cells = [back(to(c)) for c in cells]
+            game.play(seat, _cells_text(cells))
+    return game
+
+
+@pytest.mark.parametrize("variant", ["trio", "classic"])
+def test_the_corner_book_sees_each_colour_from_its_own_corner(variant, monkeypatch):
+    """Each colour's view maps its start corner to a1 and is its own inverse; in a game in
+    which every colour follows the corner book, all of them have the same key and get the
+    same book move from their own corner for the first `CORNER_PLIES` moves (a colour that
+    plays the line mirrored gets it mirrored); level 6 plays the book's move; and the book
+    stops answering when another colour is nearer than `CORNER_GAP`."""
+    from engine.ai import book
+    from engine.variants import VARIANTS
+
+    v = VARIANTS[variant]
+    cells = [(x, y) for x in range(v.size) for y in range(v.size)]
+    for color, start in enumerate(v.starts):
+        for swap in (False, True):
+            to, back = book._frame(v, color, swap)
+            assert to(start) == (0, 0)
+            assert all(back(to(c)) == c == to(back(c)) for c in cells)
+    assert len(book._book()[book.corner_book_name(v)]) >= book.CORNER_PLIES
+    first = book.corner_move(new_game(variant).state, 1)
+    assert choose_move(new_game(variant).state, 1, level=6, seed=1) == first
+    for rounds in range(book.CORNER_PLIES):
+        game = _corner_game(variant, rounds)
+        state = game.state
+        keys = set()
+        views = set()
+        for seat in state.seats:
+            key, swap = book.corner_key(state, seat)
+            keys.add(key)
+            move = book.corner_move(state, seat)
+            assert move in state.legal_moves(seat)
+            to, _ = book._frame(v, seat - 1, swap)
+            views.add(book._cells_text(map(to, state.position.bc.move_cells(move))))
+            game.play(seat, state.move_str(move))
+            state = game.state
+        assert len(keys) == 1 and len(views) == 1, (keys, views)
+    # seat 2 played the line mirrored: the book follows it there
+    game = _corner_game(variant, 2, mirrored=frozenset({2}))
+    game.play(1, game.state.move_str(book.corner_move(game.state, 1)))
+    mirrored = book.corner_move(game.state, 2)
+    assert mirrored in game.state.legal_moves(2)
+    plain = _corner_game(variant, 2)
+    plain.play(1, plain.state.move_str(book.corner_move(plain.state, 1)))
+    key, swap = book.corner_key(game.state, 2)
+    assert (key, not swap) == book.corner_key(plain.state, 2)
+    to, _ = book._frame(v, 1, False)
+    seen = {to(c) for c in game.state.position.bc.move_cells(mirrored)}
+    normal = plain.state.position.bc.move_cells(book.corner_move(plain.state, 2))
+    assert seen == {to(c)[::-1] for c in normal}
+    # out of the book after its last move, and off while another colour is near
+    assert book.corner_move(_corner_game(variant, book.CORNER_PLIES).state, 1) is None
+    near = _corner_game(variant, 2).state
+    assert book.corner_move(near, 1) is not None
+    monkeypatch.setattr(book, "CORNER_GAP", 12)
+    assert book.corner_move(new_game(variant).state, 1) == first
+    assert book.corner_move(near, 1) is None
+    duo = new_game("duo").state  # the small board has no corner book
+    assert book.corner_move(duo, 1) is None
+
+
+def test_the_corner_book_is_built_by_the_top_levels_search(monkeypatch):
+    """`book.build_corner` searches the first colour's move at each step of the game in
+    which every colour plays the line so far, and takes the steps already known from the
+    book instead of searching them."""
+    import engine.ai as ai
+    from engine.ai import book
+
+    searched = []
+    real = ai.choose_move
+
+    def spy(state, seat, **kw):
+        searched.append(len(state.placements))
+        assert seat == 1 and kw["book"] is False and kw["level"] == max(LEVELS)
+        return real(state, seat, **{**kw, "playouts": 30})
+
+    monkeypatch.setattr(ai, "choose_move", spy)
+    entries = book.build_corner("classic", 2, seconds=1.0)
+    assert searched == [0, 4] and len(entries) == 2 and "" in entries
+    again = book.build_corner("classic", 3, seconds=1.0, known=entries)
+    assert searched == [0, 4, 8] and list(again)[:2] == list(entries)
+    assert all(again[k] == v for k, v in entries.items())
+
+
 def test_the_book_is_built_by_the_top_levels_own_search(monkeypatch):
     """`book.build` searches each position with every search option level 6 plays (last good
     replies, the relative and length bonuses, the rising expansion threshold...), on the
@@ -381,14 +483,17 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
     """With `pace`, a time-bound search gets `pace_share(k, PACES[pace])` of its budget, k
     the pieces its colour has placed, and over a game of 16–21 placements the shares of
     each split average one budget
-    (±5 %); without it every move gets the whole budget (less what the call spent before
-    the search: a loose bound, not a timing)."""
+    (±5 %; after the corner book, which plays the first `CORNER_PLIES` at no cost, counting
+    those as free); without it every move gets the whole budget (less what the call spent
+    before the search: a loose bound, not a timing)."""
     import engine.ai as ai
-    from engine.ai import PACE_EARLY, PACES, pace_share
+    from engine.ai import PACE_BOOK, PACE_EARLY, PACES, pace_share
+    from engine.ai.book import CORNER_PLIES
 
     for table in PACES.values():
+        free = CORNER_PLIES if table is PACE_BOOK else 0
         for n in range(16, 22):
-            assert 0.95 <= sum(pace_share(k, table) for k in range(n)) / n <= 1.05
+            assert 0.95 <= sum(pace_share(k, table) for k in range(free, n)) / n <= 1.05
     assert pace_share(0) < pace_share(10) and pace_share(20) < pace_share(10)
     # the early split: most from the third to the ninth piece
     assert pace_share(0, PACE_EARLY) < 1 < pace_share(4, PACE_EARLY)
@@ -410,15 +515,22 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
         k = state.position.nu_played[state.to_move - 1]
         shares.add(pace_share(k))
         asked.clear()
-        for pace in (True, 2, False):
+        for pace in (True, 2, 3, False):
             move = choose_move(state, state.to_move, level=6, seed=1, seconds=2.0, pace=pace,
                                reuse=False)
             assert move in state.legal_moves(state.to_move)
         # the seconds count from the call's start, so setting up the search comes off them
-        wanted = (2.0 * pace_share(k), 2.0 * pace_share(k, PACE_EARLY), 2.0)
+        wanted = (2.0 * pace_share(k), 2.0 * pace_share(k, PACE_EARLY),
+                  2.0 * pace_share(k, PACE_BOOK), 2.0)
         for got, want in zip(asked, wanted, strict=True):
             assert want - 1.0 < got <= want
     assert len(shares) == 2
+    # the corner book's split is for the big board: the small one keeps a flat budget
+    duo = random_game("duo", 12, seed=8).state
+    asked.clear()
+    choose_move(duo, duo.to_move, level=6, seed=1, seconds=2.0, pace=3, reuse=False)
+    assert pace_share(duo.position.nu_played[duo.to_move - 1], PACE_BOOK) != 1.0
+    assert 1.0 < asked[0] <= 2.0
 
 
 def _merged_search(rave_dist: bool = False):
