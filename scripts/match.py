@@ -12,7 +12,8 @@ RAVE credit weighted by distance; `localk` for how many local candidates a local
 playout move compares; `expinc` for how many more visits a node needs before it is
 expanded per level of depth; `relative` for the weight of a margin bonus relative to the
 search's own playouts; `length` for the weight of its game-length bonus; `pace` for the
-time split over the game (0 flat, 1 `PACE`, 2 `PACE_EARLY`); `merged` as 0/1 for Pentobi's
+time split over the game (0 flat, 1 `PACE`, 2 `PACE_EARLY`, 3 `PACE_BOOK`, the big board
+only); `corner` as 0/1 for the big boards' corner book; `merged` as 0/1 for Pentobi's
 tree policy, with `puct` as its exploration constant; `sizes` as 0/1 for playouts that keep
 the opening's piece sizes; `gamma5` as 0/1 for playout weights of 5^size).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
@@ -121,6 +122,7 @@ class LevelEngine:
 
 
 OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
+                "corner": lambda v: bool(int(v)),
                 "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
                 "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),

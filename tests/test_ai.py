@@ -171,7 +171,8 @@ def test_the_corner_book_sees_each_colour_from_its_own_corner(variant, monkeypat
     """Each colour's view maps its start corner to a1 and is its own inverse; in a game in
     which every colour follows the corner book, all of them have the same key and get the
     same book move from their own corner for the first `CORNER_PLIES` moves (a colour that
-    plays the line mirrored gets it mirrored); level 6 plays the book's move; and the book
+    plays the line mirrored gets it mirrored); level 6 plays the book's move when asked
+    to (`corner`); and the book
     stops answering when another colour is nearer than `CORNER_GAP`."""
     from engine.ai import book
     from engine.variants import VARIANTS
@@ -185,7 +186,9 @@ def test_the_corner_book_sees_each_colour_from_its_own_corner(variant, monkeypat
             assert all(back(to(c)) == c == to(back(c)) for c in cells)
     assert len(book._book()[book.corner_book_name(v)]) >= book.CORNER_PLIES
     first = book.corner_move(new_game(variant).state, 1)
-    assert choose_move(new_game(variant).state, 1, level=6, seed=1) == first
+    empty = new_game(variant).state
+    assert choose_move(empty, 1, level=6, seed=1, corner=True) == first
+    assert book.book_move(empty, 1, corner=True) == first and book.book_move(empty, 1) is None
     for rounds in range(book.CORNER_PLIES):
         game = _corner_game(variant, rounds)
         state = game.state

@@ -41,6 +41,7 @@ class Level:
     seconds: float = 3.0
     temperature: float = 0.0  # one-ply players: 0 plays the best move, more is looser
     book: bool = False  # play our opening book (`book.py`) while in book
+    corner: bool = False  # with `book`, the big boards' corner book too (`book.corner_move`)
     local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
@@ -115,7 +116,8 @@ BIG_BOARD_PACES = frozenset({3})
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 playouts: int | None = None, seconds: float | None = None,
                 reuse: bool = True, prior_n: int | None = None,
-                book: bool | None = None, local: bool | None = None,
+                book: bool | None = None, corner: bool | None = None,
+                local: bool | None = None,
                 rich: bool | None = None, learned: bool | None = None,
                 slope: float | None = None, rave_k: float | None = None,
                 uct_c: float | None = None, puct_c: float | None = None,
@@ -131,9 +133,11 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     Cost: one-ply levels take a few ms; search levels about `playouts` × 0.3–1 ms, capped
     at `seconds`. `prior_n` overrides the search's virtual simulations per child (0 turns
     the priors-as-values off; for experiments with `scripts/match.py`), `book` whether the
-    level's opening book is used, `local` whether playouts answer the opponents' last
-    moves first, `rich` whether priors use the richer heuristic and `learned` whether they
-    come from the fitted feature model (all default to the level's; for experiments);
+    level's opening book is used, `corner` whether the big boards' corner book is too (it
+    answers a colour's first moves by its own placements alone), `local` whether playouts
+    answer the opponents' last moves first, `rich` whether priors use the richer heuristic
+    and `learned` whether they come from the fitted feature model (all default to the
+    level's; for experiments);
     `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
     `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
     how many placements per colour the big board's race to the centre lasts (0: none;
@@ -175,7 +179,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     if spec.book if book is None else book:
         from .book import book_move  # not at import time: `python -m engine.ai.book` works
 
-        move = book_move(state, seat)
+        move = book_move(state, seat, corner=spec.corner if corner is None else corner)
         if move is not None:
             return move
     if seed is None:

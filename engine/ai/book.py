@@ -47,13 +47,14 @@ def line_key(state) -> str:
     return " ".join(state.move_str(m) for _, _, m in state.placements)
 
 
-def book_move(state, seat: int) -> int | None:
-    """The book's move for `seat` in `state` (a legal move id), or None when out of book."""
+def book_move(state, seat: int, *, corner: bool = False) -> int | None:
+    """The book's move for `seat` in `state` (a legal move id), or None when out of book;
+    with `corner`, the corner book's (`corner_move`) when the line is not in the book."""
     if state.left:
         return None
     text = _book().get(state.variant.name, {}).get(line_key(state))
     move = _legal(state, seat, text)
-    return move if move is not None else corner_move(state, seat)
+    return move if move is not None or not corner else corner_move(state, seat)
 
 
 def _legal(state, seat: int, text: str | None) -> int | None:
