@@ -228,6 +228,41 @@ def test_the_corner_book_sees_each_colour_from_its_own_corner(variant, monkeypat
     assert book.corner_move(duo, 1) is None
 
 
+@pytest.mark.parametrize("plies", [5, 18, 33])
+def test_priors_are_the_same_from_every_corner(plies):
+    """The big board turned a quarter (a20 -> t20 -> t1 -> a1), each colour moved on a
+    seat, is the same game for the colour to move: the same legal moves, and the learned
+    priors and the one-ply heuristic give the same values, so no seat plays a differently
+    guided game."""
+    from engine.ai import features, heuristic
+    from engine.position import Position
+
+    state = random_game("classic", plies, seed=plies).state
+    pos, bc = state.position, state.position.bc
+    n = state.variant.size - 1
+
+    def turned(move: int) -> int:
+        return bc.move_by_cells_mask[bc.mask_of([(y, n - x) for x, y in bc.move_cells(move)])]
+
+    other = Position(state.variant)
+    for _, seat, move in state.placements:
+        other.play(seat % 4, turned(move))
+    color = state.to_move - 1
+    moves = pos.legal_moves(color)
+    assert len(moves) > 1 and len(set(features.prior_logits(
+        pos, color, moves, features.weights_for(pos), ()))) > 1  # not a trivial check
+    assert sorted(map(turned, moves)) == sorted(other.legal_moves((color + 1) % 4))
+    recent = features.recent_placements(state)
+    weights = features.weights_for(pos)
+    assert weights == features.weights_for(other)
+    mine = features.prior_logits(pos, color, moves, weights, recent)
+    theirs = features.prior_logits(other, (color + 1) % 4, [turned(m) for m in moves],
+                                   weights, tuple(((c + 1) % 4, turned(m)) for c, m in recent))
+    assert mine == theirs
+    assert heuristic.score_moves(pos, color, moves) == heuristic.score_moves(
+        other, (color + 1) % 4, [turned(m) for m in moves])
+
+
 def test_the_corner_book_is_built_by_the_top_levels_search(monkeypatch):
     """`book.build_corner` searches the first colour's move at each step of the game in
     which every colour plays the line so far, and takes the steps already known from the
