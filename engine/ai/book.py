@@ -81,8 +81,8 @@ def corner_book_name(variant) -> str:
 
 
 def _frame(variant, color: int, swap: bool):
-    """The map of cells from the board to `color`'s own view (its start corner at a1;
-    `swap` also mirrors the board in that corner's diagonal). Its own inverse."""
+    """The maps of cells from the board to `color`'s own view (its start corner at a1;
+    `swap` also mirrors the board in that corner's diagonal) and back."""
     n = variant.size - 1
     sx, sy = variant.starts[color]
 
