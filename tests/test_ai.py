@@ -162,7 +162,7 @@ def _corner_game(variant: str, rounds: int, mirrored: frozenset = frozenset()):
                 to, _ = _frame(game.state.variant, seat - 1, False)
                 _, back = _frame(game.state.variant, seat - 1, True)
                 cells = [back(to(c)) for c in cells]
-            game.play(seat, _cells_text(cells))
+            game.play(seat, _cells_text(game.state.position.bc, cells))
     return game
 
 
@@ -200,7 +200,8 @@ def test_the_corner_book_sees_each_colour_from_its_own_corner(variant, monkeypat
             move = book.corner_move(state, seat)
             assert move in state.legal_moves(seat)
             to, _ = book._frame(v, seat - 1, swap)
-            views.add(book._cells_text(map(to, state.position.bc.move_cells(move))))
+            views.add(book._cells_text(state.position.bc,
+                                        map(to, state.position.bc.move_cells(move))))
             game.play(seat, state.move_str(move))
             state = game.state
         assert len(keys) == 1 and len(views) == 1, (keys, views)

@@ -98,10 +98,9 @@ def _frame(variant, color: int, swap: bool):
     return to, back
 
 
-def _cells_text(cells) -> str:
-    from ..notation import cell_name
-
-    return ",".join(cell_name(x, y) for x, y in sorted(cells, key=lambda c: (c[1], c[0])))
+def _cells_text(bc, cells) -> str:
+    """Cells in our notation, in the board's canonical order (`BoardConst.cell_names`)."""
+    return ",".join(bc.cell_names(bc.mask_of(cells)))
 
 
 def corner_key(state, seat: int) -> tuple[str, bool]:
@@ -113,7 +112,7 @@ def corner_key(state, seat: int) -> tuple[str, bool]:
     keys = []
     for swap in (False, True):
         to, _ = _frame(state.variant, seat - 1, swap)
-        keys.append((" ".join(_cells_text(map(to, cells)) for cells in own), swap))
+        keys.append((" ".join(_cells_text(bc, map(to, cells)) for cells in own), swap))
     return min(keys)
 
 
@@ -137,7 +136,7 @@ def corner_move(state, seat: int) -> int | None:
     from ..notation import parse_cells
 
     _, back = _frame(state.variant, seat - 1, swap)
-    move = _legal(state, seat, _cells_text(map(back, parse_cells(text))))
+    move = _legal(state, seat, _cells_text(state.position.bc, map(back, parse_cells(text))))
     if move is None:
         return None
     pos = state.position
@@ -197,7 +196,7 @@ def build_corner(variant: str, plies: int, seconds: float, seed: int = 1,
         for cells in line:
             for seat in game.state.seats:
                 _, back = _frame(game.state.variant, seat - 1, False)
-                game.play(seat, _cells_text(map(back, cells)))
+                game.play(seat, _cells_text(game.state.position.bc, map(back, cells)))
         state = game.state
         key, swap = corner_key(state, 1)
         to, back = _frame(state.variant, 0, swap)
@@ -210,9 +209,9 @@ def build_corner(variant: str, plies: int, seconds: float, seed: int = 1,
             if move is None:
                 break
             board = state.position.bc.move_cells(move)
-            print(f"{key or '(empty)'} -> {_cells_text(map(to, board))} "
+            print(f"{key or '(empty)'} -> {_cells_text(state.position.bc, map(to, board))} "
                   f"({time.perf_counter() - started:.1f} s)", flush=True)
-        out[key] = _cells_text(map(to, board))
+        out[key] = _cells_text(state.position.bc, map(to, board))
         line.append([_frame(state.variant, 0, False)[0](c) for c in board])
     return out
 
