@@ -6,16 +6,17 @@ our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`),
 optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds=2/book=0`
 (also `local`, `rich`, `learned` as 0/1, `slope`, `rave` for RAVE_K, `uct` for UCT_C and
 `puct` for PUCT_C, `race` for how many placements per colour the big board's race to the
-middle lasts, 0 for none; `bank` as 0/1 for stopping decided searches and spending the time
-saved later in the game; `lgr` as 0/1 for last-good-reply playouts; `ravedist` as 0/1 for
-RAVE credit weighted by distance; `localk` for how many local candidates a local-first
-playout move compares; `expinc` for how many more visits a node needs before it is
-expanded per level of depth; `relative` for the weight of a margin bonus relative to the
-search's own playouts; `length` for the weight of its game-length bonus; `pace` for the
-time split over the game (0 flat, 1 `PACE`, 2 `PACE_EARLY`, 3 `PACE_BOOK`, the big board
-only); `corner` as 0/1 for the big boards' corner book; `merged` as 0/1 for Pentobi's
-tree policy, with `puct` as its exploration constant; `sizes` as 0/1 for playouts that keep
-the opening's piece sizes; `gamma5` as 0/1 for playout weights of 5^size).
+middle lasts, 0 for none; `raceeach` as 0/1 for counting it per colour; `bank` as 0/1 for
+stopping decided searches and spending the time saved later in the game; `lgr` as 0/1 for
+last-good-reply playouts; `ravedist` as 0/1 for RAVE credit weighted by distance; `localk`
+for how many local candidates a local-first playout move compares; `expinc` for how many
+more visits a node needs before it is expanded per level of depth; `relative` for the
+weight of a margin bonus relative to the search's own playouts; `length` for the weight of
+its game-length bonus; `pace` for the time split over the game (0 flat, 1 `PACE`, 2
+`PACE_EARLY`, 3 `PACE_BOOK`, the big board only); `corner` as 0/1 for the big boards'
+corner book; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its exploration
+constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes; `gamma5` as 0/1
+for playout weights of 5^size).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -125,7 +126,8 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "corner": lambda v: bool(int(v)),
                 "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
-                "uct": float, "puct": float, "race": int, "lgr": lambda v: bool(int(v)),
+                "uct": float, "puct": float, "race": int, "raceeach": lambda v: bool(int(v)),
+                "lgr": lambda v: bool(int(v)),
                 "ravedist": lambda v: bool(int(v)), "localk": int,
                 "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": int,
@@ -141,7 +143,8 @@ def make_engine(spec: str, variant: str, seed: int):
             name, value = pair.split("=", 1)
             key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
                    "puct": "puct_c", "ravedist": "rave_dist",
-                   "localk": "local_k", "expinc": "expand_inc"}.get(name, name)
+                   "localk": "local_k", "expinc": "expand_inc",
+                   "raceeach": "race_each"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)

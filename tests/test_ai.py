@@ -348,6 +348,31 @@ def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
         late.position, color)
 
 
+def test_the_race_is_counted_on_the_average_or_per_colour():
+    """On the average (the default) seat 1 races its fourth move and seats 2–4 do not; per
+    colour (`race_each`) every seat races exactly `race` moves; never on the duo board."""
+    from engine.ai.flat import FlatSearch
+    from engine.ai.mcts import Search, considered_moves, racing
+
+    game = random_game("classic", 12, seed=5)  # three placements each, seat 1 to move
+    state = game.state
+    assert state.to_move == 1 and list(state.position.nu_played) == [3, 3, 3, 3]
+    pos = state.position
+    assert racing(pos, 0, 3) and not racing(pos, 0, 3, each=True)
+    assert racing(pos, 0, 4, each=True) and not racing(pos, 0, 0, each=True)
+    kept, _ = considered_moves(pos, 0, race=4, race_each=True)
+    every, _ = considered_moves(pos, 0)
+    assert 0 < len(kept) < len(every)
+    for race, want in ((4, kept), (3, every)):
+        tree = FlatSearch(pos, 0, seed=1, race=race, race_each=True).tree  # level 6's tree
+        assert set(tree.move[tree.children(0)].tolist()) == set(want)
+        assert set(Search(pos, 0, seed=1, race=race, race_each=True).root.moves) == set(want)
+    game.play(1, state.move_str(kept[0]))
+    pos = game.state.position  # seat 2's fourth move: 13 placements
+    assert not racing(pos, 1, 3) and racing(pos, 1, 4, each=True)
+    assert not racing(random_game("duo", 0, seed=1).state.position, 0, 4, each=True)
+
+
 def test_a_time_bound_search_stops_once_its_move_is_decided():
     """With `stop_decided`, a search whose best root move leads by more visits than the
     time left could add stops at its first check after DECIDED_MIN simulations; without it

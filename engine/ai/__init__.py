@@ -46,6 +46,7 @@ class Level:
     rich: bool = False  # priors with the own-corners-lost and cramping terms (`heuristic.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
     race: int = RACE_PLACEMENTS  # 20×20: placements each spent racing to the centre (`mcts`)
+    race_each: bool = False  # the race counted per colour, not on the average (`mcts.racing`)
     bank: bool = False  # time-bound: stop a decided search, spend the time saved later
     lgr: bool = False  # playouts play the last good replies first (`playout.Replies`)
     rave_dist: bool = False  # RAVE credit weighted by how soon after a move came (`mcts`)
@@ -59,7 +60,7 @@ class Level:
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
-                     "expand_inc", "length", "merged", "sizes", "gamma5")
+                     "expand_inc", "length", "merged", "sizes", "gamma5", "race_each")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -126,7 +127,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 local_k: int | None = None, expand_inc: float | None = None,
                 relative: float | None = None, length: float | None = None,
                 pace: int | None = None, merged: bool | None = None,
-                sizes: bool | None = None, gamma5: bool | None = None) -> int | None:
+                sizes: bool | None = None, gamma5: bool | None = None,
+                race_each: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -141,7 +143,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
     `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
     how many placements per colour the big board's race to the centre lasts (0: none;
-    experiments), `bank` whether a time-bound search stops once its move is decided and
+    experiments) and `race_each` whether it is counted per colour instead of on the
+    average (`mcts.racing`), `bank` whether a time-bound search stops once its move is decided and
     saves the rest of its time for the game's later moves (default: the level's), `lgr`
     whether playouts play the last good replies first, `rave_dist` whether RAVE credit is
     weighted by distance, `expand_inc` how many more visits a node needs before it is
@@ -197,7 +200,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     options = spec.search_args(local=local, rich=rich, learned=learned, race=race, lgr=lgr,
                                rave_dist=rave_dist, relative=relative,
                                expand_inc=expand_inc, length=length, merged=merged,
-                               sizes=sizes, gamma5=gamma5)
+                               sizes=sizes, gamma5=gamma5, race_each=race_each)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None

@@ -186,13 +186,14 @@ class FlatSearch:
                  rave_dist: bool = False, local_k: int = LOCAL_K,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
-                 gamma5: bool = False) -> None:
+                 gamma5: bool = False, race_each: bool = False) -> None:
         if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
             raise ValueError("the flat tree has no merged tree policy, distance-weighted "
                              "RAVE or PUCT term: use mcts.Search")
         self.pos = pos
         n = pos.nu_colors
         self.race = race
+        self.race_each = race_each
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.uct_c = UCT_C if uct_c is None else uct_c
         self.rnd = random.Random(seed).random
@@ -242,7 +243,8 @@ class FlatSearch:
 
     def _expand(self, pos, color: int, recent: tuple) -> int:
         c, moves, scores = expand_lists(pos, color, dead=self.dead, rich=self.rich,
-                                        learned=self.learned, race=self.race, recent=recent)
+                                        learned=self.learned, race=self.race, recent=recent,
+                                        race_each=self.race_each)
         slope = PRIOR_SLOPE if self.learned is None else self.slope
         return self.tree.add(c, moves, scores, self.prior_n, slope)
 

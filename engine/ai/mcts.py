@@ -152,28 +152,31 @@ class Node:
 
 def considered_moves(pos, color: int, rich: bool = False,
                      learned: tuple[float, ...] | None = None,
-                     race: int = 0, recent: tuple = ()) -> tuple[list[int], list[float]]:
+                     race: int = 0, recent: tuple = (), race_each: bool = False
+                     ) -> tuple[list[int], list[float]]:
     """Legal moves of `color` (big pieces only in the opening; on the big board, while the
     colours have placed at most `race` pieces each, only those heading for the centre),
     best first, and their scores in the same order: the learned prior logits with weights
     `learned` (`features.py`; `recent`: the last placements, for its local-point feature),
     else the one-ply heuristic."""
-    moves, scores = considered_arrays(pos, color, rich, learned, race, recent)
+    moves, scores = considered_arrays(pos, color, rich, learned, race, recent, race_each)
     return moves.tolist(), scores.tolist()
 
 
 def considered_arrays(pos, color: int, rich: bool = False,
                       learned: tuple[float, ...] | None = None, race: int = 0,
-                      recent: tuple = ()) -> tuple[np.ndarray, np.ndarray]:
+                      recent: tuple = (), race_each: bool = False
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """`considered_moves` as arrays (int64 moves, float64 scores): what the flat tree
-    copies in without a round trip through lists."""
+    copies in without a round trip through lists; `race_each`: the race to the middle is
+    counted per colour (`racing`)."""
     min_size = _min_piece_size(pos, color)
     moves = legal_array(pos, color, min_size)
     if not len(moves) and min_size > 1:
         moves = legal_array(pos, color)
     if not len(moves):
         return moves, np.zeros(0, np.float64)
-    if race and pos.bc.size > 14 and sum(pos.nu_played) <= race * pos.nu_colors:
+    if racing(pos, color, race, race_each):
         dist = _dist_array(pos.bc.size)[moves]
         moves = moves[dist <= dist.min() + RACE_SLACK]
     if learned is not None:
@@ -182,6 +185,19 @@ def considered_arrays(pos, color: int, rich: bool = False,
         s = np.asarray(score_moves(pos, color, moves.tolist(), rich=rich), np.float64)
     order = np.argsort(-s, kind="stable")  # best first, ties in list order
     return moves[order], s[order]
+
+
+def racing(pos, color: int, race: int, each: bool = False) -> bool:
+    """Whether `color`'s moves at `pos` are pruned to those heading for the centre (the
+    race to the middle, 20×20 boards only): while the colours have placed at most `race`
+    pieces on average (so the first seat races one move longer than the others), or with
+    `each` while `color` itself has placed fewer than `race` (every seat races `race`
+    moves)."""
+    if not race or pos.bc.size <= 14:
+        return False
+    if each:
+        return pos.nu_played[color] < race
+    return sum(pos.nu_played) <= race * pos.nu_colors
 
 
 @cache
@@ -197,15 +213,17 @@ def _min_piece_size(pos, color: int) -> int:
 def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozenset(),
            rich: bool = False, learned: tuple[float, ...] | None = None,
            slope: float = LEARNED_SLOPE, probs: bool = False, race: int = 0,
-           recent: tuple = (), merged: list[float] | None = None) -> Node:
+           recent: tuple = (), merged: list[float] | None = None,
+           race_each: bool = False) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
     keep the learned prior's softmax on the node (the PUCT term); `race`: placements per
     colour the big board's race to the middle lasts (0: none); `recent`: the last (colour,
     move) placements, oldest first (the learned prior's local points); `merged`: Pentobi's
-    tree policy, with every colour's mean reward so far (`Node`)."""
+    tree policy, with every colour's mean reward so far (`Node`); `race_each`: the race is
+    counted per colour (`racing`)."""
     c, moves, scores = expand_lists(pos, color, dead=dead, rich=rich, learned=learned,
-                                    race=race, recent=recent)
+                                    race=race, recent=recent, race_each=race_each)
     if c < 0:
         return Node(-1, [])
     return Node(c, moves.tolist(), scores.tolist(), prior_n,
@@ -215,7 +233,8 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
 
 def expand_lists(pos, color: int, *, dead: frozenset = frozenset(), rich: bool = False,
                  learned: tuple[float, ...] | None = None, race: int = 0,
-                 recent: tuple = ()) -> tuple[int, np.ndarray, np.ndarray]:
+                 recent: tuple = (), race_each: bool = False
+                 ) -> tuple[int, np.ndarray, np.ndarray]:
     """What `expand` makes a node of: the colour to move at `pos` from `color` on in turn
     order (−1 when no colour can move) and its considered moves and scores, best first
     (`considered_arrays`)."""
@@ -224,7 +243,7 @@ def expand_lists(pos, color: int, *, dead: frozenset = frozenset(), rich: bool =
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_arrays(pos, c, rich, learned, race, recent)
+        moves, scores = considered_arrays(pos, c, rich, learned, race, recent, race_each)
         if len(moves):
             return c, moves, scores
     return -1, np.zeros(0, np.int64), np.zeros(0, np.float64)
@@ -315,9 +334,10 @@ class Search:
                  rave_dist: bool = False, local_k: int = LOCAL_K,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
-                 gamma5: bool = False) -> None:
+                 gamma5: bool = False, race_each: bool = False) -> None:
         self.pos = pos
         self.race = race
+        self.race_each = race_each  # the race counted per colour (`racing`)
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.rave_dist = rave_dist  # RAVE credit shrinks with how much later a move came
         self.uct_c = UCT_C if uct_c is None else uct_c
@@ -346,7 +366,8 @@ class Search:
                                                          learned=self.learned,
                                                          slope=self.slope, probs=self.probs,
                                                          race=race, recent=recent[-3:],
-                                                         merged=self._means())
+                                                         merged=self._means(),
+                                                         race_each=race_each)
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -429,7 +450,8 @@ class Search:
                                                   learned=self.learned, slope=self.slope,
                                                   probs=self.probs, race=self.race,
                                                   recent=tuple(recent[-3:]),
-                                                  merged=self._means())
+                                                  merged=self._means(),
+                                                  race_each=self.race_each)
                     next_color = max(child.color, 0)
                 break
             node = child
