@@ -16,7 +16,8 @@ its game-length bonus; `pace` for the time split over the game (0 flat, 1 `PACE`
 `PACE_EARLY`, 3 `PACE_BOOK`, the big board only); `corner` as 0/1 for the big boards'
 corner book; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its exploration
 constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes; `gamma5` as 0/1
-for playout weights of 5^size).
+for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20 boards alone, which
+`uct` overrides).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -132,7 +133,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": int,
                 "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
-                "gamma5": lambda v: bool(int(v))}
+                "gamma5": lambda v: bool(int(v)), "uctbig": float}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -144,7 +145,7 @@ def make_engine(spec: str, variant: str, seed: int):
             key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
                    "puct": "puct_c", "ravedist": "rave_dist",
                    "localk": "local_k", "expinc": "expand_inc",
-                   "raceeach": "race_each"}.get(name, name)
+                   "raceeach": "race_each", "uctbig": "uct_big"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     return GtpEngine(spec, variant)

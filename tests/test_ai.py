@@ -373,6 +373,25 @@ def test_the_race_is_counted_on_the_average_or_per_colour():
     assert not racing(random_game("duo", 0, seed=1).state.position, 0, 4, each=True)
 
 
+def test_the_big_boards_can_have_their_own_exploration_constant():
+    """`uct_big` sets the UCT constant on the 20×20 boards only; an explicit `uct_c` wins on
+    every board; both trees read it the same way."""
+    from engine.ai.flat import FlatSearch
+    from engine.ai.mcts import UCT_C, Search, exploration
+
+    big = random_game("classic", 8, seed=2).state.position
+    duo = random_game("duo", 4, seed=2).state.position
+    assert exploration(big) == exploration(duo) == UCT_C
+    assert exploration(big, uct_big=0.4) == 0.4 and exploration(duo, uct_big=0.4) == UCT_C
+    assert exploration(big, 0.1, uct_big=0.4) == exploration(duo, 0.1, 0.4) == 0.1
+    for tree in (Search, FlatSearch):
+        assert tree(big, 0, seed=1, uct_big=0.4).uct_c == 0.4  # seat 1 to move in both
+        assert tree(duo, 0, seed=1, uct_big=0.4).uct_c == UCT_C
+    args = LEVELS[6].search_args()
+    assert args["uct_big"] == LEVELS[6].uct_big
+    assert LEVELS[6].search_args(uct_big=0.5)["uct_big"] == 0.5
+
+
 def test_a_time_bound_search_stops_once_its_move_is_decided():
     """With `stop_decided`, a search whose best root move leads by more visits than the
     time left could add stops at its first check after DECIDED_MIN simulations; without it

@@ -57,10 +57,12 @@ class Level:
     merged: bool = False  # Pentobi's tree policy (`mcts.Search.select_merged`)
     sizes: bool = False  # playouts keep the opening's piece sizes (`playout.playout`)
     gamma5: bool = False  # playouts weigh candidates by 5^size (`playout.GAMMA5_SIZE`)
+    uct_big: float = 0.0  # 20×20: the UCT exploration constant (0: `mcts.UCT_C` there too)
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
-                     "expand_inc", "length", "merged", "sizes", "gamma5", "race_each")
+                     "expand_inc", "length", "merged", "sizes", "gamma5", "race_each",
+                     "uct_big")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -81,7 +83,7 @@ LEVELS: dict[int, Level] = {
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
              playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True, lgr=True,
-             relative=0.3, expand_inc=0.5, length=0.12),
+             relative=0.3, expand_inc=0.5, length=0.12, uct_big=0.35),
 }
 HINT_LEVEL = 3
 
@@ -128,7 +130,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 relative: float | None = None, length: float | None = None,
                 pace: int | None = None, merged: bool | None = None,
                 sizes: bool | None = None, gamma5: bool | None = None,
-                race_each: bool | None = None) -> int | None:
+                race_each: bool | None = None, uct_big: float | None = None
+                ) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -141,7 +144,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     and `learned` whether they come from the fitted feature model (all default to the
     level's; for experiments);
     `slope` overrides the learned priors' value lost per logit (`mcts.LEARNED_SLOPE`),
-    `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` and `PUCT_C`, `race`
+    `rave_k`, `uct_c` and `puct_c` the search's `RAVE_K`, `UCT_C` (on every board: it
+    overrides `uct_big`, the level's constant for the 20×20 boards) and `PUCT_C`, `race`
     how many placements per colour the big board's race to the centre lasts (0: none;
     experiments) and `race_each` whether it is counted per colour instead of on the
     average (`mcts.racing`), `bank` whether a time-bound search stops once its move is decided and
@@ -200,7 +204,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     options = spec.search_args(local=local, rich=rich, learned=learned, race=race, lgr=lgr,
                                rave_dist=rave_dist, relative=relative,
                                expand_inc=expand_inc, length=length, merged=merged,
-                               sizes=sizes, gamma5=gamma5, race_each=race_each)
+                               sizes=sizes, gamma5=gamma5, race_each=race_each,
+                               uct_big=uct_big)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None

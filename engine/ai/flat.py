@@ -44,10 +44,10 @@ from .mcts import (
     SCORE_BONUS,
     SCORE_SCALE,
     TIME_CHECK_EVERY,
-    UCT_C,
     WIDEN_BASE,
     WIDEN_RATE,
     expand_lists,
+    exploration,
     mirror_capped,
 )
 from .playout import (
@@ -186,7 +186,8 @@ class FlatSearch:
                  rave_dist: bool = False, local_k: int = LOCAL_K,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
-                 gamma5: bool = False, race_each: bool = False) -> None:
+                 gamma5: bool = False, race_each: bool = False,
+                 uct_big: float = 0.0) -> None:
         if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
             raise ValueError("the flat tree has no merged tree policy, distance-weighted "
                              "RAVE or PUCT term: use mcts.Search")
@@ -195,7 +196,7 @@ class FlatSearch:
         self.race = race
         self.race_each = race_each
         self.rave_k = RAVE_K if rave_k is None else rave_k
-        self.uct_c = UCT_C if uct_c is None else uct_c
+        self.uct_c = exploration(pos, uct_c, uct_big)
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
         self.dead = frozenset(dead)

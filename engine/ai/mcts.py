@@ -187,6 +187,17 @@ def considered_arrays(pos, color: int, rich: bool = False,
     return moves[order], s[order]
 
 
+def exploration(pos, uct_c: float | None = None, uct_big: float = 0.0) -> float:
+    """The UCT exploration constant a search at `pos` uses: `uct_c` when given, else
+    `uct_big` on the 20×20 boards when it is set (level 6 explores more there), else
+    `UCT_C`."""
+    if uct_c is not None:
+        return uct_c
+    if uct_big and pos.bc.size > 14:
+        return uct_big
+    return UCT_C
+
+
 def racing(pos, color: int, race: int, each: bool = False) -> bool:
     """Whether `color`'s moves at `pos` are pruned to those heading for the centre (the
     race to the middle, 20×20 boards only): while the colours have placed at most `race`
@@ -334,13 +345,14 @@ class Search:
                  rave_dist: bool = False, local_k: int = LOCAL_K,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
-                 gamma5: bool = False, race_each: bool = False) -> None:
+                 gamma5: bool = False, race_each: bool = False,
+                 uct_big: float = 0.0) -> None:
         self.pos = pos
         self.race = race
         self.race_each = race_each  # the race counted per colour (`racing`)
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.rave_dist = rave_dist  # RAVE credit shrinks with how much later a move came
-        self.uct_c = UCT_C if uct_c is None else uct_c
+        self.uct_c = exploration(pos, uct_c, uct_big)
         self.puct_c = PUCT_C if puct_c is None else puct_c
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
