@@ -231,6 +231,12 @@ def summarise(results: list[dict]) -> dict:
             "max_a": spent["a"][2], "max_b": spent["b"][2]}
 
 
+def _warm() -> None:
+    from engine.ai import warm_up
+
+    warm_up()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--a", required=True, help="engine A: GTP command or level:N")
@@ -248,7 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     workers = (2 if load < 1.5 else 1) if args.jobs == "auto" else int(args.jobs)
     print(f"load average {load:.2f}: {workers} game(s) at a time", flush=True)
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # our levels warm up in each worker first, as the host's bot workers do (engine.ai.warm_up)
+    warm = any(e.startswith("level:") for e in (args.a, args.b))
+    with ProcessPoolExecutor(max_workers=workers, initializer=_warm if warm else None) as pool:
         for r in pool.map(play_game, jobs):
             results.append(r)
             mark = f" forfeit by seat {r['forfeit']}" if r["forfeit"] else ""

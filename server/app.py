@@ -11,6 +11,8 @@ Config keys (all optional except DATA_DIR):
     MAX_CONTENT_LENGTH request body limit in bytes (16 KiB)
     CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo)
     START_BOTS         start the bot runner (True)
+    BOT_WARM_UP        bot workers compile the search before their first job, and start
+                       with the bot runner (True; `server.bots.start_worker`)
     PUBLIC_URL         the URL phones should open (set by `serve`; else the request's host)
     WRITE_RATE         writes per second per client, REST and socket (20; None: no limit)
     WRITE_BURST        writes a client may make at once before WRITE_RATE applies (40)
@@ -56,7 +58,8 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
     "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(REPO / "client_web"), "START_BOTS": True,
-    "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300, "ASYNC_MODE": "threading",
+    "BOT_WARM_UP": True, "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
+    "ASYNC_MODE": "threading",
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
@@ -156,10 +159,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                         ping_interval=10, ping_timeout=10, async_handlers=False)
     thinking = init_realtime(socketio, service, limiter)
     _socket_io_rule(app, socketio)
-    pool = BotPool(app.config["BOT_WORKERS"])
+    pool = BotPool(app.config["BOT_WORKERS"], warm=bool(app.config["BOT_WARM_UP"]))
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking)
     app.extensions["cornerclaim_bots"] = runner
     if app.config["START_BOTS"]:
+        if pool.warm_up:
+            pool.warm()  # workers start and warm up now, not at the first computer move
         runner.start()
 
     _static_routes(app, Path(app.config["CLIENT_DIR"]))

@@ -9,12 +9,19 @@ service command as a person's move (seq-checked, so a takeback meanwhile just di
 
 If a worker dies (killed, out of memory) the pool is broken: the runner replaces the pool and
 retries the job. While a bot computes, listeners hear `thinking` (true, then false).
+
+Every worker warms up when it starts (`start_worker`: the engine's compiled search kernels are
+compiled or loaded from numba's cache before the worker takes a job), and the host starts
+its workers with the bots (`BotPool.warm`), so the first computer move of a fresh install
+takes its level's time and not 20 s more (docs/performance.md, "First move"). A worker
+also ends when the host process does, however the host ended.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 import zlib
@@ -39,6 +46,36 @@ def choose_in_worker(log_json: str, seat: int, level: int, seed: int) -> str | N
     return None if move is None else state.move_str(move)
 
 
+def start_worker(warm: bool) -> None:
+    """A worker's initializer: exit with the host, then warm up (`engine.ai.warm_up`) if
+    asked. A failed warm-up is logged, never raised (a raising initializer would break the
+    pool); the worker then compiles on demand."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
+                         name="exit-with-host").start()
+    if not warm:
+        return
+    try:
+        from engine.ai import warm_up
+
+        log.info("bot worker %d warmed up in %.1f s", os.getpid(), warm_up())
+    except Exception:
+        log.exception("bot worker warm-up failed")
+
+
+def _exit_with(sentinel) -> None:
+    """End this worker when the host process ends, even if it was killed (SIGKILL leaves
+    the executor no chance to stop its workers, which would otherwise wait for jobs for
+    ever)."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
+
+
+def _nothing() -> None:
+    """A job that only makes the pool start a worker."""
+
+
 def default_workers() -> int:
     """Every core but one (for the web server), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -47,8 +84,9 @@ def default_workers() -> int:
 class BotPool:
     """A spawn-context ProcessPoolExecutor that replaces itself when a worker dies."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, *, warm: bool = True) -> None:
         self.workers = workers or default_workers()
+        self.warm_up = warm
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
@@ -59,8 +97,19 @@ class BotPool:
                 raise RuntimeError("the bot pool is shut down")
             if self._pool is None:
                 ctx = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
+                                                 initializer=start_worker,
+                                                 initargs=(self.warm_up,))
             return self._pool
+
+    def warm(self) -> None:
+        """Start every worker now (each warms up as it starts) instead of at the first job.
+
+        The executor starts a worker per job while fewer than `workers` run, so one trivial
+        job per worker starts them all."""
+        pool = self._executor()
+        for _ in range(self.workers):
+            pool.submit(_nothing)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         with self._lock:

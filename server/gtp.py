@@ -59,9 +59,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read commands from stdin, answer on stdout, until `quit` or end of input."""
+    """Read commands from stdin, answer on stdout, until `quit` or end of input.
+
+    A search level first warms up (`engine.ai.warm_up`), so the first `genmove` gets its
+    level's whole time and not numba's compiling too."""
     from datetime import date
 
+    from engine.ai import LEVELS, warm_up
+
+    if args.level in LEVELS and LEVELS[args.level].playouts:
+        warm_up()
     session = GtpSession(
         args.game, level=args.level, seed=args.seed,
         read_file=_read_text, write_file=_write_text, today=lambda: date.today().isoformat(),

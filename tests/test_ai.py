@@ -818,3 +818,45 @@ def test_selection_from_kept_values_is_the_full_recomputation(variant):
 
     walk(fast.root, slow.root)
     assert fast.best_move() == slow.best_move()
+
+
+WARM_CHECK = """
+import json, random
+from engine.ai import LEVELS, choose_move, compiled_kernels, warm_up
+from engine.cornerclaim import new_game
+
+warm_up()
+before = compiled_kernels()
+rnd = random.Random(5)
+for variant in ("duo", "trio", "classic"):
+    for plies in (6, 30, 60):
+        game = new_game(variant)
+        for _ in range(plies):
+            state = game.state
+            if state.is_over:
+                break
+            game.play(state.to_move, state.move_str(rnd.choice(state.legal_moves(state.to_move))))
+        state = game.state
+        if state.is_over:
+            continue
+        for level, spec in LEVELS.items():
+            if spec.playouts:
+                choose_move(state, state.to_move, level=level, seed=1, playouts=400,
+                            seconds=60.0, book=False)
+print(json.dumps({"before": len(before), "new": sorted(map(list, compiled_kernels() - before))}))
+"""
+
+
+def test_after_warm_up_no_real_move_compiles_anything():
+    """`warm_up` (run by every bot worker before its first job) leaves nothing for numba to
+    compile on real moves of any level in any variant: checked in a fresh process."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = subprocess.run([sys.executable, "-c", WARM_CHECK], capture_output=True, text=True,
+                         check=True, timeout=600, cwd=Path(__file__).resolve().parents[1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["before"] > 0
+    assert result["new"] == []

@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from engine.cornerclaim import new_game
-from server.bots import BotPool, choose_in_worker, default_workers
+from server.bots import BotPool, choose_in_worker, default_workers, start_worker
 from tests.server_fixtures import DEADLINE
 
 
@@ -52,3 +56,69 @@ def test_a_worker_error_is_reported_not_retried(pool):
 def test_the_pool_leaves_a_core_for_the_web_server():
     assert default_workers() == max(1, (os.cpu_count() or 2) - 1)
     assert BotPool().workers == default_workers()
+
+
+def test_warm_starts_every_worker_and_each_has_compiled_the_search_before_its_first_job():
+    from engine.ai import compiled_kernels
+
+    p = BotPool(2)
+    try:
+        p.warm()
+        deadline = time.monotonic() + DEADLINE
+        while len(p.worker_pids()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(p.worker_pids()) == 2  # started by warm(), before any real job
+        answers: queue.Queue = queue.Queue()
+        for _ in range(2):
+            p.submit(compiled_kernels, done=lambda r, e: answers.put((r, e)))
+        for _ in range(2):
+            kernels, error = answers.get(timeout=DEADLINE)
+            assert error is None and kernels  # the initializer ran before this job
+    finally:
+        p.shutdown()
+
+
+def test_a_failing_warm_up_is_logged_and_the_worker_still_serves(monkeypatch, caplog):
+    import engine.ai
+
+    def broken() -> float:
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(engine.ai, "warm_up", broken)
+    start_worker(True)  # must not raise: a raising initializer would break the pool
+    assert "warm-up failed" in caplog.text
+
+
+def test_the_workers_end_with_a_killed_host(tmp_path):
+    """A host killed outright (no shutdown) leaves no bot worker waiting for jobs."""
+    script = (
+        "import sys, time\n"
+        "from server.bots import BotPool\n"
+        "pool = BotPool(2, warm=False)\n"
+        "pool.warm()\n"
+        "while len(pool.worker_pids()) < 2:\n"
+        "    time.sleep(0.05)\n"
+        "print(' '.join(map(str, pool.worker_pids())), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    host = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parents[1])
+    try:
+        workers = [int(pid) for pid in host.stdout.readline().split()]
+        assert len(workers) == 2
+        host.send_signal(signal.SIGKILL)
+        host.wait()
+        end = time.monotonic() + DEADLINE
+        while any(Path(f"/proc/{pid}").exists() and not _zombie(pid) for pid in workers):
+            assert time.monotonic() < end, "a bot worker outlived its host"
+            time.sleep(0.05)
+    finally:
+        host.kill()
+        host.wait()
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return False

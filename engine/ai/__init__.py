@@ -249,6 +249,54 @@ def hint(state, seat: int) -> int | None:
     return choose_move(state, seat, level=HINT_LEVEL, seed=0, reuse=False)
 
 
+#: What `warm_up` runs: a few placements into each board size, then each search level with
+#: enough simulations to expand nodes below the root (every compiled kernel gets called).
+WARM_UP_VARIANTS = ("duo", "classic")
+WARM_UP_PLIES = 4
+WARM_UP_PLAYOUTS = 300
+
+
+def warm_up() -> float:
+    """Compile every kernel the search levels run, or load it from numba's on-disk cache,
+    so that a process's first real move does not pay for it; returns the seconds it took.
+
+    numba compiles a function at its first call: on a fresh install that is 15–20 s of one
+    core (docs/performance.md), and even with the cache on disk, loading it takes a
+    fraction of a second a process, which a time-bound search would otherwise lose from its
+    first move (its clock starts with the call). The host runs this in every bot worker
+    when the worker starts, before it takes a job; GTP and the match script run it once.
+    Pure (no state is kept but numba's and the searches' own caches; nothing is reused).
+    """
+    from ..cornerclaim import new_game  # lazily, as in `book`: searching needs no rules module
+
+    started = time.perf_counter()
+    for variant in WARM_UP_VARIANTS:
+        game = new_game(variant)
+        for ply in range(WARM_UP_PLIES):
+            state = game.state
+            move = choose_move(state, state.to_move, level=2, seed=ply)
+            game.play(state.to_move, state.move_str(move))
+        state = game.state
+        for level, spec in LEVELS.items():
+            if spec.playouts:
+                choose_move(state, state.to_move, level=level, seed=level, book=False,
+                            playouts=WARM_UP_PLAYOUTS, seconds=60.0, reuse=False)
+    return time.perf_counter() - started
+
+
+def compiled_kernels() -> set[tuple[str, str]]:
+    """(module.function, signature) for every compiled kernel of the search modules that
+    this process has compiled or loaded so far (how the tests check `warm_up`)."""
+    from . import features, flat, playout
+
+    found = set()
+    for module in (features, flat, playout):
+        for name, value in vars(module).items():
+            for signature in getattr(value, "signatures", None) or ():
+                found.add((f"{module.__name__}.{name}", str(signature)))
+    return found
+
+
 def _same_game(old: tuple, placements: tuple) -> bool:
     return len(placements) > len(old) and placements[: len(old)] == old
 
@@ -289,4 +337,4 @@ def _mix(seed: int, ply: int) -> int:
     return (seed * 1_000_003 + ply * 7919) % (1 << 61)
 
 
-__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL"]
+__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL", "warm_up"]
