@@ -49,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.ai import warm_up  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 
@@ -231,12 +232,6 @@ def summarise(results: list[dict]) -> dict:
             "max_a": spent["a"][2], "max_b": spent["b"][2]}
 
 
-def _warm() -> None:
-    from engine.ai import warm_up
-
-    warm_up()
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--a", required=True, help="engine A: GTP command or level:N")
@@ -256,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     # our levels warm up in each worker first, as the host's bot workers do (engine.ai.warm_up)
     warm = any(e.startswith("level:") for e in (args.a, args.b))
-    with ProcessPoolExecutor(max_workers=workers, initializer=_warm if warm else None) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=warm_up if warm else None) as pool:
         for r in pool.map(play_game, jobs):
             results.append(r)
             mark = f" forfeit by seat {r['forfeit']}" if r["forfeit"] else ""

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,21 @@ from werkzeug.serving import make_server
 from server.app import create_app, shutdown_app
 
 __all__ = ["make_app", "client", "live"]
+
+def proc_fields(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first, then the parent's
+    pid), or None when there is no such process."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a running process (not gone, not a zombie)."""
+    fields = proc_fields(pid)
+    return fields is not None and fields[0] != "Z"
+
 
 DEADLINE = 60.0  # seconds a test waits for something that must happen (not a timing assert)
 

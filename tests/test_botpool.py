@@ -14,7 +14,7 @@ import pytest
 
 from engine.cornerclaim import new_game
 from server.bots import BotPool, choose_in_worker, default_workers, start_worker
-from tests.server_fixtures import DEADLINE
+from tests.server_fixtures import DEADLINE, alive
 
 
 @pytest.fixture
@@ -109,16 +109,10 @@ def test_the_workers_end_with_a_killed_host(tmp_path):
         host.send_signal(signal.SIGKILL)
         host.wait()
         end = time.monotonic() + DEADLINE
-        while any(Path(f"/proc/{pid}").exists() and not _zombie(pid) for pid in workers):
+        while any(alive(pid) for pid in workers):
             assert time.monotonic() < end, "a bot worker outlived its host"
             time.sleep(0.05)
     finally:
         host.kill()
         host.wait()
 
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
-    except OSError:
-        return False

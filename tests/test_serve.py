@@ -17,7 +17,7 @@ import requests
 
 from server import serve
 from server.app import create_app, shutdown_app
-from tests.server_fixtures import DEADLINE
+from tests.server_fixtures import DEADLINE, proc_fields
 from tests.test_api import PLUS
 
 VENV_BIN = Path(sys.executable).parent
@@ -130,11 +130,8 @@ def _children(pid: int) -> set[int]:
     """Live (not zombie) pids whose parent is `pid` (from /proc)."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
+        fields = proc_fields(stat.parent.name)
+        if fields is not None and int(fields[1]) == pid and fields[0] != "Z":
             found.add(int(stat.parent.name))
     return found
 
