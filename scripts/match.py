@@ -9,7 +9,8 @@ optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds
 middle lasts, 0 for none; `raceeach` as 0/1 for counting it per colour; `bank` as 0/1 for
 stopping decided searches and spending the time saved later in the game; `lgr` as 0/1 for
 last-good-reply playouts; `ravedist` as 0/1 for RAVE credit weighted by distance; `localk`
-for how many local candidates a local-first playout move compares; `expinc` for how many
+for how many local candidates a local-first playout move compares; `localnext` for how many
+times a local point opened by the colour that moves next counts there; `expinc` for how many
 more visits a node needs before it is expanded per level of depth; `relative` for the
 weight of a margin bonus relative to the search's own playouts; `length` for the weight of
 its game-length bonus; `pace` for the time split over the game (0 flat, 1 `PACE`, 2
@@ -130,7 +131,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
                 "uct": float, "puct": float, "race": int, "raceeach": lambda v: bool(int(v)),
                 "lgr": lambda v: bool(int(v)),
-                "ravedist": lambda v: bool(int(v)), "localk": int,
+                "ravedist": lambda v: bool(int(v)), "localk": int, "localnext": int,
                 "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": int,
                 "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
@@ -145,7 +146,7 @@ def make_engine(spec: str, variant: str, seed: int):
             name, value = pair.split("=", 1)
             key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
                    "puct": "puct_c", "ravedist": "rave_dist",
-                   "localk": "local_k", "expinc": "expand_inc",
+                   "localk": "local_k", "localnext": "local_next", "expinc": "expand_inc",
                    "raceeach": "race_each", "uctbig": "uct_big"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)

@@ -253,6 +253,25 @@ def test_local_candidates_per_move_change_the_playout_and_stay_legal():
         assert scores == [after.score(c) for c in range(pos.nu_colors)]
 
 
+def test_the_next_movers_local_points_weigh_more_with_local_next():
+    """`local_next` (how many times a local point the next colour opened counts) is
+    honoured with more than two colours — a different playout for the same seed, still a
+    legal one — and changes nothing in duo, where the next colour is the only other."""
+    for variant, plies, changes in (("classic", 16, True), ("trio", 14, True),
+                                    ("duo", 10, False)):
+        state = random_game(variant, plies, seed=14).state
+        pos = state.position
+        first = state.to_move - 1
+        recent = recent_placements(state)
+        runs = {w: playout(pos, first, 9, recent=recent, local_mode=True, local_next=w)
+                for w in (1, 3)}
+        assert (runs[1] != runs[3]) == changes, variant
+        for played, scores in runs.values():
+            after = pos.copy()
+            _replay(after, first, played)
+            assert scores == [after.score(c) for c in range(pos.nu_colors)]
+
+
 @pytest.mark.parametrize("variant", ("duo", "trio", "classic"))
 @pytest.mark.parametrize("local", (False, True))
 def test_playouts_keep_the_openings_piece_sizes(variant, local):

@@ -126,7 +126,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 uct_c: float | None = None, puct_c: float | None = None,
                 race: int | None = None, bank: bool | None = None,
                 lgr: bool | None = None, rave_dist: bool | None = None,
-                local_k: int | None = None, expand_inc: float | None = None,
+                local_k: int | None = None, local_next: int | None = None,
+                expand_inc: float | None = None,
                 relative: float | None = None, length: float | None = None,
                 pace: int | None = None, merged: bool | None = None,
                 sizes: bool | None = None, gamma5: bool | None = None,
@@ -157,12 +158,13 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     fixed one (`mcts.RelativeRewards`; 0: the fixed one) and `length` the weight of its
     game-length bonus (defaults: the level's);
     `local_k` how many local candidates a local-first playout move compares
-    (`playout.LOCAL_K`; experiments); `pace` which split of a time-bound search's seconds
-    over the game it follows (`PACES`: 1 for `PACE`, 2 for `PACE_EARLY`, 3 for `PACE_BOOK`
-    on the big board only; 0 or False for a flat budget; default: the level's); `merged`
-    whether the search uses Pentobi's tree policy (RAVE merged into the values, a prior
-    exploration term over every child, the final move by wins; `puct_c` is then its
-    exploration constant; default: the level's);
+    (`playout.LOCAL_K`; experiments) and `local_next` how many times a local point opened by
+    the colour that moves next counts (1, all alike, by default; experiments); `pace`
+    which split of a time-bound search's seconds over the game it follows (`PACES`: 1 for
+    `PACE`, 2 for `PACE_EARLY`, 3 for `PACE_BOOK` on the big board only; 0 or False for a
+    flat budget; default: the level's); `merged` whether the search uses Pentobi's tree
+    policy (RAVE merged into the values, a prior exploration term over every child, the
+    final move by wins; `puct_c` is then its exploration constant; default: the level's);
     `sizes` whether the playouts keep the opening's piece sizes as the tree does and
     `gamma5` whether they weigh a candidate by 5^size alone, Pentobi's classic weights
     (defaults: the level's).
@@ -207,7 +209,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                                sizes=sizes, gamma5=gamma5, race_each=race_each,
                                uct_big=uct_big)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
-           local_k, *options.values())
+           local_k, local_next, *options.values())
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     replies = _reused_replies(key, placements) if reuse and options["lgr"] else None
@@ -219,7 +221,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     search = tree(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, slope=slope, rave_k=rave_k, uct_c=uct_c,
                     puct_c=puct_c, replies=replies,
-                    local_k=LOCAL_K if local_k is None else local_k, **options)
+                    local_k=LOCAL_K if local_k is None else local_k,
+                    local_next=1 if local_next is None else local_next, **options)
     if search.root.color != color:
         return None
     search.run(budget, max(0.0, limit + extra - (time.perf_counter() - started)),

@@ -183,7 +183,7 @@ class FlatSearch:
                  rave_k: float | None = None, uct_c: float | None = None,
                  puct_c: float | None = None, race: int = RACE_PLACEMENTS,
                  lgr: bool = False, replies: Replies | None = None,
-                 rave_dist: bool = False, local_k: int = LOCAL_K,
+                 rave_dist: bool = False, local_k: int = LOCAL_K, local_next: int = 1,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
@@ -232,7 +232,7 @@ class FlatSearch:
                              WIDEN_BASE, WIDEN_RATE, SCORE_BONUS, SCORE_SCALE], np.float64)
         self._ip = np.array([n, EXPAND_AT + prior_n, playout_k, local_k,
                              min(2, len(self.recent)), DEAD_SCORE,
-                             not relative and not length], np.int64)
+                             not relative and not length, local_next], np.int64)
         self._local = bool(local)
         self.st = np.zeros(5, np.int64)
         self.rstat = np.zeros(3 + 2 * n, np.float64)  # RelativeRewards' running statistics
@@ -438,6 +438,7 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
     expand_at = ip[1]
     k = ip[2]
     local_k = ip[3]
+    local_next = ip[7]
     context = ip[4]
     dead_score = ip[5]
     plain = ip[6] != 0
@@ -523,7 +524,8 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
             wtop[:] = 0
         out, cnt, scores = _playout(
             bits, n, row, piece_base, stride, next_color, nu_played, squares, last_piece,
-            alive, hc[:nh], hm[:nh], k, local_mode, local_k, seed, gen, cells, ncell, piece,
+            alive, hc[:nh], hm[:nh], k, local_mode, local_k, local_next, seed, gen,
+            cells, ncell, piece,
             gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx, went,
             wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
             rone, rtwo, key1, key2, bc[:nb], bm[:nb], context, min_sizes, psize,

@@ -342,7 +342,7 @@ class Search:
                  rave_k: float | None = None, uct_c: float | None = None,
                  puct_c: float | None = None, race: int = RACE_PLACEMENTS,
                  lgr: bool = False, replies: Replies | None = None,
-                 rave_dist: bool = False, local_k: int = LOCAL_K,
+                 rave_dist: bool = False, local_k: int = LOCAL_K, local_next: int = 1,
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
@@ -384,6 +384,7 @@ class Search:
         self.playout_k = playout_k
         self.local = local
         self.local_k = local_k  # local candidates a local-first playout move compares
+        self.local_next = local_next  # the weight of the next mover's local points
         self.expand_inc = expand_inc  # visits more a node needs to expand, per tree depth
         #: The reward: `rewards`, or with `relative` or `length` > 0 a `RelativeRewards`
         #: with those weights.
@@ -475,7 +476,8 @@ class Search:
                                  k=self.playout_k, recent=tuple(recent[-3:]), dead=dead,
                                  local_mode=self.local, roots=self.roots,
                                  replies=self.replies, before=before, context=context,
-                                 local_k=self.local_k, sizes=self.sizes,
+                                 local_k=self.local_k, local_next=self.local_next,
+                                 sizes=self.sizes,
                                  gamma5=self.gamma5, packed=self.packed,
                                  after=tuple(recent[base:]))
         for c in dead:

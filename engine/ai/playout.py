@@ -225,7 +225,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
             roots: RootLists | None = None, replies: Replies | None = None,
             before: tuple = (), context: int = 0,
-            local_k: int = LOCAL_K,
+            local_k: int = LOCAL_K, local_next: int = 1,
             sizes: bool = False, gamma5: bool = False, packed: Packed | None = None,
             after: tuple = ()) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
@@ -233,7 +233,9 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
     mode); `recent`: the last few (colour, move) placements before the playout (the local
     points); `dead` colours (their seat left the game) never move; `local_mode`: level 6's
-    local-first policy, comparing `local_k` local candidates a move. Returns the moves each
+    local-first policy, comparing `local_k` local candidates a move, a local point opened
+    by the colour that moves next counting `local_next` times (with more than two
+    colours; 1: all alike, as Pentobi's). Returns the moves each
     colour played, in order (for RAVE), and the final scores (`Position.score`'s). In
     two-colour games the playout stops as soon as the winner is certain (a stuck colour
     that is behind can only fall further behind).
@@ -273,7 +275,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     out, cnt, scores = _playout(
         packed.bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
         packed.nu_played, packed.squares, packed.last_piece, alive, hc, hm, k, local_mode,
-        local_k,
+        local_k, local_next,
         seed & 0x7FFFFFFFFFFFFFFF, gen,
         t.cells, t.ncell, t.piece, t.gamma5 if gamma5 else t.gamma, t.adj_ptr, t.adj,
         t.att_ptr, t.att, t.cp, t.cov,
@@ -548,7 +550,7 @@ def _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell,
 
 @njit(cache=True)
 def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_piece,
-             alive, hc, hm, k, local_mode, local_k, seed, gen,
+             alive, hc, hm, k, local_mode, local_k, local_next, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
              pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
@@ -624,6 +626,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
     nseq = 0
 
     mark = np.zeros(piece_base, np.int64)  # == stamp: a local point this ply
+    lw = np.ones(piece_base, np.int64)  # a local point's weight (`local_next`)
     amark = np.zeros(piece_base, np.int64)  # == stamp: an attach point of the mover
     stamp = 0
     locs = np.zeros(piece_base, np.int32)
@@ -738,22 +741,30 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                     if oc == c:
                         continue
                     om = histm[h]
+                    wt = local_next if n > 2 and oc == (c + 1) % n else 1
                     for q in range(att_ptr[om], att_ptr[om + 1]):
                         a = att_list[q]
                         if forb[oc, a]:
                             continue
-                        if mark[a] != stamp and not forb[c, a]:
-                            mark[a] = stamp
-                            locs[nloc] = a
-                            nloc += 1
+                        if not forb[c, a]:
+                            if mark[a] != stamp:
+                                mark[a] = stamp
+                                lw[a] = wt
+                                locs[nloc] = a
+                                nloc += 1
+                            elif wt > lw[a]:
+                                lw[a] = wt
                         if local_mode:
                             for d in (1, -1, stride, -stride):
                                 b = a + d
-                                if on[b] and not forb[oc, b] and not forb[c, b] \
-                                        and mark[b] != stamp:
-                                    mark[b] = stamp
-                                    locs[nloc] = b
-                                    nloc += 1
+                                if on[b] and not forb[oc, b] and not forb[c, b]:
+                                    if mark[b] != stamp:
+                                        mark[b] = stamp
+                                        lw[b] = wt
+                                        locs[nloc] = b
+                                        nloc += 1
+                                    elif wt > lw[b]:
+                                        lw[b] = wt
                 use_local_gamma = not local_mode and nloc > 0
                 # Draws: in local mode with local points, first from the attach points near
                 # one (`segs` rows 2–3), keeping the candidate covering the most local
@@ -824,7 +835,7 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                         for q in range(ncell[m]):
                             b = cells[m, q]
                             if mark[b] == stamp:
-                                hit += 1
+                                hit += lw[b]
                                 if amark[b] == stamp:
                                     hit += 1
                         if not hit:
