@@ -58,11 +58,12 @@ class Level:
     sizes: bool = False  # playouts keep the opening's piece sizes (`playout.playout`)
     gamma5: bool = False  # playouts weigh candidates by 5^size (`playout.GAMMA5_SIZE`)
     uct_big: float = 0.0  # 20×20: the UCT exploration constant (0: `mcts.UCT_C` there too)
+    local_next: int = 1  # >2 colours: a local point the next colour opened counts this often
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
                      "expand_inc", "length", "merged", "sizes", "gamma5", "race_each",
-                     "uct_big")
+                     "uct_big", "local_next")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -159,7 +160,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     game-length bonus (defaults: the level's);
     `local_k` how many local candidates a local-first playout move compares
     (`playout.LOCAL_K`; experiments) and `local_next` how many times a local point opened by
-    the colour that moves next counts (1, all alike, by default; experiments); `pace`
+    the colour that moves next counts (default: the level's); `pace`
     which split of a time-bound search's seconds over the game it follows (`PACES`: 1 for
     `PACE`, 2 for `PACE_EARLY`, 3 for `PACE_BOOK` on the big board only; 0 or False for a
     flat budget; default: the level's); `merged` whether the search uses Pentobi's tree
@@ -207,9 +208,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                                rave_dist=rave_dist, relative=relative,
                                expand_inc=expand_inc, length=length, merged=merged,
                                sizes=sizes, gamma5=gamma5, race_each=race_each,
-                               uct_big=uct_big)
+                               uct_big=uct_big, local_next=local_next)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
-           local_k, local_next, *options.values())
+           local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None
     banked = _banked(key, placements) if reuse and bank else 0.0
     replies = _reused_replies(key, placements) if reuse and options["lgr"] else None
@@ -221,8 +222,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     search = tree(pos, color, seed=_mix(seed, len(placements)), root=root, recent=recent,
                     prior_n=prior_n, dead=dead, slope=slope, rave_k=rave_k, uct_c=uct_c,
                     puct_c=puct_c, replies=replies,
-                    local_k=LOCAL_K if local_k is None else local_k,
-                    local_next=1 if local_next is None else local_next, **options)
+                    local_k=LOCAL_K if local_k is None else local_k, **options)
     if search.root.color != color:
         return None
     search.run(budget, max(0.0, limit + extra - (time.perf_counter() - started)),
