@@ -438,10 +438,10 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
     expand_at = ip[1]
     k = ip[2]
     local_k = ip[3]
-    local_next = ip[7]
     context = ip[4]
     dead_score = ip[5]
     plain = ip[6] != 0
+    local_next = ip[7]
     npre = prc.shape[0]
     start = npre - context  # the placements before the root the replies see
     hc = np.empty(3, np.int64)

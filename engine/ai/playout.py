@@ -457,6 +457,20 @@ class _Work:
 
 
 @njit(cache=True, inline="always")
+def _add_local(b, wt, stamp, mark, lw, locs, nloc):
+    """Make bit `b` a local point of this ply (`mark[b] == stamp`, listed in `locs`) with
+    weight `wt`, or raise its weight to `wt`; returns the new count of local points."""
+    if mark[b] != stamp:
+        mark[b] = stamp
+        lw[b] = wt
+        locs[nloc] = b
+        return nloc + 1
+    if wt > lw[b]:
+        lw[b] = wt
+    return nloc
+
+
+@njit(cache=True, inline="always")
 def _step(x):
     """The xorshift generator's next state after `x` (its state lives in a local of the
     caller: a helper that took an array would cost numba two atomic reference-count
@@ -747,24 +761,12 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                         if forb[oc, a]:
                             continue
                         if not forb[c, a]:
-                            if mark[a] != stamp:
-                                mark[a] = stamp
-                                lw[a] = wt
-                                locs[nloc] = a
-                                nloc += 1
-                            elif wt > lw[a]:
-                                lw[a] = wt
+                            nloc = _add_local(a, wt, stamp, mark, lw, locs, nloc)
                         if local_mode:
                             for d in (1, -1, stride, -stride):
                                 b = a + d
                                 if on[b] and not forb[oc, b] and not forb[c, b]:
-                                    if mark[b] != stamp:
-                                        mark[b] = stamp
-                                        lw[b] = wt
-                                        locs[nloc] = b
-                                        nloc += 1
-                                    elif wt > lw[b]:
-                                        lw[b] = wt
+                                    nloc = _add_local(b, wt, stamp, mark, lw, locs, nloc)
                 use_local_gamma = not local_mode and nloc > 0
                 # Draws: in local mode with local points, first from the attach points near
                 # one (`segs` rows 2–3), keeping the candidate covering the most local
