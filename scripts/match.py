@@ -209,6 +209,13 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def rank_of(scores: list[int], index: int) -> float:
+    """The rank of `scores[index]` among the scores: 1 = best, ties counting half."""
+    mine = scores[index]
+    others = [x for i, x in enumerate(scores) if i != index]
+    return 1 + sum(1 for x in others if x > mine) + 0.5 * sum(1 for x in others if x == mine)
+
+
 def summarise(results: list[dict]) -> dict:
     points = diffs = ranks = 0.0
     spent = {"a": [0.0, 0, 0.0], "b": [0.0, 0, 0.0]}
@@ -219,7 +226,7 @@ def summarise(results: list[dict]) -> dict:
         best_other = max(others)
         points += 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
         diffs += mine - sum(others) / len(others)
-        ranks += 1 + sum(1 for x in others if x > mine) + 0.5 * sum(1 for x in others if x == mine)
+        ranks += rank_of(s, r["a_seat"] - 1)
         for k in spent:
             spent[k][0] += r["spent"][k][0]
             spent[k][1] += r["spent"][k][1]
