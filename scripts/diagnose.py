@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from match import make_engine, rank_of  # noqa: E402
+from match import make_engine, rank_of, seat_of_a  # noqa: E402
 
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
@@ -48,17 +48,15 @@ def a_seat(path: str, seats: int) -> int:
     found = re.search(r"game(\d+)\.blksgf$", path)
     if not found:
         raise SystemExit(f"{path}: not a match.py game file (gameNNN.blksgf)")
-    return int(found.group(1)) % seats + 1
+    return seat_of_a(int(found.group(1)), seats)
 
 
 def group_of(ply: int, seats: int) -> str:
     """The printed round group of a ply (passes keep their plies, so ply // seats is the
     round)."""
-    rnd = ply // seats + 1
-    for lo, hi in ROUND_GROUPS:
-        if lo <= rnd <= hi:
-            return f"{lo}-{hi}"
-    return f"{ROUND_GROUPS[-1][0]}-{ROUND_GROUPS[-1][1]}"
+    rnd = min(ply // seats + 1, ROUND_GROUPS[-1][1])
+    lo, hi = next(g for g in ROUND_GROUPS if g[0] <= rnd <= g[1])
+    return f"{lo}-{hi}"
 
 
 # -- agreement ---------------------------------------------------------------------------------
@@ -76,11 +74,7 @@ def _agree_game(job) -> list[dict]:
         for ply, (seat, cells) in enumerate(record.moves):
             if cells is None:
                 continue
-            if hasattr(engine, "send"):  # a GTP engine: replay the record up to here
-                engine.send("clear_board")
-                for s, c in record.moves[:ply]:
-                    if c is not None:
-                        engine.played(game, s, c)
+            engine.set_position(game, record.moves[:ply])
             answer = engine.genmove(game, seat)
             played = RULES.parse_move(game.state, seat, cells)
             try:
@@ -158,8 +152,8 @@ def _finish_game(job) -> dict | None:
             for s, cells in record.moves[:start]:
                 if cells is not None:
                     game.play(s, cells)
-                    ours.played(game, s, cells)
-                    rest.played(game, s, cells)
+            ours.set_position(game, record.moves[:start])
+            rest.set_position(game, record.moves[:start])
             while not game.state.is_over:
                 seat = game.state.to_move
                 engine, other = (ours, rest) if seat == mine else (rest, ours)

@@ -90,6 +90,14 @@ class GtpEngine:
     def genmove(self, game, seat: int) -> str:
         return self.send(f"genmove {COLOUR_WORDS[game.state.nu_seats][seat - 1]}")
 
+    def set_position(self, game, moves) -> None:
+        """Start again from the empty board and play `moves` ((seat, cells or None) pairs,
+        a record's), as `game` has them."""
+        self.send("clear_board")
+        for seat, cells in moves:
+            if cells is not None:
+                self.played(game, seat, cells)
+
     def played(self, game, seat: int, cells: str) -> None:
         self.send(f"play {COLOUR_WORDS[game.state.nu_seats][seat - 1]} {cells}")
 
@@ -120,6 +128,9 @@ class LevelEngine:
 
     def played(self, game, seat: int, cells: str) -> None:
         pass
+
+    def set_position(self, game, moves) -> None:
+        pass  # it reads the position from `game` at each genmove
 
     def close(self) -> None:
         pass
@@ -153,12 +164,17 @@ def make_engine(spec: str, variant: str, seed: int):
     return GtpEngine(spec, variant)
 
 
+def seat_of_a(index: int, seats: int) -> int:
+    """The seat engine A takes in game `index` of a match with `seats` seats."""
+    return index % seats + 1
+
+
 def play_game(job: tuple) -> dict:
     """Play game `index`; returns scores, A's seat, seconds per move and the .blksgf path."""
     index, a_spec, b_spec, variant, out_dir, seed = job
     game = new_game(variant)
     n = game.state.nu_seats
-    a_seat = index % n + 1
+    a_seat = seat_of_a(index, n)
     a = make_engine(a_spec, variant, seed * 1000 + index)
     b = make_engine(b_spec, variant, seed * 1000 + index + 500)
     engines = {s: (a if s == a_seat else b) for s in range(1, n + 1)}

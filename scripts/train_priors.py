@@ -155,10 +155,7 @@ def _relabel_game(job) -> tuple[list[str], int]:
     lines, skipped = [], 0
     try:
         for ply, game, seat, moves in _choices(record, first, last):
-            engine.send("clear_board")
-            for s, cells in record.moves[:ply]:
-                if cells is not None:
-                    engine.played(game, s, cells)
+            engine.set_position(game, record.moves[:ply])
             answer = engine.genmove(game, seat)
             try:
                 move = RULES.parse_move(game.state, seat, answer)
