@@ -29,17 +29,11 @@ CACHES = ("fresh install", "cache on disk")
 
 CHILD = """
 import json, sys, time
-from engine.ai import choose_move, warm_up
-from engine.cornerclaim import new_game
+from engine.ai import WARM_UP_PLIES, choose_move, opening, warm_up
 
 game_name, level, warm = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
-started = time.perf_counter()
 spent = warm_up() if warm else 0.0
-game = new_game(game_name)
-for ply in range(4):
-    state = game.state
-    game.play(state.to_move, state.move_str(choose_move(state, state.to_move, level=2, seed=ply)))
-state = game.state
+state = opening(game_name, WARM_UP_PLIES).state
 t0 = time.perf_counter()
 choose_move(state, state.to_move, level=level, seed=1, book=False, reuse=False)
 print(json.dumps({"warm_up": spent, "move": time.perf_counter() - t0}))

@@ -820,6 +820,20 @@ def test_selection_from_kept_values_is_the_full_recomputation(variant):
     assert fast.best_move() == slow.best_move()
 
 
+def test_opening_is_the_same_level_2_placements_every_time():
+    """`opening` (the position `warm_up` searches and the first-move benchmark times) is a
+    fixed position: `plies` placements, the same ones on every call."""
+    from engine.ai import opening
+    from engine.cornerclaim import PiecePlaced
+
+    for variant in ("duo", "classic"):
+        first, second = opening(variant, 4), opening(variant, 4)
+        placed = [e for e in first.events if isinstance(e, PiecePlaced)]
+        assert len(placed) == 4 and len(first.events) == 5  # created + four placements
+        assert [e.to_dict() for e in first.events] == [e.to_dict() for e in second.events]
+        assert not first.state.is_over
+
+
 WARM_CHECK = """
 import json, random
 from engine.ai import LEVELS, choose_move, compiled_kernels, warm_up

@@ -259,6 +259,19 @@ WARM_UP_PLIES = 4
 WARM_UP_PLAYOUTS = 300
 
 
+def opening(variant: str, plies: int):
+    """A new game of `variant` after `plies` placements by level 2 (seed = ply): the fixed,
+    out-of-book position `warm_up` searches and `scripts/bench_first_move.py` times."""
+    from ..cornerclaim import new_game  # lazily, as in `book`: searching needs no rules module
+
+    game = new_game(variant)
+    for ply in range(plies):
+        state = game.state
+        move = choose_move(state, state.to_move, level=2, seed=ply)
+        game.play(state.to_move, state.move_str(move))
+    return game
+
+
 def warm_up() -> float:
     """Compile every kernel the search levels run, or load it from numba's on-disk cache,
     so that a process's first real move does not pay for it; returns the seconds it took.
@@ -270,16 +283,9 @@ def warm_up() -> float:
     when the worker starts, before it takes a job; GTP and the match script run it once.
     Pure (no state is kept but numba's and the searches' own caches; nothing is reused).
     """
-    from ..cornerclaim import new_game  # lazily, as in `book`: searching needs no rules module
-
     started = time.perf_counter()
     for variant in WARM_UP_VARIANTS:
-        game = new_game(variant)
-        for ply in range(WARM_UP_PLIES):
-            state = game.state
-            move = choose_move(state, state.to_move, level=2, seed=ply)
-            game.play(state.to_move, state.move_str(move))
-        state = game.state
+        state = opening(variant, WARM_UP_PLIES).state
         for level, spec in LEVELS.items():
             if spec.playouts:
                 choose_move(state, state.to_move, level=level, seed=level, book=False,
@@ -340,4 +346,4 @@ def _mix(seed: int, ply: int) -> int:
     return (seed * 1_000_003 + ply * 7919) % (1 << 61)
 
 
-__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL", "warm_up"]
+__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL", "opening", "warm_up"]
