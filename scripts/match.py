@@ -18,7 +18,7 @@ its game-length bonus; `pace` for the time split over the game (0 flat, 1 `PACE`
 corner book; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its exploration
 constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes; `gamma5` as 0/1
 for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20 boards alone, which
-`uct` overrides).
+`uct` overrides; `widen` for the progressive widening's rate, children eligible per √visits).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -146,7 +146,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": int,
                 "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
-                "gamma5": lambda v: bool(int(v)), "uctbig": float}
+                "gamma5": lambda v: bool(int(v)), "uctbig": float, "widen": float}
 
 
 def make_engine(spec: str, variant: str, seed: int):

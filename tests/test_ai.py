@@ -392,6 +392,33 @@ def test_the_big_boards_can_have_their_own_exploration_constant():
     assert LEVELS[6].search_args(uct_big=0.5)["uct_big"] == 0.5
 
 
+def test_the_widening_rate_sets_how_many_children_a_node_may_visit():
+    """`widen` (`Level.widen`, `level:6/widen=…` in match.py): only the first
+    WIDEN_BASE + widen·√visits children of a node (best prior first) are ever visited, in
+    both trees; a wider rate spreads the same simulations over more root moves."""
+    from engine.ai.flat import FlatSearch
+    from engine.ai.mcts import PRIOR_N, WIDEN_BASE, WIDEN_RATE, Search
+
+    pos = random_game("classic", 24, seed=5).state.position
+    color = next(c for c in range(4) if pos.has_moves(c))
+    for tree in (Search, FlatSearch):
+        spread = {}
+        for widen in (0.0, 6.0):
+            search = tree(pos, color, seed=2, learned=True, widen=widen)
+            search.run(600)
+            if tree is Search:
+                real, visits = [n - PRIOR_N for n in search.root.n], search.root.visits
+            else:
+                t = search.tree
+                real, visits = (t.n[t.children(0)] - PRIOR_N).tolist(), int(t.visits[0])
+            width = WIDEN_BASE + int((widen or WIDEN_RATE) * visits ** 0.5)
+            assert len(real) > width  # the limit binds: there are more moves than it allows
+            assert all(n == 0 for n in real[width:]) and all(n > 0 for n in real[:WIDEN_BASE])
+            spread[widen] = sum(n > 0 for n in real)
+        assert spread[6.0] > spread[0.0] + 20
+    assert LEVELS[6].search_args()["widen"] == 0.0  # level 6 keeps mcts.WIDEN_RATE
+
+
 def test_a_time_bound_search_stops_once_its_move_is_decided():
     """With `stop_decided`, a search whose best root move leads by more visits than the
     time left could add stops at its first check after DECIDED_MIN simulations; without it

@@ -187,7 +187,7 @@ class FlatSearch:
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0) -> None:
+                 uct_big: float = 0.0, widen: float = 0.0) -> None:
         if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
             raise ValueError("the flat tree has no merged tree policy, distance-weighted "
                              "RAVE or PUCT term: use mcts.Search")
@@ -229,7 +229,8 @@ class FlatSearch:
         self._prc = np.array([c for c, _ in pre], np.int64)
         self._prm = np.array([m for _, m in pre], np.int64)
         self._fp = np.array([self.uct_c, self.rave_k, expand_inc, relative, length,
-                             WIDEN_BASE, WIDEN_RATE, SCORE_BONUS, SCORE_SCALE], np.float64)
+                             WIDEN_BASE, widen or WIDEN_RATE, SCORE_BONUS, SCORE_SCALE],
+                            np.float64)
         self._ip = np.array([n, EXPAND_AT + prior_n, playout_k, local_k,
                              min(2, len(self.recent)), DEAD_SCORE,
                              not relative and not length, local_next], np.int64)

@@ -346,13 +346,14 @@ class Search:
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0) -> None:
+                 uct_big: float = 0.0, widen: float = 0.0) -> None:
         self.pos = pos
         self.race = race
         self.race_each = race_each  # the race counted per colour (`racing`)
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.rave_dist = rave_dist  # RAVE credit shrinks with how much later a move came
         self.uct_c = exploration(pos, uct_c, uct_big)
+        self.widen = widen or WIDEN_RATE  # children eligible: WIDEN_BASE + widen·√visits
         self.puct_c = PUCT_C if puct_c is None else puct_c
         self.rnd = random.Random(seed).random
         self.prior_n = prior_n
@@ -534,7 +535,7 @@ class Search:
         PUCT weight (`puct_c`) and learned priors, a child also gets
         `puct_c · P · √visits / (1 + n)`, P its prior probability (AlphaGo's exploration
         term, which Pentobi also uses)."""
-        width = min(len(node.moves), WIDEN_BASE + int(WIDEN_RATE * math.sqrt(node.visits)))
+        width = min(len(node.moves), WIDEN_BASE + int(self.widen * math.sqrt(node.visits)))
         if self.wide_root and node is self.root:
             width = len(node.moves)
         ns, ws, rns, rws = node.n, node.w, node.rn, node.rw
