@@ -5,7 +5,8 @@ NNN mod seats + 1, as `match.py` seats it) and take engines as `match.py` does (
 command line, or `level:N[/option=value…]`).
 
   # 1. agreement: at every placement, does `--engine` choose the move the record plays?
-  #    A table by seat and round, for A's placements and for the other seats' placements
+  #    A table by seat and round, for A's placements and for the other seats' placements,
+  #    and one for the learned prior's first choice against the engine's (every placement)
   python scripts/diagnose.py agree /tmp/m1/*.blksgf --engine 'pentobi-gtp -g classic -l 6 …'
   # 2. finish: from A's first placement at or after `--from-ply`, finish the game once per
   #    `--engine` in A's seat (the other seats played by `--others`): paired mean ranks and
@@ -35,6 +36,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from match import make_engine, rank_of, seat_of_a  # noqa: E402
 
+from engine.ai.features import recent_placements, weights_for  # noqa: E402
+from engine.ai.mcts import RACE_PLACEMENTS, considered_moves  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from replays.sgf import read_sgf  # noqa: E402
@@ -61,8 +64,19 @@ def group_of(ply: int, seats: int) -> str:
 
 # -- agreement ---------------------------------------------------------------------------------
 
+def prior_first(state, seat: int) -> int:
+    """The move a level-6 search node puts first (best prior) for `seat`: the learned
+    prior over the moves it considers (the opening's big pieces, the race to the middle),
+    or the one-ply heuristic on a board without fitted weights."""
+    pos = state.position
+    moves, _ = considered_moves(pos, seat - 1, learned=weights_for(pos), race=RACE_PLACEMENTS,
+                                recent=recent_placements(state))
+    return moves[0]
+
+
 def _agree_game(job) -> list[dict]:
-    """Every placement of one record: the record's move against the engine's there."""
+    """Every placement of one record: the record's move against the engine's there, and
+    the prior's first choice against the engine's."""
     path, spec = job
     record = read_sgf(Path(path).read_bytes())
     game = new_game(record.variant)
@@ -83,6 +97,8 @@ def _agree_game(job) -> list[dict]:
                 chosen = None
             rows.append({"ply": ply, "seat": seat, "a": seat == mine,
                          "agree": played == chosen, "size": len(cells.split(",")),
+                         "prior_agree": prior_first(game.state, seat) == chosen,
+                         "engine_move": answer if chosen is not None else None,
                          "engine_size": len(answer.split(",")) if chosen is not None else 0})
             game.play(seat, cells)
     finally:
@@ -91,14 +107,19 @@ def _agree_game(job) -> list[dict]:
 
 
 def agreement_table(rows: list[dict], seats: int) -> str:
-    """Agreement in % (positions) by seat and round group, A's placements and the others'."""
+    """Agreement in % (positions) by seat and round group: the record's move with the
+    engine's at A's placements and at the others', then the prior's first choice with the
+    engine's at every placement."""
     count = defaultdict(lambda: [0, 0])
     for r in rows:
-        c = count[(r["a"], r["seat"], group_of(r["ply"], seats))]
-        c[0] += 1
-        c[1] += r["agree"]
+        for who, hit in ((r["a"], r["agree"]), ("prior", r["prior_agree"])):
+            c = count[(who, r["seat"], group_of(r["ply"], seats))]
+            c[0] += 1
+            c[1] += hit
     out = []
-    for who, title in ((True, "engine A's placements"), (False, "the other seats' placements")):
+    for who, title in ((True, "engine A's placements"), (False, "the other seats' placements"),
+                       ("prior", "the prior's first choice (level 6's node order), every "
+                                 "placement")):
         out.append(f"{title}: % agreeing with the engine (positions)")
         out.append("rounds " + "".join(f"{'seat ' + str(s):>15}" for s in range(1, seats + 1))
                    + f"{'all':>8}")

@@ -36,6 +36,8 @@ def test_agreement_is_the_engines_choice_against_the_record_by_seat_and_round(tm
         want = choose_move(game.state, seat, level=2, seed=1 + game.state.seq)
         assert row["agree"] == (want == RULES.parse_move(game.state, seat, cells))
         assert row["size"] == len(cells.split(","))
+        assert row["prior_agree"] == (diag.prior_first(game.state, seat) == want)
+        assert row["engine_move"] == game.state.move_str(want)
         game.play(seat, cells)
     assert 0 < sum(r["agree"] for r in rows) < len(rows)
     table = diag.agreement_table(rows, 4).splitlines()
@@ -44,6 +46,10 @@ def test_agreement_is_the_engines_choice_against_the_record_by_seat_and_round(tm
     n_a = sum(r["a"] for r in rows)
     agreed = sum(r["agree"] for r in rows if r["a"])
     assert f"{100 * agreed / n_a:8.1f} ({n_a:4})" in a_all
+    prior = table[table.index(next(ln for ln in table if ln.startswith("the prior's"))):]
+    prior_all = next(ln for ln in prior if ln.startswith("all"))
+    assert f"{100 * sum(r['prior_agree'] for r in rows) / len(rows):8.1f}" in prior_all
+    assert 0 < sum(r["prior_agree"] for r in rows) < len(rows)
     assert diag.group_of(0, 4) == "1-3" and diag.group_of(47, 4) == "10-12"
     assert diag.group_of(95, 4) == "16-21"
 
