@@ -13,6 +13,9 @@ command line, or `level:N[/option=value…]`).
   #    scores say whether the rounds after that ply are where A loses ground
   python scripts/diagnose.py finish /tmp/m1/*.blksgf --from-ply 48 --engine level:6 \
       --engine 'pentobi-gtp … -l 6 …' --others 'pentobi-gtp … -l 5 …'
+  # 3. a stretch alone: each --engine plays A's next --moves turns, then --then plays the
+  #    rest of A's (a fast, fixed engine), so only those turns differ between the runs
+  python scripts/diagnose.py finish … --from-ply 12 --moves 3 --then 'pentobi-gtp … -l 6 …'
 
 Agreement is a weak signal on its own (equivalent moves, and engines of one family share
 their tie-breaks); `finish` measures what a stretch of the game is worth in rank.
@@ -36,8 +39,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from match import make_engine, rank_of, seat_of_a  # noqa: E402
 
+from engine.ai import LEVELS  # noqa: E402
 from engine.ai.features import recent_placements, weights_for  # noqa: E402
-from engine.ai.mcts import RACE_PLACEMENTS, considered_moves  # noqa: E402
+from engine.ai.mcts import considered_moves  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from replays.sgf import read_sgf  # noqa: E402
@@ -66,11 +70,12 @@ def group_of(ply: int, seats: int) -> str:
 
 def prior_first(state, seat: int) -> int:
     """The move a level-6 search node puts first (best prior) for `seat`: the learned
-    prior over the moves it considers (the opening's big pieces, the race to the middle),
-    or the one-ply heuristic on a board without fitted weights."""
-    pos = state.position
-    moves, _ = considered_moves(pos, seat - 1, learned=weights_for(pos), race=RACE_PLACEMENTS,
-                                recent=recent_placements(state))
+    prior over the moves it considers (the opening's big pieces, level 6's race to the
+    middle), or the one-ply heuristic on a board without fitted weights."""
+    pos, top = state.position, LEVELS[6]
+    moves, _ = considered_moves(pos, seat - 1, learned=weights_for(pos) if top.learned else None,
+                                race=top.race, recent=recent_placements(state),
+                                race_each=top.race_each)
     return moves[0]
 
 
@@ -155,8 +160,10 @@ def agree(args) -> int:
 
 def _finish_game(job) -> dict | None:
     """From A's first placement at or after `first`, finish the record's game once per
-    engine in A's seat; None when A places nothing from there on."""
-    path, first, specs, others, seed = job
+    engine in A's seat; None when A places nothing from there on. With `then`, each engine
+    plays only A's next `moves` turns and the engine `then` the rest of A's, so the finish
+    measures those turns alone."""
+    path, first, specs, others, seed, then, moves = job
     record = read_sgf(Path(path).read_bytes())
     seats = new_game(record.variant).state.nu_seats
     mine = a_seat(path, seats)
@@ -169,21 +176,30 @@ def _finish_game(job) -> dict | None:
         game = new_game(record.variant)
         ours = make_engine(spec, record.variant, seed)
         rest = make_engine(others, record.variant, seed + 500)
+        after = make_engine(then, record.variant, seed + 1000) if then else None
+        engines = [e for e in (ours, rest, after) if e is not None]
+        placed = 0  # A's placements from `start` on
         try:
             for s, cells in record.moves[:start]:
                 if cells is not None:
                     game.play(s, cells)
-            ours.set_position(game, record.moves[:start])
-            rest.set_position(game, record.moves[:start])
+            for engine in engines:
+                engine.set_position(game, record.moves[:start])
             while not game.state.is_over:
                 seat = game.state.to_move
-                engine, other = (ours, rest) if seat == mine else (rest, ours)
+                if seat != mine:
+                    engine = rest
+                else:
+                    engine = after if after is not None and placed >= moves else ours
+                    placed += 1
                 cells = engine.genmove(game, seat)
                 game.play(seat, cells)  # a pass or an illegal move is an error here
-                other.played(game, seat, cells)
+                for other in engines:
+                    if other is not engine:
+                        other.played(game, seat, cells)
         finally:
-            ours.close()
-            rest.close()
+            for engine in engines:
+                engine.close()
         scores = list(RULES.outcome(game.state).scores)
         result["runs"].append({"scores": scores, "rank": rank_of(scores, mine - 1)})
     return result
@@ -213,8 +229,8 @@ def finish_summary(results: list[dict], specs: list[str]) -> str:
 
 
 def finish(args) -> int:
-    jobs = [(path, args.from_ply, args.engine, args.others, args.seed + i)
-            for i, path in enumerate(args.files)]
+    jobs = [(path, args.from_ply, args.engine, args.others, args.seed + i, args.then,
+             args.moves) for i, path in enumerate(args.files)]
     results = []
     with ProcessPoolExecutor(args.jobs, initializer=_warm) as pool:
         for r in pool.map(_finish_game, jobs):
@@ -251,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--engine", action="append", required=True,
                    help="an engine for A's seat (repeat: the first is the reference)")
     f.add_argument("--others", required=True, help="the engine in every other seat")
+    f.add_argument("--then", help="the engine that plays A's turns after the first --moves")
+    f.add_argument("--moves", type=int, default=3,
+                   help="with --then: A's turns each --engine plays (default 3)")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--jobs", type=int, default=2)
     f.add_argument("--out", help="also write every finished position as a JSON line here")

@@ -14,11 +14,12 @@ times a local point opened by the colour that moves next counts there; `expinc` 
 more visits a node needs before it is expanded per level of depth; `relative` for the
 weight of a margin bonus relative to the search's own playouts; `length` for the weight of
 its game-length bonus; `pace` for the time split over the game (0 flat, 1 `PACE`, 2
-`PACE_EARLY`, 3 `PACE_BOOK`, the big board only); `corner` as 0/1 for the big boards'
-corner book; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its exploration
-constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes; `gamma5` as 0/1
-for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20 boards alone, which
-`uct` overrides; `widen` for the progressive widening's rate, children eligible per √visits).
+`PACE_EARLY`, 3 `PACE_BOOK` and 4 `PACE_MIDDLE`, the big board only); `corner` as 0/1 for
+the big boards' corner book; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its
+exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes;
+`gamma5` as 0/1 for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20
+boards alone, which `uct` overrides; `widen` for the progressive widening's rate, children
+eligible per √visits).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -29,6 +30,10 @@ Games run in parallel (`--jobs N`; the default `auto` is 2 when the load average
   python scripts/match.py --a 'level:6' --b 'level:5' --games 20 --out /tmp/m1
   python scripts/match.py --a '.venv/bin/python -m server.cli gtp --game duo --level 6' \
       --b '/path/pentobi-gtp -g duo -l 5 --book book_duo.blksgf --quiet' --games 40
+
+`--plies N` plays only each game's first N plies and saves them (no result): starting
+positions for `scripts/diagnose.py finish`, which needs only a record's opening (to finish
+from ply P, save P + seats plies, so A's first placement from P on is among them).
 
 Prints one line per game, then: A's win rate (draws count half) with a Wilson 95 %
 interval, the mean score difference (A minus the mean of the other seats), A's mean rank
@@ -170,8 +175,9 @@ def seat_of_a(index: int, seats: int) -> int:
 
 
 def play_game(job: tuple) -> dict:
-    """Play game `index`; returns scores, A's seat, seconds per move and the .blksgf path."""
-    index, a_spec, b_spec, variant, out_dir, seed = job
+    """Play game `index` (its first `plies` plies, when not 0); returns scores, A's seat,
+    seconds per move, the plies played and the .blksgf path."""
+    index, a_spec, b_spec, variant, out_dir, seed, plies = job
     game = new_game(variant)
     n = game.state.nu_seats
     a_seat = seat_of_a(index, n)
@@ -180,8 +186,9 @@ def play_game(job: tuple) -> dict:
     engines = {s: (a if s == a_seat else b) for s in range(1, n + 1)}
     spent = {"a": [0.0, 0, 0.0], "b": [0.0, 0, 0.0]}  # seconds, moves, longest move
     forfeit = None
+    played = 0
     try:
-        while not game.state.is_over:
+        while not game.state.is_over and (not plies or played < plies):
             seat = game.state.to_move
             eng = engines[seat]
             t = time.perf_counter()
@@ -199,6 +206,7 @@ def play_game(job: tuple) -> dict:
             except EngineError:
                 forfeit = seat
                 break
+            played += 1
             for other in {id(e): e for e in engines.values()}.values():
                 if other is not eng:
                     other.played(game, seat, cells)
@@ -213,7 +221,7 @@ def play_game(job: tuple) -> dict:
     if forfeit is not None:
         scores[forfeit - 1] = -999
     return {"index": index, "a_seat": a_seat, "scores": scores, "spent": spent,
-            "path": str(path), "forfeit": forfeit}
+            "path": str(path), "forfeit": forfeit, "plies": played}
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -265,9 +273,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", default="auto", help="games at a time (auto: by load average)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/cornerclaim-match")
+    ap.add_argument("--plies", type=int, default=0,
+                    help="play only each game's first N plies (openings for diagnose.py)")
     args = ap.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    jobs = [(i, args.a, args.b, args.game, args.out, args.seed) for i in range(args.games)]
+    jobs = [(i, args.a, args.b, args.game, args.out, args.seed, args.plies)
+            for i in range(args.games)]
     results = []
     load = os.getloadavg()[0]
     workers = (2 if load < 1.5 else 1) if args.jobs == "auto" else int(args.jobs)
@@ -281,6 +292,10 @@ def main(argv: list[str] | None = None) -> int:
             mark = f" forfeit by seat {r['forfeit']}" if r["forfeit"] else ""
             print(f"game {r['index']:3d}: A seat {r['a_seat']} scores {r['scores']}{mark}",
                   flush=True)
+    if args.plies:
+        print(f"{len(results)} openings of up to {args.plies} plies saved in {args.out} "
+              f"({time.perf_counter() - t0:.0f} s)")
+        return 0
     s = summarise(results)
     print(f"A: {args.a}\nB: {args.b}\n{args.game}, {s['games']} games: A scores "
           f"{100 * s['rate']:.1f}% (95% CI {100 * s['lo']:.1f}–{100 * s['hi']:.1f}%), "

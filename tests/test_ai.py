@@ -597,7 +597,7 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
     those as free); without it every move gets the whole budget (less what the call spent
     before the search: a loose bound, not a timing)."""
     import engine.ai as ai
-    from engine.ai import PACE_BOOK, PACE_EARLY, PACES, pace_share
+    from engine.ai import PACE_BOOK, PACE_EARLY, PACE_MIDDLE, PACES, pace_share
     from engine.ai.book import CORNER_PLIES
 
     for table in PACES.values():
@@ -608,6 +608,10 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
     # the early split: most from the third to the ninth piece
     assert pace_share(0, PACE_EARLY) < 1 < pace_share(4, PACE_EARLY)
     assert pace_share(12, PACE_EARLY) < 1
+    # the middle split: most for the fourth to sixth pieces, less from the tenth
+    assert pace_share(2, PACE_MIDDLE) == 1 < pace_share(3, PACE_MIDDLE)
+    assert pace_share(3, PACE_MIDDLE) == pace_share(5, PACE_MIDDLE)
+    assert pace_share(6, PACE_MIDDLE) == 1 > pace_share(9, PACE_MIDDLE)
     asked: list[float] = []
     real_run = ai.FlatSearch.run  # level 6's tree
 
@@ -625,22 +629,25 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
         k = state.position.nu_played[state.to_move - 1]
         shares.add(pace_share(k))
         asked.clear()
-        for pace in (True, 2, 3, False):
+        for pace in (True, 2, 3, 4, False):
             move = choose_move(state, state.to_move, level=6, seed=1, seconds=2.0, pace=pace,
                                reuse=False)
             assert move in state.legal_moves(state.to_move)
         # the seconds count from the call's start, so setting up the search comes off them
         wanted = (2.0 * pace_share(k), 2.0 * pace_share(k, PACE_EARLY),
-                  2.0 * pace_share(k, PACE_BOOK), 2.0)
+                  2.0 * pace_share(k, PACE_BOOK), 2.0 * pace_share(k, PACE_MIDDLE), 2.0)
         for got, want in zip(asked, wanted, strict=True):
             assert want - 1.0 < got <= want
     assert len(shares) == 2
-    # the corner book's split is for the big board: the small one keeps a flat budget
-    duo = random_game("duo", 12, seed=8).state
-    asked.clear()
-    choose_move(duo, duo.to_move, level=6, seed=1, seconds=2.0, pace=3, reuse=False)
-    assert pace_share(duo.position.nu_played[duo.to_move - 1], PACE_BOOK) != 1.0
-    assert 1.0 < asked[0] <= 2.0
+    # the corner book's and the middle's splits are for the big board: the small one keeps
+    # a flat budget
+    duo = random_game("duo", 8, seed=8).state
+    k = duo.position.nu_played[duo.to_move - 1]
+    for pace, table in ((3, PACE_BOOK), (4, PACE_MIDDLE)):
+        asked.clear()
+        choose_move(duo, duo.to_move, level=6, seed=1, seconds=2.0, pace=pace, reuse=False)
+        assert pace_share(k, table) != 1.0
+        assert 1.0 < asked[0] <= 2.0
 
 
 def _merged_search(rave_dist: bool = False):

@@ -58,7 +58,7 @@ def test_finishing_from_a_ply_replays_the_record_then_lets_each_engine_play_as(t
     diag = script("diagnose")
     path = _as_match(tmp_path, "classic_L7_g1", 2)  # A sat in seat 3
     record = read_sgf(path.read_bytes())
-    result = diag._finish_game((str(path), 60, ["level:2", "level:1"], "level:2", 5))
+    result = diag._finish_game((str(path), 60, ["level:2", "level:1"], "level:2", 5, None, 3))
     start = result["ply"]
     assert start >= 60 and record.moves[start][0] == 3 and record.moves[start][1]
     assert all(s != 3 or c is None for s, c in record.moves[60:start])
@@ -80,7 +80,38 @@ def test_finishing_from_a_ply_replays_the_record_then_lets_each_engine_play_as(t
     summary = diag.finish_summary([result], ["level:2", "level:1"])
     assert "[1] − [0]: rank" in summary and "1 positions" in summary
     # A ply after A's last placement gives no position.
-    assert diag._finish_game((str(path), len(record.moves), ["level:2"], "level:2", 5)) is None
+    assert diag._finish_game((str(path), len(record.moves), ["level:2"], "level:2", 5, None,
+                             3)) is None
+
+
+def test_a_stretch_alone_each_engine_plays_as_next_turns_then_one_engine_the_rest(tmp_path):
+    diag = script("diagnose")
+    path = _as_match(tmp_path, "classic_L7_g1", 1)  # A sat in seat 2
+    record = read_sgf(path.read_bytes())
+    result = diag._finish_game((str(path), 20, ["level:1", "level:2"], "level:2", 5,
+                                "level:2", 2))
+    start = result["ply"]
+    assert start >= 20 and record.moves[start][0] == 2
+    # Replay it: A's next two turns by the engine under test (seed 5 + seq), A's later ones
+    # by `then` (seed 1005 + seq), the other seats by `others` (seed 505 + seq).
+    for run, spec in zip(result["runs"], (1, 2), strict=True):
+        game = new_game("classic")
+        for seat, cells in record.moves[:start]:
+            if cells is not None:
+                game.play(seat, cells)
+        turns = 0
+        while not game.state.is_over:
+            seat = game.state.to_move
+            if seat == 2:
+                level, base = (spec, 5) if turns < 2 else (2, 1005)
+                turns += 1
+            else:
+                level, base = 2, 505
+            game.play(seat, game.state.move_str(
+                choose_move(game.state, seat, level=level, seed=base + game.state.seq)))
+        assert run["scores"] == list(RULES.outcome(game.state).scores)
+    # the two runs differ only in A's two turns: level 1 samples, level 2 plays its best
+    assert result["runs"][0]["scores"] != result["runs"][1]["scores"]
 
 
 def test_both_commands_run_over_a_matchs_files_and_print_their_tables(tmp_path, capsys):

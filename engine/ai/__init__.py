@@ -112,10 +112,15 @@ PACE_EARLY = ((0, 0.6), (2, 1.5), (9, 0.7))
 #: where a search with twice the time agrees with Pentobi 7 a third more often (docs/ai.md).
 #: The rest of the game keeps a full budget.
 PACE_BOOK = ((0, 1.0), (3, 1.5), (9, 1.0))
-#: The time splits by `pace` number (1 to 3; 0 is a flat budget).
-PACES = {1: PACE, 2: PACE_EARLY, 3: PACE_BOOK}
+#: The same for each colour's fourth to sixth pieces, where a paired finish of level 6's
+#: games from round 4 lost half a rank to Pentobi 6 and one from round 7 almost nothing
+#: (docs/ai.md): nearly twice the budget there, paid for from the tenth piece on, where
+#: searches run several times the simulations a second.
+PACE_MIDDLE = ((0, 1.0), (3, 1.9), (6, 1.0), (9, 0.7))
+#: The time splits by `pace` number (1 to 4; 0 is a flat budget).
+PACES = {1: PACE, 2: PACE_EARLY, 3: PACE_BOOK, 4: PACE_MIDDLE}
 #: The splits that apply on the 20×20 board only (a flat budget elsewhere).
-BIG_BOARD_PACES = frozenset({3})
+BIG_BOARD_PACES = frozenset({3, 4})
 
 
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
@@ -163,10 +168,11 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     (`playout.LOCAL_K`; experiments) and `local_next` how many times a local point opened by
     the colour that moves next counts (default: the level's); `pace`
     which split of a time-bound search's seconds over the game it follows (`PACES`: 1 for
-    `PACE`, 2 for `PACE_EARLY`, 3 for `PACE_BOOK` on the big board only; 0 or False for a
-    flat budget; default: the level's); `merged` whether the search uses Pentobi's tree
-    policy (RAVE merged into the values, a prior exploration term over every child, the
-    final move by wins; `puct_c` is then its exploration constant; default: the level's);
+    `PACE`, 2 for `PACE_EARLY`, 3 for `PACE_BOOK` and 4 for `PACE_MIDDLE` on the big board
+    only; 0 or False for a flat budget; default: the level's); `merged` whether the search
+    uses Pentobi's tree policy (RAVE merged into the values, a prior exploration term over
+    every child, the final move by wins; `puct_c` is then its exploration constant;
+    default: the level's);
     `sizes` whether the playouts keep the opening's piece sizes as the tree does and
     `gamma5` whether they weigh a candidate by 5^size alone, Pentobi's classic weights
     (defaults: the level's); `widen` the progressive widening's rate, `WIDEN_BASE +

@@ -1,0 +1,36 @@
+"""scripts/match.py: a game between two engines saved as .blksgf, and `--plies`, which
+saves only each game's opening (starting positions for scripts/diagnose.py finish)."""
+
+from engine.cornerclaim import RULES, new_game
+from replays.sgf import read_sgf
+from tests.test_load import script
+
+
+def test_a_game_is_played_to_its_end_and_saved_with_a_in_its_seat(tmp_path):
+    match = script("match")
+    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0))
+    assert r["a_seat"] == 2 and r["forfeit"] is None
+    record = read_sgf((tmp_path / "game001.blksgf").read_bytes())
+    game = new_game("classic")
+    for seat, cells in record.moves:
+        if cells is not None:
+            game.play(seat, cells)
+    assert game.state.is_over and r["plies"] == len(game.state.placements)
+    assert r["scores"] == list(RULES.outcome(game.state).scores)
+    s = match.summarise([r])
+    assert s["games"] == 1 and s["rank"] == match.rank_of(r["scores"], 1)
+
+
+def test_plies_saves_only_the_opening_which_diagnose_finishes(tmp_path):
+    match, diag = script("match"), script("diagnose")
+    assert match.main(["--game", "classic", "--a", "level:2", "--b", "level:1", "--games",
+                       "2", "--plies", "16", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    for index in range(2):
+        path = tmp_path / f"game{index:03d}.blksgf"
+        record = read_sgf(path.read_bytes())
+        assert len([c for _, c in record.moves if c]) == 16
+        # A's first placement at ply 12 or later (within the first 12 + 4 plies) is where a
+        # finish from ply 12 starts
+        result = diag._finish_game((str(path), 12, ["level:2"], "level:1", 3, None, 3))
+        assert result["ply"] >= 12 and len(result["runs"]) == 1
+        assert 1 <= result["runs"][0]["rank"] <= 4
