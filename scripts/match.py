@@ -20,6 +20,8 @@ exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece 
 `gamma5` as 0/1 for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20
 boards alone, which `uct` overrides; `widen` for the progressive widening's rate, children
 eligible per √visits).
+A GTP command line may contain `{seed}`, replaced by the game's seed for that engine (e.g.
+Pentobi's `--seed {seed}`, so its fixed-simulation searches repeat).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
 
 Duo: engine A takes the first seat in even games and the second in odd ones. Classic/trio:
@@ -166,7 +168,9 @@ def make_engine(spec: str, variant: str, seed: int):
                    "raceeach": "race_each", "uctbig": "uct_big"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
-    return GtpEngine(spec, variant)
+    # a GTP command may take the seed where it says {seed} (e.g. Pentobi's `--seed {seed}`),
+    # so an engine that searches a fixed number of simulations repeats its game
+    return GtpEngine(spec.replace("{seed}", str(seed)), variant)
 
 
 def seat_of_a(index: int, seats: int) -> int:

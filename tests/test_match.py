@@ -1,6 +1,8 @@
 """scripts/match.py: a game between two engines saved as .blksgf, and `--plies`, which
 saves only each game's opening (starting positions for scripts/diagnose.py finish)."""
 
+import sys
+
 from engine.cornerclaim import RULES, new_game
 from replays.sgf import read_sgf
 from tests.test_load import script
@@ -34,3 +36,19 @@ def test_plies_saves_only_the_opening_which_diagnose_finishes(tmp_path):
         result = diag._finish_game((str(path), 12, ["level:2"], "level:1", 3, None, 3))
         assert result["ply"] >= 12 and len(result["runs"]) == 1
         assert 1 <= result["runs"][0]["rank"] <= 4
+
+
+def test_a_gtp_command_takes_the_engines_seed_where_it_says_seed():
+    match = script("match")
+    spec = f"{sys.executable} -m server.cli gtp --game classic --level 1 --seed {{seed}}"
+    game = new_game("classic")
+    moves = []
+    for seed in (41, 41, 42):
+        engine = match.make_engine(spec, "classic", seed)
+        try:
+            assert engine.proc.args[-1] == str(seed)
+            moves.append(engine.genmove(game, 1))
+        finally:
+            engine.close()
+    # level 1 samples its move: the same seed repeats it (and the seed reached the engine)
+    assert moves[0] == moves[1]
