@@ -178,7 +178,8 @@ def _finish_game(job) -> dict | None:
         rest = make_engine(others, record.variant, seed + 500)
         after = make_engine(then, record.variant, seed + 1000) if then else None
         engines = [e for e in (ours, rest, after) if e is not None]
-        placed = 0  # A's placements from `start` on
+        placed = 0  # A's turns from `start` on
+        stretch = []  # A's moves in the turns under test (all of A's without `then`)
         try:
             for s, cells in record.moves[:start]:
                 if cells is not None:
@@ -194,6 +195,8 @@ def _finish_game(job) -> dict | None:
                     placed += 1
                 cells = engine.genmove(game, seat)
                 game.play(seat, cells)  # a pass or an illegal move is an error here
+                if engine is ours:
+                    stretch.append(cells)
                 for other in engines:
                     if other is not engine:
                         other.played(game, seat, cells)
@@ -201,7 +204,8 @@ def _finish_game(job) -> dict | None:
             for engine in engines:
                 engine.close()
         scores = list(RULES.outcome(game.state).scores)
-        result["runs"].append({"scores": scores, "rank": rank_of(scores, mine - 1)})
+        result["runs"].append({"scores": scores, "rank": rank_of(scores, mine - 1),
+                               "moves": stretch})
     return result
 
 

@@ -99,7 +99,7 @@ def test_a_stretch_alone_each_engine_plays_as_next_turns_then_one_engine_the_res
         for seat, cells in record.moves[:start]:
             if cells is not None:
                 game.play(seat, cells)
-        turns = 0
+        turns, mine = 0, []
         while not game.state.is_over:
             seat = game.state.to_move
             if seat == 2:
@@ -107,9 +107,13 @@ def test_a_stretch_alone_each_engine_plays_as_next_turns_then_one_engine_the_res
                 turns += 1
             else:
                 level, base = 2, 505
-            game.play(seat, game.state.move_str(
-                choose_move(game.state, seat, level=level, seed=base + game.state.seq)))
+            cells = game.state.move_str(
+                choose_move(game.state, seat, level=level, seed=base + game.state.seq))
+            if seat == 2 and level == spec and turns <= 2:
+                mine.append(cells)
+            game.play(seat, cells)
         assert run["scores"] == list(RULES.outcome(game.state).scores)
+        assert run["moves"] == mine and len(mine) == 2  # the stretch's moves, in order
     # the two runs differ only in A's two turns: level 1 samples, level 2 plays its best
     assert result["runs"][0]["scores"] != result["runs"][1]["scores"]
 
