@@ -178,7 +178,6 @@ def _finish_game(job) -> dict | None:
         rest = make_engine(others, record.variant, seed + 500)
         after = make_engine(then, record.variant, seed + 1000) if then else None
         engines = [e for e in (ours, rest, after) if e is not None]
-        placed = 0  # A's turns from `start` on
         stretch = []  # A's moves in the turns under test (all of A's without `then`)
         try:
             for s, cells in record.moves[:start]:
@@ -191,8 +190,7 @@ def _finish_game(job) -> dict | None:
                 if seat != mine:
                     engine = rest
                 else:
-                    engine = after if after is not None and placed >= moves else ours
-                    placed += 1
+                    engine = after if after is not None and len(stretch) >= moves else ours
                 cells = engine.genmove(game, seat)
                 game.play(seat, cells)  # a pass or an illegal move is an error here
                 if engine is ours:

@@ -102,14 +102,15 @@ def test_a_stretch_alone_each_engine_plays_as_next_turns_then_one_engine_the_res
         turns, mine = 0, []
         while not game.state.is_over:
             seat = game.state.to_move
+            tested = seat == 2 and turns < 2
             if seat == 2:
-                level, base = (spec, 5) if turns < 2 else (2, 1005)
+                level, base = (spec, 5) if tested else (2, 1005)
                 turns += 1
             else:
                 level, base = 2, 505
             cells = game.state.move_str(
                 choose_move(game.state, seat, level=level, seed=base + game.state.seq))
-            if seat == 2 and level == spec and turns <= 2:
+            if tested:
                 mine.append(cells)
             game.play(seat, cells)
         assert run["scores"] == list(RULES.outcome(game.state).scores)

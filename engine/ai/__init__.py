@@ -112,10 +112,10 @@ PACE_EARLY = ((0, 0.6), (2, 1.5), (9, 0.7))
 #: where a search with twice the time agrees with Pentobi 7 a third more often (docs/ai.md).
 #: The rest of the game keeps a full budget.
 PACE_BOOK = ((0, 1.0), (3, 1.5), (9, 1.0))
-#: The same for each colour's fourth to sixth pieces, where a paired finish of level 6's
-#: games from round 4 lost half a rank to Pentobi 6 and one from round 7 almost nothing
-#: (docs/ai.md): nearly twice the budget there, paid for from the tenth piece on, where
-#: searches run several times the simulations a second.
+#: The same for each colour's fourth to sixth pieces, where finishes of level 6's games
+#: lose to Pentobi 6 (docs/ai.md): nearly twice the budget there, paid for from the tenth
+#: piece on, where searches run several times the simulations a second. Off: 6 s on
+#: exactly those turns measured even with 3 s (docs/ai.md, twenty-fifth session).
 PACE_MIDDLE = ((0, 1.0), (3, 1.9), (6, 1.0), (9, 0.7))
 #: The time splits by `pace` number (1 to 4; 0 is a flat budget).
 PACES = {1: PACE, 2: PACE_EARLY, 3: PACE_BOOK, 4: PACE_MIDDLE}
