@@ -19,7 +19,8 @@ the big boards' corner book; `merged` as 0/1 for Pentobi's tree policy, with `pu
 exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes;
 `gamma5` as 0/1 for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20
 boards alone, which `uct` overrides; `widen` for the progressive widening's rate, children
-eligible per √visits).
+eligible per √visits; `corners` for the playouts' weight factor per corner a candidate opens
+for its colour, 0 for none).
 A GTP command line may contain `{seed}`, replaced by the game's seed for that engine (e.g.
 Pentobi's `--seed {seed}`, so its fixed-simulation searches repeat).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
@@ -153,7 +154,8 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "expinc": float, "relative": float, "length": float,
                 "bank": lambda v: bool(int(v)), "pace": int,
                 "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
-                "gamma5": lambda v: bool(int(v)), "uctbig": float, "widen": float}
+                "gamma5": lambda v: bool(int(v)), "uctbig": float, "widen": float,
+                "corners": float}
 
 
 def make_engine(spec: str, variant: str, seed: int):

@@ -60,11 +60,12 @@ class Level:
     uct_big: float = 0.0  # 20×20: the UCT exploration constant (0: `mcts.UCT_C` there too)
     local_next: int = 1  # >2 colours: a local point the next colour opened counts this often
     widen: float = 0.0  # the progressive widening's rate per √visits (0: `mcts.WIDEN_RATE`)
+    corners: float = 0.0  # playouts: a candidate's weight × this per new corner (0: off)
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
                      "expand_inc", "length", "merged", "sizes", "gamma5", "race_each",
-                     "uct_big", "local_next", "widen")
+                     "uct_big", "local_next", "widen", "corners")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -139,7 +140,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 pace: int | None = None, merged: bool | None = None,
                 sizes: bool | None = None, gamma5: bool | None = None,
                 race_each: bool | None = None, uct_big: float | None = None,
-                widen: float | None = None) -> int | None:
+                widen: float | None = None, corners: float | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -176,7 +177,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `sizes` whether the playouts keep the opening's piece sizes as the tree does and
     `gamma5` whether they weigh a candidate by 5^size alone, Pentobi's classic weights
     (defaults: the level's); `widen` the progressive widening's rate, `WIDEN_BASE +
-    widen·√visits` children eligible (0: `mcts.WIDEN_RATE`; default: the level's).
+    widen·√visits` children eligible (0: `mcts.WIDEN_RATE`; default: the level's);
+    `corners` the playouts' weight factor per corner a candidate opens for its colour (0:
+    none; default: the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
@@ -216,7 +219,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                                rave_dist=rave_dist, relative=relative,
                                expand_inc=expand_inc, length=length, merged=merged,
                                sizes=sizes, gamma5=gamma5, race_each=race_each,
-                               uct_big=uct_big, local_next=local_next, widen=widen)
+                               uct_big=uct_big, local_next=local_next, widen=widen,
+                               corners=corners)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None

@@ -58,6 +58,7 @@ from .playout import (
     _alive,
     _no_replies,
     _playout,
+    corner_weights,
     play_tables,
     root_lists,
 )
@@ -187,7 +188,7 @@ class FlatSearch:
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0, widen: float = 0.0) -> None:
+                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0) -> None:
         if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
             raise ValueError("the flat tree has no merged tree policy, distance-weighted "
                              "RAVE or PUCT term: use mcts.Search")
@@ -224,7 +225,7 @@ class FlatSearch:
             t.cp, t.cov, t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
             w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
             roots.rlen, rep.on, rep.one, rep.two, t.key1, t.key2,
-            t.min_sizes if sizes else t.any_size, t.psize)
+            t.min_sizes if sizes else t.any_size, t.psize, corner_weights(corners))
         pre = self.recent[-3:]
         self._prc = np.array([c for c, _ in pre], np.int64)
         self._prm = np.array([m for _, m in pre], np.int64)
@@ -428,7 +429,7 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
          bits, row, piece_base, stride, nu_played, squares, last_piece, alive, cells, ncell,
          piece, gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx,
          went, wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
-         rone, rtwo, key1, key2, min_sizes, psize):
+         rone, rtwo, key1, key2, min_sizes, psize, cornw):
     """Up to `count` simulations of `Search.simulate` from node 0; returns how many it
     finished. It stops early, with st[ST_EXPAND] set, when a simulation reaches a child
     due for expansion: its path is in `pnode`/`pchild` (st[ST_DEPTH] long), and the call
@@ -529,7 +530,7 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
             cells, ncell, piece,
             gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx, went,
             wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
-            rone, rtwo, key1, key2, bc[:nb], bm[:nb], context, min_sizes, psize,
+            rone, rtwo, key1, key2, bc[:nb], bm[:nb], context, min_sizes, psize, cornw,
             pc[:depth], pm[:depth])
         moves = depth
         for c in range(n):

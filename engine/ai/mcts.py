@@ -346,7 +346,7 @@ class Search:
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0, widen: float = 0.0) -> None:
+                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0) -> None:
         self.pos = pos
         self.race = race
         self.race_each = race_each  # the race counted per colour (`racing`)
@@ -396,6 +396,7 @@ class Search:
         self.packed = Packed(pos)  # the root for the playouts, packed once
         self.sizes = sizes  # playouts keep the opening's piece sizes (`min_piece_size`)
         self.gamma5 = gamma5  # playouts weigh a candidate by 5^size (`playout.GAMMA5_SIZE`)
+        self.corners = corners  # playouts weigh a candidate's new corners (`playout.playout`)
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
         self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None
         self._isq: list[float] = []
@@ -479,7 +480,8 @@ class Search:
                                  replies=self.replies, before=before, context=context,
                                  local_k=self.local_k, local_next=self.local_next,
                                  sizes=self.sizes,
-                                 gamma5=self.gamma5, packed=self.packed,
+                                 gamma5=self.gamma5, corners=self.corners,
+                                 packed=self.packed,
                                  after=tuple(recent[base:]))
         for c in dead:
             scores[c] = DEAD_SCORE

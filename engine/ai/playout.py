@@ -61,6 +61,7 @@ LOCAL_GAMMA = 1e4  # weight factor of a candidate covering a local point (sample
 LOCAL_K = 3  # local candidates compared per playout move (local mode)
 NEAR = 4  # attach points within this many edge steps of a local point are "near"
 LOCAL_TRIES = 48  # draws from the near lists before giving up on a local move
+MAX_NEW_CORNERS = 16  # more attach points than any placement opens (`corner_weights`)
 TRIES = 64  # draws for the weighted sample before listing every legal move
 WINDOW_POOL = 1 << 23  # candidates the window cache holds (32 MB) before it starts over
 REPLY_SLOTS = 1 << 20  # last-good-reply slots per colour for a pair of previous moves (4 MB)
@@ -216,6 +217,15 @@ _NO_MOVES = np.zeros(0, np.int64)
 
 
 @cache
+def corner_weights(corners: float) -> np.ndarray:
+    """`corners` to the power of 0…`MAX_NEW_CORNERS` (a placement opens fewer), or the
+    single 1.0 that turns the factor off when `corners` is 0."""
+    if not corners:
+        return np.ones(1, np.float64)
+    return np.array([corners ** j for j in range(MAX_NEW_CORNERS + 1)], np.float64)
+
+
+@cache
 def _alive(n: int, dead: frozenset) -> np.ndarray:
     """Which of `n` colours may move (not `dead`); the compiled playout copies it."""
     return np.array([c not in dead for c in range(n)], np.uint8)
@@ -226,7 +236,8 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             roots: RootLists | None = None, replies: Replies | None = None,
             before: tuple = (), context: int = 0,
             local_k: int = LOCAL_K, local_next: int = 1,
-            sizes: bool = False, gamma5: bool = False, packed: Packed | None = None,
+            sizes: bool = False, gamma5: bool = False, corners: float = 0.0,
+            packed: Packed | None = None,
             after: tuple = ()) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
 
@@ -247,6 +258,8 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     `before` (the simulation's placements before the playout, as (colour, move), oldest
     first, the first `context` of them only as the previous moves of the next) and the
     playout's own.
+    `corners` (> 0): a candidate's weight is also multiplied by this for every attach point
+    it opens that its colour has not got yet (`_new_corners`); 0 leaves the weights alone.
     `packed`: a `Packed` position to start from instead of `pos` (which is then not
     read), with the (colour, move) placements `after` it played first — the same playout
     as from the position they lead to, without building or packing that position."""
@@ -282,7 +295,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
         roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
-        t.min_sizes if sizes else t.any_size, t.psize, pc, pm)
+        t.min_sizes if sizes else t.any_size, t.psize, corner_weights(corners), pc, pm)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
@@ -563,12 +576,24 @@ def _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell,
 
 
 @njit(cache=True)
+def _new_corners(c, m, forb, inlist, att_ptr, att_list):
+    """How many attach points placement `m` would open for colour `c` that `c` has not
+    got yet and may still cover (`corners`)."""
+    k = 0
+    for q in range(att_ptr[m], att_ptr[m + 1]):
+        b = att_list[q]
+        if not forb[c, b] and not inlist[c, b]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_piece,
              alive, hc, hm, k, local_mode, local_k, local_next, seed, gen,
              cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
              on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
              pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
-             min_sizes, psize, pc, pm):
+             min_sizes, psize, cornw, pc, pm):
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -832,6 +857,8 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                         top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top[c])
                         continue
                     w = gamma[m]
+                    if cornw.shape[0] > 1:
+                        w *= cornw[_new_corners(c, m, forb, inlist, att_ptr, att_list)]
                     if near:
                         hit = 0
                         for q in range(ncell[m]):
@@ -877,6 +904,9 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                                     break
                             if free:
                                 w = gamma[m]
+                                if cornw.shape[0] > 1:
+                                    w *= cornw[_new_corners(c, m, forb, inlist, att_ptr,
+                                                            att_list)]
                                 wsum += w
                                 rs = _step(rs)
                                 if _unit(rs) * wsum < w:
