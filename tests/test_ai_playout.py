@@ -356,6 +356,17 @@ def _new_corners_played(pos, first, played) -> list[int]:
     return opened
 
 
+@pytest.mark.parametrize("size", (14, 20))
+def test_no_placement_opens_more_corners_than_the_weight_table_holds(size):
+    """The compiled playout indexes `corner_weights` by a placement's new corners without a
+    bounds check: no placement on either board has more attach points than the table."""
+    from engine.ai.playout import MAX_NEW_CORNERS
+    from engine.ai.tables import move_facts
+
+    most = max(a.bit_count() for a in move_facts(size).attach)
+    assert 8 <= most <= MAX_NEW_CORNERS
+
+
 @pytest.mark.parametrize("local", (False, True))
 def test_playouts_weighing_new_corners_stay_legal_and_open_more_corners(local):
     """`corners` multiplies a candidate's weight per corner it opens for its colour: the
