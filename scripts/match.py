@@ -20,7 +20,8 @@ exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece 
 `gamma5` as 0/1 for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20
 boards alone, which `uct` overrides; `widen` for the progressive widening's rate, children
 eligible per √visits; `corners` for the playouts' weight factor per corner a candidate opens
-for its colour, 0 for none).
+for its colour, 0 for none; `cornmid` as 0/1 for that factor in a colour's fourth to sixth
+pieces only).
 A GTP command line may contain `{seed}`, replaced by the game's seed for that engine (e.g.
 Pentobi's `--seed {seed}`, so its fixed-simulation searches repeat).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
@@ -155,7 +156,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "bank": lambda v: bool(int(v)), "pace": int,
                 "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
                 "gamma5": lambda v: bool(int(v)), "uctbig": float, "widen": float,
-                "corners": float}
+                "corners": float, "cornmid": lambda v: bool(int(v))}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -167,7 +168,8 @@ def make_engine(spec: str, variant: str, seed: int):
             key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
                    "puct": "puct_c", "ravedist": "rave_dist",
                    "localk": "local_k", "localnext": "local_next", "expinc": "expand_inc",
-                   "raceeach": "race_each", "uctbig": "uct_big"}.get(name, name)
+                   "raceeach": "race_each", "uctbig": "uct_big",
+                   "cornmid": "corners_mid"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     # a GTP command may take the seed where it says {seed} (e.g. Pentobi's `--seed {seed}`),

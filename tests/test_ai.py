@@ -650,6 +650,35 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
         assert 1.0 < asked[0] <= 2.0
 
 
+def test_corners_mid_weighs_new_corners_only_for_a_colours_fourth_to_sixth_pieces(
+        monkeypatch):
+    """With `corners_mid` the search's playouts get the `corners` factor only when the
+    colour to move has placed `CORNERS_MIDDLE` pieces (three to five); without it, on
+    every move."""
+    import engine.ai as ai
+    from engine.ai import CORNERS_MIDDLE
+
+    assert CORNERS_MIDDLE == (3, 6)
+    seen: list[float] = []
+    real_init = ai.FlatSearch.__init__
+
+    def init(self, *args, **kw):
+        seen.append(kw["corners"])
+        real_init(self, *args, **kw)
+
+    monkeypatch.setattr(ai.FlatSearch, "__init__", init)
+    for plies, middle in ((8, False), (13, True), (22, True), (26, False)):
+        state = random_game("classic", plies, seed=3).state
+        placed = state.position.nu_played[state.to_move - 1]
+        assert (3 <= placed < 6) == middle
+        seen.clear()
+        for mid in (True, False):
+            move = choose_move(state, state.to_move, level=6, seed=1, playouts=4,
+                               book=False, corners=4.0, corners_mid=mid, reuse=False)
+            assert move in state.legal_moves(state.to_move)
+        assert seen == [4.0 if middle else 0.0, 4.0]
+
+
 def _merged_search(rave_dist: bool = False):
     from engine.ai.mcts import MERGED_C, Search
 

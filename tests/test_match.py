@@ -52,3 +52,22 @@ def test_a_gtp_command_takes_the_engines_seed_where_it_says_seed():
             engine.close()
     # level 1 samples its move: the same seed repeats it (and the seed reached the engine)
     assert moves[0] == moves[1]
+
+
+def test_every_level_option_names_a_choose_move_keyword():
+    """`level:N/name=value`: each option match.py takes reaches `choose_move` under one of
+    its keywords, typed (e.g. `cornmid=1` as `corners_mid=True`)."""
+    import inspect
+
+    from engine.ai import choose_move
+
+    match = script("match")
+    keywords = inspect.signature(choose_move).parameters
+    for name in match.OPTION_TYPES:
+        engine = match.make_engine(f"level:6/{name}=1", "classic", 1)
+        [(key, value)] = engine.options.items()
+        assert key in keywords, name
+        assert value == match.OPTION_TYPES[name]("1")
+    cornmid = match.make_engine("level:6/cornmid=1", "classic", 1)
+    assert cornmid.options == {"corners_mid": True}
+    assert match.make_engine("level:6/corners=4", "classic", 1).options == {"corners": 4.0}

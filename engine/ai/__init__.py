@@ -61,6 +61,7 @@ class Level:
     local_next: int = 1  # >2 colours: a local point the next colour opened counts this often
     widen: float = 0.0  # the progressive widening's rate per √visits (0: `mcts.WIDEN_RATE`)
     corners: float = 0.0  # playouts: a candidate's weight × this per new corner (0: off)
+    corners_mid: bool = False  # `corners` only for a colour's fourth to sixth pieces
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
@@ -122,6 +123,11 @@ PACE_MIDDLE = ((0, 1.0), (3, 1.9), (6, 1.0), (9, 0.7))
 PACES = {1: PACE, 2: PACE_EARLY, 3: PACE_BOOK, 4: PACE_MIDDLE}
 #: The splits that apply on the 20×20 board only (a flat budget elsewhere).
 BIG_BOARD_PACES = frozenset({3, 4})
+#: With `corners_mid`, the searches whose playouts weigh new corners (`corners`): those of
+#: a colour that has placed at least the first and fewer than the second number of pieces,
+#: its fourth to sixth, where the factor measured a gain played alone and no gain over
+#: whole games (docs/ai.md, twenty-sixth session). Off at every level.
+CORNERS_MIDDLE = (3, 6)
 
 
 def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
@@ -140,7 +146,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 pace: int | None = None, merged: bool | None = None,
                 sizes: bool | None = None, gamma5: bool | None = None,
                 race_each: bool | None = None, uct_big: float | None = None,
-                widen: float | None = None, corners: float | None = None) -> int | None:
+                widen: float | None = None, corners: float | None = None,
+                corners_mid: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -179,7 +186,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     (defaults: the level's); `widen` the progressive widening's rate, `WIDEN_BASE +
     widen·√visits` children eligible (0: `mcts.WIDEN_RATE`; default: the level's);
     `corners` the playouts' weight factor per corner a candidate opens for its colour (0:
-    none; default: the level's).
+    none) and `corners_mid` whether it applies only to the colour's `CORNERS_MIDDLE`
+    pieces (defaults: the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
@@ -221,6 +229,10 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                                sizes=sizes, gamma5=gamma5, race_each=race_each,
                                uct_big=uct_big, local_next=local_next, widen=widen,
                                corners=corners)
+    if spec.corners_mid if corners_mid is None else corners_mid:
+        first, stop = CORNERS_MIDDLE
+        if not first <= pos.nu_played[color] < stop:
+            options["corners"] = 0.0  # a different reuse key: the tree is not reused then
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None
