@@ -125,8 +125,9 @@ PACES = {1: PACE, 2: PACE_EARLY, 3: PACE_BOOK, 4: PACE_MIDDLE}
 BIG_BOARD_PACES = frozenset({3, 4})
 #: With `corners_mid`, the searches whose playouts weigh new corners (`corners`): those of
 #: a colour that has placed at least the first and fewer than the second number of pieces,
-#: its fourth to sixth, where the factor measured a gain played alone and no gain over
-#: whole games (docs/ai.md, twenty-sixth session). Off at every level.
+#: its fourth to sixth, where the factor measured a gain played alone (on every turn it
+#: gained nothing over whole games; this way 1.93 over 96, to be confirmed: docs/ai.md,
+#: twenty-sixth session). Off at every level.
 CORNERS_MIDDLE = (3, 6)
 
 
