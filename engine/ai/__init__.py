@@ -126,7 +126,7 @@ BIG_BOARD_PACES = frozenset({3, 4})
 #: With `corners_mid`, the searches whose playouts weigh new corners (`corners`): those of
 #: a colour that has placed at least the first and fewer than the second number of pieces,
 #: its fourth to sixth, where the factor measured a gain played alone (on every turn it
-#: gained nothing over whole games; this way 1.93 over 96, to be confirmed: docs/ai.md,
+#: gained nothing over whole games; this way 1.91 over 120, to be confirmed: docs/ai.md,
 #: twenty-sixth session). Off at every level.
 CORNERS_MIDDLE = (3, 6)
 
