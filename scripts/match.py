@@ -145,18 +145,23 @@ class LevelEngine:
         pass
 
 
+def flag(value: str) -> bool:
+    """A 0/1 option (`level:6/sizes=1`)."""
+    return bool(int(value))
+
+
 OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
-                "corner": lambda v: bool(int(v)),
-                "local": lambda v: bool(int(v)), "rich": lambda v: bool(int(v)),
-                "learned": lambda v: bool(int(v)), "slope": float, "rave": float,
-                "uct": float, "puct": float, "race": int, "raceeach": lambda v: bool(int(v)),
-                "lgr": lambda v: bool(int(v)),
-                "ravedist": lambda v: bool(int(v)), "localk": int, "localnext": int,
+                "corner": flag,
+                "local": flag, "rich": flag,
+                "learned": flag, "slope": float, "rave": float,
+                "uct": float, "puct": float, "race": int, "raceeach": flag,
+                "lgr": flag,
+                "ravedist": flag, "localk": int, "localnext": int,
                 "expinc": float, "relative": float, "length": float,
-                "bank": lambda v: bool(int(v)), "pace": int,
-                "merged": lambda v: bool(int(v)), "sizes": lambda v: bool(int(v)),
-                "gamma5": lambda v: bool(int(v)), "uctbig": float, "widen": float,
-                "corners": float, "cornmid": lambda v: bool(int(v))}
+                "bank": flag, "pace": int,
+                "merged": flag, "sizes": flag,
+                "gamma5": flag, "uctbig": float, "widen": float,
+                "corners": float, "cornmid": flag}
 
 
 def make_engine(spec: str, variant: str, seed: int):
