@@ -679,6 +679,37 @@ def test_corners_mid_weighs_new_corners_only_for_a_colours_fourth_to_sixth_piece
         assert seen == [4.0 if middle else 0.0, 4.0]
 
 
+
+def test_level_6_weighs_new_corners_on_the_big_board_only(monkeypatch):
+    """Level 6's playouts weigh new corners (`corners_big`) on the 20×20 board, in a
+    colour's fourth to sixth pieces only (`corners_mid`); duo keeps its playouts. An asked
+    `corners` factor applies on every board (in the same pieces), 0 turning it off."""
+    import engine.ai as ai
+
+    six = LEVELS[6]
+    assert (six.corners, six.corners_big, six.corners_mid) == (0.0, 4.0, True)
+    seen: list[float] = []
+    real_init = ai.FlatSearch.__init__
+
+    def init(self, *args, **kw):
+        seen.append(kw["corners"])
+        real_init(self, *args, **kw)
+
+    monkeypatch.setattr(ai.FlatSearch, "__init__", init)
+    for variant, plies, middle, shipped in (("classic", 8, False, 0.0),
+                                            ("classic", 13, True, 4.0),
+                                            ("classic", 22, True, 4.0),
+                                            ("duo", 2, False, 0.0), ("duo", 7, True, 0.0),
+                                            ("duo", 12, False, 0.0)):
+        state = random_game(variant, plies, seed=3).state
+        assert (3 <= state.position.nu_played[state.to_move - 1] < 6) == middle
+        seen.clear()
+        for corners in (None, 2.0, 0.0):
+            move = choose_move(state, state.to_move, level=6, seed=1, playouts=4,
+                               book=False, corners=corners, reuse=False)
+            assert move in state.legal_moves(state.to_move)
+        assert seen == [shipped, 2.0 if middle else 0.0, 0.0], (variant, plies)
+
 def _merged_search(rave_dist: bool = False):
     from engine.ai.mcts import MERGED_C, Search
 

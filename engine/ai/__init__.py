@@ -62,6 +62,7 @@ class Level:
     widen: float = 0.0  # the progressive widening's rate per √visits (0: `mcts.WIDEN_RATE`)
     corners: float = 0.0  # playouts: a candidate's weight × this per new corner (0: off)
     corners_mid: bool = False  # `corners` only for a colour's fourth to sixth pieces
+    corners_big: float = 0.0  # 20×20: `corners` there (0: the level's `corners` there too)
 
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
@@ -87,7 +88,8 @@ LEVELS: dict[int, Level] = {
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
              playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True, lgr=True,
-             relative=0.3, expand_inc=0.5, length=0.12, uct_big=0.35),
+             relative=0.3, expand_inc=0.5, length=0.12, uct_big=0.35, corners_big=4.0,
+             corners_mid=True),
 }
 HINT_LEVEL = 3
 
@@ -126,8 +128,8 @@ BIG_BOARD_PACES = frozenset({3, 4})
 #: With `corners_mid`, the searches whose playouts weigh new corners (`corners`): those of
 #: a colour that has placed at least the first and fewer than the second number of pieces,
 #: its fourth to sixth, where the factor measured a gain played alone (on every turn it
-#: gained nothing over whole games; this way 1.91 over 120, to be confirmed: docs/ai.md,
-#: twenty-sixth session). Off at every level.
+#: gained nothing over whole games; this way 1.96 over 216 against 2.14: docs/ai.md,
+#: twenty-sixth and twenty-seventh sessions). Level 6 on the 20×20 boards.
 CORNERS_MIDDLE = (3, 6)
 
 
@@ -187,7 +189,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     (defaults: the level's); `widen` the progressive widening's rate, `WIDEN_BASE +
     widen·√visits` children eligible (0: `mcts.WIDEN_RATE`; default: the level's);
     `corners` the playouts' weight factor per corner a candidate opens for its colour (0:
-    none) and `corners_mid` whether it applies only to the colour's `CORNERS_MIDDLE`
+    none; on every board: it overrides `corners_big`, the level's factor for the 20×20
+    boards) and `corners_mid` whether it applies only to the colour's `CORNERS_MIDDLE`
     pieces (defaults: the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
@@ -230,6 +233,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                                sizes=sizes, gamma5=gamma5, race_each=race_each,
                                uct_big=uct_big, local_next=local_next, widen=widen,
                                corners=corners)
+    if corners is None and spec.corners_big and pos.variant.size == 20:
+        options["corners"] = spec.corners_big
     if spec.corners_mid if corners_mid is None else corners_mid:
         first, stop = CORNERS_MIDDLE
         if not first <= pos.nu_played[color] < stop:
