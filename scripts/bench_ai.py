@@ -17,7 +17,8 @@ of listing them): the one-ply heuristic (levels 3–5), the richer one, and the 
 (level 6; classic uses the duo weights here when it has none of its own), on positions 0, 8
 and 16 placements per seat in.
 Search rate: simulations per second of level 6's search on positions 0, 8 and 16
-placements per seat in (the playouts, expansions and tree walks together).
+placements per seat in, classic also 4 (where level 6's playouts weigh new corners), as
+level 6 plays there (the playouts, expansions and tree walks together).
 With `--fixed N` the playout and search tables time N playouts / simulations each in CPU
 seconds of this thread instead of running for `--seconds` of wall clock: the figures then
 hardly move when the machine's other jobs do (comparing two commits, run each a few times).
@@ -116,22 +117,24 @@ def priors_table() -> None:
 def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, tree: str = "flat",
                  **options) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
-    `shipped` every other search option the level sets, `Level.search_args`: last good
-    replies, the relative bonus, the rising expansion threshold, the game-length bonus) on
-    positions 0, 8 and 16 placements per seat in: what the strength depends on. `options`
-    override level 6's (e.g. `merged=True`); `fixed`: that many simulations, timed in CPU
-    seconds of this thread; `tree`: "flat" (`flat.FlatSearch`, what the levels play
-    where it has their options) or "python" (`mcts.Search`)."""
+    `shipped` every other search option the level sets there, `Level.options_for`: last
+    good replies, the relative bonus, the rising expansion threshold, the game-length
+    bonus, on the 20×20 board the corners factor in a colour's fourth to sixth pieces)
+    on positions 0, 8 and 16 placements per seat in (classic also 4, where that factor
+    applies): what the strength depends on. `options` override level 6's (e.g.
+    `merged=True`); `fixed`: that many simulations, timed in CPU seconds of this thread;
+    `tree`: "flat" (`flat.FlatSearch`, what the levels play where it has their options)
+    or "python" (`mcts.Search`)."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
         n = 2 if variant == "duo" else 4
-        for each in (0, 8, 16):
+        for each in (0, 4, 8, 16) if variant == "classic" else (0, 8, 16):
             state = _game(variant, each * n, seed=3).state
             color = state.to_move - 1
             # as shipped: level 6's search options; before: only its playouts and priors
-            args = LEVELS[6].search_args(**options) if shipped else dict(local=True,
-                                                                          learned=True)
+            args = (LEVELS[6].options_for(state.position, color, **options) if shipped
+                    else dict(local=True, learned=True))
             args.update(seed=1, recent=recent_placements(state))
             cls = FlatSearch if tree == "flat" and supports(**args) else Search
             cls(state.position.copy(), color, **args).run(50)  # warm-up

@@ -702,7 +702,9 @@ def test_level_6_weighs_new_corners_on_the_big_board_only(monkeypatch):
                                             ("duo", 2, False, 0.0), ("duo", 7, True, 0.0),
                                             ("duo", 12, False, 0.0)):
         state = random_game(variant, plies, seed=3).state
-        assert (3 <= state.position.nu_played[state.to_move - 1] < 6) == middle
+        color = state.to_move - 1
+        assert (3 <= state.position.nu_played[color] < 6) == middle
+        assert six.options_for(state.position, color)["corners"] == shipped
         seen.clear()
         for corners in (None, 2.0, 0.0):
             move = choose_move(state, state.to_move, level=6, seed=1, playouts=4,

@@ -77,6 +77,22 @@ class Level:
         args.update((k, v) for k, v in overrides.items() if v is not None)
         return args
 
+    def options_for(self, pos, color: int, corners_mid: bool | None = None,
+                    **overrides) -> dict:
+        """`search_args` for a search of `color` in `pos` as this level plays it there:
+        `corners_big` as the corners factor on the 20×20 boards unless `corners` is asked
+        for, and with `corners_mid` (default: the level's) the factor only while the colour
+        has placed `CORNERS_MIDDLE` pieces (outside them 0, a different reuse key: the
+        tree is not reused across the switch)."""
+        args = self.search_args(**overrides)
+        if overrides.get("corners") is None and self.corners_big and pos.variant.size == 20:
+            args["corners"] = self.corners_big
+        first, stop = CORNERS_MIDDLE
+        if (self.corners_mid if corners_mid is None else corners_mid) and not (
+                first <= pos.nu_played[color] < stop):
+            args["corners"] = 0.0
+        return args
+
 
 LEVELS: dict[int, Level] = {
     1: Level(1, "Sprout", "plays big pieces near its corners, but often not the best one",
@@ -227,18 +243,12 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     prior_n = PRIOR_N if prior_n is None else prior_n
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
     bank = spec.bank if bank is None else bank
-    options = spec.search_args(local=local, rich=rich, learned=learned, race=race, lgr=lgr,
-                               rave_dist=rave_dist, relative=relative,
-                               expand_inc=expand_inc, length=length, merged=merged,
-                               sizes=sizes, gamma5=gamma5, race_each=race_each,
-                               uct_big=uct_big, local_next=local_next, widen=widen,
-                               corners=corners)
-    if corners is None and spec.corners_big and pos.variant.size == 20:
-        options["corners"] = spec.corners_big
-    if spec.corners_mid if corners_mid is None else corners_mid:
-        first, stop = CORNERS_MIDDLE
-        if not first <= pos.nu_played[color] < stop:
-            options["corners"] = 0.0  # a different reuse key: the tree is not reused then
+    options = spec.options_for(pos, color, corners_mid, local=local, rich=rich,
+                               learned=learned, race=race, lgr=lgr, rave_dist=rave_dist,
+                               relative=relative, expand_inc=expand_inc, length=length,
+                               merged=merged, sizes=sizes, gamma5=gamma5,
+                               race_each=race_each, uct_big=uct_big, local_next=local_next,
+                               widen=widen, corners=corners)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None
