@@ -650,15 +650,11 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
         assert 1.0 < asked[0] <= 2.0
 
 
-def test_corners_mid_weighs_new_corners_only_for_a_colours_fourth_to_sixth_pieces(
-        monkeypatch):
-    """With `corners_mid` the search's playouts get the `corners` factor only when the
-    colour to move has placed `CORNERS_MIDDLE` pieces (three to five); without it, on
-    every move."""
+@pytest.fixture
+def corners_seen(monkeypatch) -> list[float]:
+    """The `corners` factor of every `FlatSearch` built while the test runs, in order."""
     import engine.ai as ai
-    from engine.ai import CORNERS_MIDDLE
 
-    assert CORNERS_MIDDLE == (3, 6)
     seen: list[float] = []
     real_init = ai.FlatSearch.__init__
 
@@ -667,35 +663,35 @@ def test_corners_mid_weighs_new_corners_only_for_a_colours_fourth_to_sixth_piece
         real_init(self, *args, **kw)
 
     monkeypatch.setattr(ai.FlatSearch, "__init__", init)
+    return seen
+
+
+def test_corners_mid_weighs_new_corners_only_for_a_colours_fourth_to_sixth_pieces(
+        corners_seen):
+    """With `corners_mid` the search's playouts get the `corners` factor only when the
+    colour to move has placed `CORNERS_MIDDLE` pieces (three to five); without it, on
+    every move."""
+    from engine.ai import CORNERS_MIDDLE
+
+    assert CORNERS_MIDDLE == (3, 6)
     for plies, middle in ((8, False), (13, True), (22, True), (26, False)):
         state = random_game("classic", plies, seed=3).state
         placed = state.position.nu_played[state.to_move - 1]
         assert (3 <= placed < 6) == middle
-        seen.clear()
+        corners_seen.clear()
         for mid in (True, False):
             move = choose_move(state, state.to_move, level=6, seed=1, playouts=4,
                                book=False, corners=4.0, corners_mid=mid, reuse=False)
             assert move in state.legal_moves(state.to_move)
-        assert seen == [4.0 if middle else 0.0, 4.0]
+        assert corners_seen == [4.0 if middle else 0.0, 4.0]
 
 
-
-def test_level_6_weighs_new_corners_on_the_big_board_only(monkeypatch):
+def test_level_6_weighs_new_corners_on_the_big_board_only(corners_seen):
     """Level 6's playouts weigh new corners (`corners_big`) on the 20×20 board, in a
     colour's fourth to sixth pieces only (`corners_mid`); duo keeps its playouts. An asked
     `corners` factor applies on every board (in the same pieces), 0 turning it off."""
-    import engine.ai as ai
-
     six = LEVELS[6]
     assert (six.corners, six.corners_big, six.corners_mid) == (0.0, 4.0, True)
-    seen: list[float] = []
-    real_init = ai.FlatSearch.__init__
-
-    def init(self, *args, **kw):
-        seen.append(kw["corners"])
-        real_init(self, *args, **kw)
-
-    monkeypatch.setattr(ai.FlatSearch, "__init__", init)
     for variant, plies, middle, shipped in (("classic", 8, False, 0.0),
                                             ("classic", 13, True, 4.0),
                                             ("classic", 22, True, 4.0),
@@ -705,12 +701,13 @@ def test_level_6_weighs_new_corners_on_the_big_board_only(monkeypatch):
         color = state.to_move - 1
         assert (3 <= state.position.nu_played[color] < 6) == middle
         assert six.options_for(state.position, color)["corners"] == shipped
-        seen.clear()
+        corners_seen.clear()
         for corners in (None, 2.0, 0.0):
             move = choose_move(state, state.to_move, level=6, seed=1, playouts=4,
                                book=False, corners=corners, reuse=False)
             assert move in state.legal_moves(state.to_move)
-        assert seen == [shipped, 2.0 if middle else 0.0, 0.0], (variant, plies)
+        assert corners_seen == [shipped, 2.0 if middle else 0.0, 0.0], (variant, plies)
+
 
 def _merged_search(rave_dist: bool = False):
     from engine.ai.mcts import MERGED_C, Search
