@@ -337,10 +337,10 @@ def warm_up() -> float:
 def compiled_kernels() -> set[tuple[str, str]]:
     """(module.function, signature) for every compiled kernel of the search modules that
     this process has compiled or loaded so far (how the tests check `warm_up`)."""
-    from . import features, flat, playout
+    from . import features, flat, leaf, playout
 
     found = set()
-    for module in (features, flat, playout):
+    for module in (features, flat, leaf, playout):
         for name, value in vars(module).items():
             for signature in getattr(value, "signatures", None) or ():
                 found.add((f"{module.__name__}.{name}", str(signature)))

@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from .features import weights_for
+from .leaf import leaf_lists
 from .mcts import (
     DEAD_SCORE,
     DECIDED_MIN,
@@ -40,12 +41,14 @@ from .mcts import (
     PRIOR_SLOPE,
     PRIOR_TOP,
     RACE_PLACEMENTS,
+    RACE_SLACK,
     RAVE_K,
     SCORE_BONUS,
     SCORE_SCALE,
     TIME_CHECK_EVERY,
     WIDEN_BASE,
     WIDEN_RATE,
+    _dist_array,
     expand_lists,
     exploration,
     mirror_capped,
@@ -242,6 +245,16 @@ class FlatSearch:
         self.pnode = np.zeros(MAX_DEPTH, np.int64)
         self.pchild = np.zeros(MAX_DEPTH, np.int64)
         self._seeds = np.zeros(0, np.int64)
+        # The learned prior's nodes are listed and scored in one compiled call
+        # (`leaf.leaf_lists`); the heuristic orders stay with `expand_lists`.
+        self._leaf = None if self.learned is None else (
+            packed.bits, t.pack(list(pos.occupied)), packed.nu_played, n, t.nbytes * 8,
+            t.piece_base, t.stride, pos.bc.size > 14, _alive(n, self.dead), self._prc,
+            self._prm, np.array(self.learned, np.float64), race, race_each, RACE_SLACK,
+            4 if pos.bc.size <= 14 else 7, _dist_array(pos.bc.size), t.min_sizes, t.on,
+            t.cells, t.ncell, t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre, t.cp,
+            t.cov, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
+            np.zeros(pos.bc.nu_moves, np.int64), np.zeros(1, np.int64))
         self._mark_symmetry()
 
     def _expand(self, pos, color: int, recent: tuple) -> int:
@@ -311,6 +324,12 @@ class FlatSearch:
         `pchild`), as `Search.simulate` does."""
         t = self.tree
         depth = int(self.st[ST_DEPTH])
+        if self._leaf is not None:
+            c, moves, scores = leaf_lists(depth, self.pnode, self.pchild, t.color, t.move,
+                                          *self._leaf)
+            v = t.add(int(c), moves, scores, self.prior_n, self.slope)
+            t.kid[int(self.pchild[depth - 1])] = v
+            return
         path = [(int(t.color[v]), int(t.move[j]))
                 for v, j in zip(self.pnode[:depth].tolist(), self.pchild[:depth].tolist(),
                                 strict=True)]

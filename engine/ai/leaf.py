@@ -1,0 +1,192 @@
+"""A flat-tree node's moves listed and scored in one compiled call (`FlatSearch` with the
+learned prior, levels 6's search).
+
+`mcts.expand_lists` builds the node's position in Python, lists its moves and scores them
+with the learned prior: about 90 Python calls an expansion, half of the expansion's time
+and a fifth to a third of level 6's whole search in classic play (docs/performance.md,
+"Where level 6's 3 seconds go"). `leaf_lists` does the same from the packed root and the
+tree's placements below it, without leaving compiled code, and returns the same colour,
+moves and scores, element for element (`tests/test_ai_leaf.py` holds the two equal on
+random positions of every variant).
+
+The position after the placements is rebuilt as `playout._playout` rebuilds it (forbidden
+cells, used pieces, attach points), plus the cells each colour occupies, which the prior's
+`opp_touch` feature reads and the playouts do not need. The prior's per-node masks follow
+`features._context` bit for bit, and its per-move loop is `features._logits` itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..pieces import NU_PIECES
+from .features import NAMES, _logits
+from .playout import WINDOW_POOL, _legal_moves
+
+NU_NAMED = len(NAMES)  # the weights before the pieces' (`features.FEATURE_NAMES`)
+
+
+@njit(cache=True, inline="always")
+def _bit(mask, b, limit):
+    """mask[b], 0 off the array's board part (what a shifted Python int reads there)."""
+    if b < 0 or b >= limit:
+        return 0
+    return mask[b]
+
+
+@njit(cache=True)
+def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, piece_base,
+               stride, big, alive, prc, prm, w, race, race_each, slack, early_at, dist,
+               min_sizes, on, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre, cp,
+               cov, woff, cwin, widx, went, wlist, wtop, seen, sgen):
+    """`mcts.expand_lists` with learned weights `w` for the node the tree path
+    pnode[:depth] / pchild[:depth] leads to from the packed root (`playout.Packed`'s
+    `bits` and `nu_played`, `occ0` the colours' occupied cells packed the same way):
+    the colour to move (−1 when none can), its considered moves and their scores, best
+    first. `prc`/`prm`: the placements before the root (the last three at most); `big`:
+    the 20×20 board (the race to the middle); `seen`/`sgen`: this caller's scratch for
+    the move lists."""
+    forb = np.zeros((n, row), np.uint8)  # with the used pieces at piece_base + p
+    attach = np.zeros((n, row), np.uint8)
+    occ = np.zeros((n, row), np.uint8)
+    nu = nu0.copy()
+    for c in range(n):
+        for b in range(row):
+            forb[c, b] = bits[c * row + b]
+            attach[c, b] = bits[(n + c) * row + b]
+            occ[c, b] = occ0[c * row + b]
+    pc = np.empty(depth, np.int64)
+    pm = np.empty(depth, np.int64)
+    for d in range(depth):
+        c = ncolor[pnode[d]]
+        m = cmove[pchild[d]]
+        pc[d] = c
+        pm[d] = m
+        for q in range(ncell[m]):
+            b = cells[m, q]
+            for o in range(n):
+                forb[o, b] = 1
+            occ[c, b] = 1
+        for q in range(adj_ptr[m], adj_ptr[m + 1]):
+            forb[c, adj[q]] = 1
+        forb[c, piece_base + piece[m]] = 1
+        nu[c] += 1
+        for q in range(att_ptr[m], att_ptr[m + 1]):
+            attach[c, att[q]] = 1
+    for c in range(n):
+        for b in range(piece_base):
+            if forb[c, b]:
+                attach[c, b] = 0
+
+    # The colour to move and its moves (`expand_lists`, `considered_arrays`).
+    if wtop[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
+        widx[:] = -1
+        wtop[:] = 0
+    first = (ncolor[pnode[depth - 1]] + 1) % n if depth else 0
+    lb = np.zeros(2 * row, np.uint8)
+    color = -1
+    moves = np.zeros(0, np.int64)
+    for i in range(n):
+        c = (first + i) % n
+        if not alive[c]:
+            continue
+        for b in range(row):
+            lb[b] = forb[c, b]
+            lb[row + b] = attach[c, b]
+        size = min_sizes[nu[c]]
+        sgen[0] += 1
+        found = _legal_moves(lb, row, piece_base, size, sgen[0], seen, cells, ncell, cp, cov,
+                             woff, cwin, widx, went, wlist, wtop)
+        if found.shape[0] == 0 and size > 1:
+            sgen[0] += 1
+            found = _legal_moves(lb, row, piece_base, 1, sgen[0], seen, cells, ncell, cp,
+                                 cov, woff, cwin, widx, went, wlist, wtop)
+        if found.shape[0]:
+            color = c
+            moves = found.astype(np.int64)
+            break
+    if color < 0:
+        return -1, moves, np.zeros(0, np.float64)
+    c = color
+    if race and big:
+        total = 0
+        for o in range(n):
+            total += nu[o]
+        if (nu[c] < race) if race_each else (total <= race * n):
+            lo = np.inf
+            for i in range(moves.shape[0]):
+                lo = min(lo, dist[moves[i]])
+            keep = 0
+            for i in range(moves.shape[0]):
+                if dist[moves[i]] <= lo + slack:
+                    moves[keep] = moves[i]
+                    keep += 1
+            moves = moves[:keep]
+
+    # `features._context`'s masks for colour c, one uint8 row each, in `_logits`' order:
+    # own, old, opp_att, opp_near, opp_occ, free, open3, closed, local.
+    masks = np.zeros(9 * row, np.uint8)
+    OWN, OLD, ATT, NEAR, OCC, FREE, OPEN, CLOSED, LOCAL = (0, row, 2 * row, 3 * row,
+                                                          4 * row, 5 * row, 6 * row,
+                                                          7 * row, 8 * row)
+    played = nu[c] > 0  # an unplayed colour's start cell is not among its corners
+    for b in range(piece_base):
+        if not on[b]:
+            continue
+        masks[OWN + b] = attach[c, b]
+        masks[OLD + b] = 1 if forb[c, b] or (played and attach[c, b]) else 0
+        masks[FREE + b] = 0 if forb[c, b] else 1
+        for o in range(n):
+            if o == c:
+                continue
+            masks[ATT + b] |= attach[o, b]
+            masks[OCC + b] |= occ[o, b]
+            if not attach[o, b] and not forb[o, b] and (
+                    _bit(attach[o], b - 1, piece_base) or _bit(attach[o], b + 1, piece_base)
+                    or _bit(attach[o], b - stride, piece_base)
+                    or _bit(attach[o], b + stride, piece_base)):
+                masks[NEAR + b] = 1
+    free = masks[FREE:FREE + row]
+    for b in range(piece_base):
+        if not on[b]:
+            continue
+        if masks[ATT + b]:
+            masks[NEAR + b] = 0
+        e = _bit(free, b + 1, piece_base)
+        wst = _bit(free, b - 1, piece_base)
+        nth = _bit(free, b + stride, piece_base)
+        sth = _bit(free, b - stride, piece_base)
+        masks[OPEN + b] = (e & wst & (nth | sth)) | (nth & sth & (e | wst))
+        masks[CLOSED + b] = 1 - ((e & (wst | nth | sth)) | (wst & (nth | sth)) | (nth & sth))
+    npre = prc.shape[0]
+    for j in range(max(0, npre + depth - 3), npre + depth):
+        o = prc[j] if j < npre else pc[j - npre]
+        m = prm[j] if j < npre else pm[j - npre]
+        if o == c:
+            continue
+        for q in range(att_ptr[m], att_ptr[m + 1]):
+            b = att[q]
+            if not forb[o, b] and on[b]:
+                masks[LOCAL + b] = 1
+
+    # `features.prior_logit_array`'s weights at this colour's phase, the same arithmetic.
+    phase = nu[c] / NU_PIECES
+    nd = NU_NAMED
+    w_piece = np.empty(NU_PIECES, np.float64)
+    for p in range(NU_PIECES):
+        w_piece[p] = w[nd + p] + phase * w[nd + NU_PIECES + p]
+    w_centre = w[6] if nu[c] < early_at else 0.0
+    w_local = w[17] + w[21] * phase
+    w_free = w[16] + w[20] * phase
+    if not w_local:
+        masks[LOCAL:LOCAL + row] = 0
+    if not w_free:
+        masks[FREE:FREE + row] = 0
+    s = _logits(moves, masks, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
+                w_piece, w[7] * phase, w[0] + w[8] * phase, w[2] + w[9] * phase,
+                w[1] + w[10] * phase, w[3] + w[11] * phase, w[4] + w[12] * phase,
+                w[5] + w[13] * phase, w_centre, w[14] + w[18] * phase,
+                w[15] + w[19] * phase, w_free, w_local)
+    order = np.argsort(-s, kind="mergesort")  # best first, ties in list order
+    return c, moves[order], s[order]
