@@ -28,7 +28,7 @@ import time
 import numpy as np
 from numba import njit
 
-from .features import weights_for
+from .features import NU_FEATURES, weights_for
 from .leaf import leaf_lists
 from .mcts import (
     DEAD_SCORE,
@@ -98,8 +98,23 @@ class Tree:
             setattr(self, name, np.zeros(nodes, dtype))
         for name, dtype in self.CHILD_FIELDS:
             setattr(self, name, np.zeros(kids, dtype))
-        self.nodes = 0  # nodes in use
-        self.kids = 0  # children in use
+        self.used = np.zeros(2, np.int64)  # nodes and children in use (`_run` adds too)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.used[0])
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        self.used[0] = value
+
+    @property
+    def kids(self) -> int:
+        return int(self.used[1])
+
+    @kids.setter
+    def kids(self, value: int) -> None:
+        self.used[1] = value
 
     def add(self, color: int, moves: np.ndarray, scores: np.ndarray, prior_n: int,
             slope: float) -> int:
@@ -143,6 +158,7 @@ class Tree:
         """A compact copy of the subtree at node `v` (its node 0), children in the same
         order."""
         out = Tree.__new__(Tree)
+        out.used = np.zeros(2, np.int64)
         arrays = _compact(v, self.color, self.first, self.k, self.visits, self.move, self.n,
                           self.w, self.rn, self.rw, self.q, self.kid, self.cap)
         names = [name for name, _ in self.NODE_FIELDS + self.CHILD_FIELDS]
@@ -245,12 +261,15 @@ class FlatSearch:
         self.pnode = np.zeros(MAX_DEPTH, np.int64)
         self.pchild = np.zeros(MAX_DEPTH, np.int64)
         self._seeds = np.zeros(0, np.int64)
-        # The learned prior's nodes are listed and scored in one compiled call
-        # (`leaf.leaf_lists`); the heuristic orders stay with `expand_lists`.
-        self._leaf = None if self.learned is None else (
+        # The learned prior's nodes are listed and scored in compiled code (`leaf.leaf_lists`,
+        # which `_run` calls itself while the tree has room); the heuristic orders stay
+        # with `expand_lists` (the tuple is built anyway: `_run` takes the same types).
+        self._lx = self.learned is not None
+        self._leaf = (
             packed.bits, t.pack(list(pos.occupied)), packed.nu_played, n, t.nbytes * 8,
             t.piece_base, t.stride, pos.bc.size > 14, _alive(n, self.dead), self._prc,
-            self._prm, np.array(self.learned, np.float64), race, race_each, RACE_SLACK,
+            self._prm, np.array(self.learned or (0.0,) * NU_FEATURES, np.float64), race,
+            race_each, RACE_SLACK,
             4 if pos.bc.size <= 14 else 7, _dist_array(pos.bc.size), t.min_sizes, t.on,
             t.cells, t.ncell, t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre, t.cp,
             t.cov, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
@@ -313,7 +332,8 @@ class FlatSearch:
         done = _run(count, resume, t.color, t.first, t.k, t.visits, t.move, t.n, t.w, t.rn,
                     t.rw, t.q, t.kid, t.cap, self.pnode, self.pchild, self.mark, self.st,
                     self.rstat, seeds, self._fp, self._ip, self._local, self._prc,
-                    self._prm, *self._table_args)
+                    self._prm, self._lx, t.used, self.prior_n, self.slope, self._leaf,
+                    *self._table_args)
         w.gen = int(self.st[ST_GEN])
         self._done = done
         self.simulations += done
@@ -324,7 +344,7 @@ class FlatSearch:
         `pchild`), as `Search.simulate` does."""
         t = self.tree
         depth = int(self.st[ST_DEPTH])
-        if self._leaf is not None:
+        if self._lx:  # `_run` found no room for the node: `add` grows the arrays
             c, moves, scores = leaf_lists(depth, self.pnode, self.pchild, t.color, t.move,
                                           *self._leaf)
             v = t.add(int(c), moves, scores, self.prior_n, self.slope)
@@ -444,15 +464,17 @@ def _rewards(scores, moves, plain, fp, rstat, out):
 
 @njit(cache=True)
 def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, ckid, ccap,
-         pnode, pchild, mark, st, rstat, seeds, fp, ip, local_mode, prc, prm,
-         bits, row, piece_base, stride, nu_played, squares, last_piece, alive, cells, ncell,
+         pnode, pchild, mark, st, rstat, seeds, fp, ip, local_mode, prc, prm, lx, used,
+         prior_n, slope, lf, bits, row, piece_base, stride, nu_played, squares, last_piece, alive, cells, ncell,
          piece, gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx,
          went, wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
          rone, rtwo, key1, key2, min_sizes, psize, cornw):
     """Up to `count` simulations of `Search.simulate` from node 0; returns how many it
-    finished. It stops early, with st[ST_EXPAND] set, when a simulation reaches a child
-    due for expansion: its path is in `pnode`/`pchild` (st[ST_DEPTH] long), and the call
-    after the expansion (`resume`) finishes it first."""
+    finished. A child due for expansion gets its node here with `lx` (the learned prior:
+    `leaf.leaf_lists` on `lf`, `FlatSearch._leaf`) while the arrays have room for it;
+    otherwise the call stops early, with st[ST_EXPAND] set: the path is in
+    `pnode`/`pchild` (st[ST_DEPTH] long), and the call after the expansion (`resume`)
+    finishes that simulation first. `used`: the tree's nodes and children in use."""
     uct_c, rave_k, expand_inc = fp[0], fp[1], fp[2]
     widen_base, widen_rate = fp[5], fp[6]
     n = ip[0]
@@ -514,6 +536,25 @@ def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq
                         due = True
                     break
                 node = kid
+            if due and lx:
+                # `Tree.add` for the node `leaf_lists` lists, when it fits.
+                c, moves, scores = leaf_lists(depth, pnode, pchild, ncolor, cmove, *lf)
+                v = used[0]
+                f = used[1]
+                kk = moves.shape[0]
+                if v < ncolor.shape[0] and f + kk <= cmove.shape[0]:
+                    ncolor[v] = c
+                    nfirst[v] = f
+                    nk[v] = kk
+                    nvisits[v] = 0
+                    used[0] = v + 1
+                    used[1] = f + kk
+                    if kk:
+                        _fill(f, moves, scores, prior_n, slope, PRIOR_FLOOR, PRIOR_TOP,
+                              cmove, cn, cw, crn, crw, cq, ckid, ccap)
+                    ckid[pchild[depth - 1]] = v
+                    next_color = max(c, 0)
+                    due = False
             if due:
                 st[ST_DEPTH] = depth
                 st[ST_EXPAND] = 1
