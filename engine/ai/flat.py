@@ -465,10 +465,10 @@ def _rewards(scores, moves, plain, fp, rstat, out):
 @njit(cache=True)
 def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, ckid, ccap,
          pnode, pchild, mark, st, rstat, seeds, fp, ip, local_mode, prc, prm, lx, used,
-         prior_n, slope, lf, bits, row, piece_base, stride, nu_played, squares, last_piece, alive, cells, ncell,
-         piece, gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx,
-         went, wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
-         rone, rtwo, key1, key2, min_sizes, psize, cornw):
+         prior_n, slope, lf, bits, row, piece_base, stride, nu_played, squares, last_piece,
+         alive, cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys,
+         woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff,
+         rlen, use_lgr, rone, rtwo, key1, key2, min_sizes, psize, cornw):
     """Up to `count` simulations of `Search.simulate` from node 0; returns how many it
     finished. A child due for expansion gets its node here with `lx` (the learned prior:
     `leaf.leaf_lists` on `lf`, `FlatSearch._leaf`) while the arrays have room for it;
