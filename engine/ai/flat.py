@@ -5,9 +5,11 @@ After the twelfth session's faster playouts, CPython's share of a middle-game si
 was about two thirds: walking down the tree (`Search.select`), the backup with RAVE,
 the rewards and the call into the compiled playout. Here the nodes and their children live
 in arrays (`Tree`) and one compiled function (`_run`) selects, plays out, rewards and backs
-up one simulation after another; it returns to Python only when a node is to be expanded
-(listing and scoring a node's moves builds a position, which stays in Python) or after the
-number of simulations it was asked for (time checks).
+up one simulation after another; it returns to Python after the number of simulations it
+was asked for (time checks), and when a node is to be expanded and either its arrays are
+full (`Tree.add` grows them) or the levels' heuristic move orders score it (they build a
+position in Python, `mcts.expand_lists`). With the learned prior (level 6) `_run` lists and
+scores the node itself (`leaf.leaf_lists`, the same moves and scores).
 
 The search is the same as `Search`'s with the same options and seed: the same random
 seeds, the same selection, the same rewards and the same backup, so a playout-bound search
