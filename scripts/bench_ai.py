@@ -4,6 +4,7 @@
   python scripts/bench_ai.py --quick    # fewer positions
   python scripts/bench_ai.py --playouts-only --seconds 2
   python scripts/bench_ai.py --priors-only   # only the cost of scoring a node's moves
+  python scripts/bench_ai.py --expand-only   # one node of level 6's search: Python, compiled
   python scripts/bench_ai.py --search-only   # only level 6's simulations per second
   python scripts/bench_ai.py --search-only --merged   # also with Pentobi's tree policy
   python scripts/bench_ai.py --playouts-only --fixed 2000   # CPU time of fixed work
@@ -16,6 +17,10 @@ Move priors: CPU µs per legal move to score a node's children (what an expansio
 of listing them): the one-ply heuristic (levels 3–5), the richer one, and the learned model
 (level 6; classic uses the duo weights here when it has none of its own), on positions 0, 8
 and 16 placements per seat in.
+Node expansion: CPU µs to list and score one node of level 6's search (its colour, legal
+moves and learned scores, best first), built in Python along the tree path and in one
+compiled call, on 300 leaves one to three random placements below positions 0, 8 and 16
+placements per seat in (classic also 4).
 Search rate: simulations per second of level 6's search on positions 0, 8 and 16
 placements per seat in, classic also 4 (where level 6's playouts weigh new corners), as
 level 6 plays there (the playouts, expansions and tree walks together).
@@ -29,10 +34,13 @@ plays them out), one core, tree reuse off, so each figure is a cold search.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,7 +48,8 @@ from engine.ai import LEVELS, choose_move  # noqa: E402
 from engine.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
 from engine.ai.flat import FlatSearch, supports  # noqa: E402
 from engine.ai.heuristic import score_moves  # noqa: E402
-from engine.ai.mcts import Search  # noqa: E402
+from engine.ai.leaf import leaf_lists, random_path  # noqa: E402
+from engine.ai.mcts import Search, expand_lists  # noqa: E402
 from engine.ai.playout import playout  # noqa: E402
 from engine.cornerclaim import new_game  # noqa: E402
 
@@ -114,6 +123,48 @@ def priors_table() -> None:
                   f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
 
 
+def expansion_table(nodes: int = 300) -> None:
+    """The cost of listing and scoring one node of level 6's search: in Python (a position
+    built along the tree path, `mcts.expand_lists`: `FlatSearch`'s expansion before the
+    thirtieth session, and still that of the levels without the learned prior) and
+    compiled (`leaf.leaf_lists`, which `flat._run` calls itself), on `nodes` leaves one to
+    three random placements below each benchmark position, CPU time of this thread."""
+    print("| variant | placements per seat | moves a node | Python µs/node "
+          "| compiled µs/node | ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for variant in ("duo", "classic"):
+        n = 2 if variant == "duo" else 4
+        for each in (0, 4, 8, 16) if variant == "classic" else (0, 8, 16):
+            state = _game(variant, each * n, seed=3).state
+            root = state.position
+            args = LEVELS[6].options_for(root, state.to_move - 1)
+            search = FlatSearch(root.copy(), state.to_move - 1, seed=1,
+                                recent=recent_placements(state), **args)
+            rnd = random.Random(each)
+            paths = [p for p in (random_path(root.copy(), rnd, 1 + i % 3)
+                                 for i in range(nodes)) if p]
+            arrays = [(np.array([c for c, _ in p]), np.array([m for _, m in p]),
+                       np.arange(len(p))) for p in paths]
+            moves = 0
+            for color, move, steps in arrays[:5]:  # warm-up (compiled on first use)
+                leaf_lists(len(steps), steps, steps, color, move, *search._leaf)
+            t = time.thread_time()
+            for p in paths:
+                pos = root.copy()
+                for c, m in p:
+                    pos.play(c, m)
+                moves += len(expand_lists(
+                    pos, (p[-1][0] + 1) % n, learned=search.learned, race=search.race,
+                    recent=(search.recent + tuple(p))[-3:], race_each=search.race_each)[1])
+            py = (time.thread_time() - t) / len(paths)
+            t = time.thread_time()
+            for color, move, steps in arrays:
+                leaf_lists(len(steps), steps, steps, color, move, *search._leaf)
+            jit = (time.thread_time() - t) / len(paths)
+            print(f"| {variant} | {each} | {moves / len(paths):.0f} | {py * 1e6:.0f} "
+                  f"| {jit * 1e6:.0f} | {py / jit:.1f} × |")
+
+
 def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, tree: str = "flat",
                  **options) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
@@ -163,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--playouts-only", action="store_true", help="skip the time per move")
     ap.add_argument("--priors-only", action="store_true",
                     help="only the cost of scoring a node's moves")
+    ap.add_argument("--expand-only", action="store_true",
+                    help="only the cost of listing and scoring one node of level 6's "
+                         "search, in Python and compiled")
     ap.add_argument("--search-only", action="store_true",
                     help="only level 6's simulations per second, as shipped and with only "
                          "local playouts and learned priors (level 6 before its eighth-session "
@@ -179,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.priors_only:
         priors_table()
+        return 0
+    if args.expand_only:
+        expansion_table()
         return 0
     if args.search_only:
         search_rates(args.seconds, fixed=args.fixed, tree=args.tree)

@@ -11,30 +11,9 @@ import pytest
 
 from engine.ai.features import NU_FEATURES, recent_placements, weights_for
 from engine.ai.flat import FlatSearch
-from engine.ai.leaf import leaf_lists
+from engine.ai.leaf import leaf_lists, random_path
 from engine.ai.mcts import RACE_PLACEMENTS, expand_lists
 from tests.test_ai import VARIANTS, random_game
-
-
-def _path(pos, rnd: random.Random, depth: int, dead: frozenset) -> list[tuple[int, int]]:
-    """`depth` random placements from `pos` (changed in place) in turn order, skipping the
-    colours that cannot move, as a tree path runs; shorter when the game ends."""
-    n = pos.nu_colors
-    c = rnd.randrange(n)
-    path = []
-    while len(path) < depth:
-        for i in range(n):
-            o = (c + i) % n
-            moves = [] if o in dead else pos.legal_moves(o)
-            if moves:
-                break
-        else:
-            break
-        m = rnd.choice(moves)
-        pos.play(o, m)
-        path.append((o, m))
-        c = (o + 1) % n
-    return path
 
 
 def _weights(kind: str, pos, rnd: random.Random) -> tuple[float, ...]:
@@ -69,7 +48,7 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         args = list(search._leaf)
         args[11] = np.array(w, np.float64)
         pos = root.copy()
-        path = _path(pos, rnd, 1 + trial % 6, dead)
+        path = random_path(pos, rnd, 1 + trial % 6, dead)
         if not path:
             continue
         depth = len(path)

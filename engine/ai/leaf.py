@@ -27,6 +27,29 @@ from .playout import WINDOW_POOL, _legal_moves
 NU_NAMED = len(NAMES)  # the weights before the pieces' (`features.FEATURE_NAMES`)
 
 
+def random_path(pos, rnd, depth: int, dead: frozenset = frozenset()) -> list[tuple[int, int]]:
+    """`depth` random placements (colour, move) from `pos`, played on it, in turn order from
+    a random colour and skipping the colours that cannot move, as a tree path runs; shorter
+    when the game ends. `rnd`: a `random.Random` (what the tests and the benchmark of
+    `leaf_lists` feed it with)."""
+    n = pos.nu_colors
+    c = rnd.randrange(n)
+    path = []
+    while len(path) < depth:
+        for i in range(n):
+            o = (c + i) % n
+            moves = [] if o in dead else pos.legal_moves(o)
+            if moves:
+                break
+        else:
+            break
+        m = rnd.choice(moves)
+        pos.play(o, m)
+        path.append((o, m))
+        c = (o + 1) % n
+    return path
+
+
 @njit(cache=True, inline="always")
 def _bit(mask, b, limit):
     """mask[b], 0 off the array's board part (what a shifted Python int reads there)."""
