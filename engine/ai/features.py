@@ -64,7 +64,17 @@ NAMES = (
 )
 # Then one indicator per piece, then the same indicators × the share of own pieces played
 # (so each piece's weight can change as the game goes on).
-NU_FEATURES = len(NAMES) + 2 * NU_PIECES
+NU_NAMED = len(NAMES)
+NU_FEATURES = NU_NAMED + 2 * NU_PIECES
+# Where each named weight sits (`phase_logits` reads them by these indices).
+(W_NEW, W_CONT, W_BLOCK, W_NEAR, W_WASTE, W_TOUCH, W_CENTRE, W_SIZE_PHASE, W_NEW_PHASE,
+ W_BLOCK_PHASE, W_CONT_PHASE, W_NEAR_PHASE, W_WASTE_PHASE, W_TOUCH_PHASE, W_OPEN, W_CLOSED,
+ W_FREE, W_LOCAL, W_OPEN_PHASE, W_CLOSED_PHASE, W_FREE_PHASE, W_LOCAL_PHASE) = (
+    NAMES.index(name) for name in (
+        "new_corners", "new_contested", "opp_attach", "opp_near", "own_waste", "opp_touch",
+        "centre", "size_phase", "corners_phase", "block_phase", "contested_phase",
+        "near_phase", "waste_phase", "touch_phase", "new_open", "new_closed", "adj_free",
+        "local", "open_phase", "closed_phase", "adj_free_phase", "local_phase"))
 # Every weight's name, in order (as `priors.json` stores them).
 FEATURE_NAMES = (NAMES + tuple(f"piece {n}" for n in PIECE_NAMES)
                  + tuple(f"piece {n} phase" for n in PIECE_NAMES))
@@ -223,40 +233,38 @@ def prior_logits(pos, color: int, moves: list[int], w: tuple[float, ...],
 def prior_logit_array(pos, color: int, moves: np.ndarray, w: tuple[float, ...],
                       recent: tuple = ()) -> np.ndarray:
     """`prior_logits` for an int64 array of moves, as an array."""
-    (w_new, w_cont, w_block, w_near, w_waste, w_touch, w_centre, w_sp, w_cp, w_bp,
-     w_contp, w_nearp, w_wastep, w_touchp, w_open, w_closed, w_free, w_local, w_openp,
-     w_closedp, w_freep, w_localp) = w[:22]
-    (mf, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
-     phase) = _context(pos, color, recent, openness=bool(w_open or w_closed or w_openp
-                                                           or w_closedp))
-    nd = len(NAMES)
-    w_piece = [a + phase * b for a, b in zip(w[nd:nd + NU_PIECES], w[nd + NU_PIECES:],
-                                             strict=True)]
-    w_size = w_sp * phase
-    w_new = w_new + w_cp * phase
-    w_block = w_block + w_bp * phase
-    w_cont = w_cont + w_contp * phase
-    w_near = w_near + w_nearp * phase
-    w_waste = w_waste + w_wastep * phase
-    w_touch = w_touch + w_touchp * phase
-    w_open = w_open + w_openp * phase
-    w_closed = w_closed + w_closedp * phase
-    w_free = w_free + w_freep * phase
-    w_local = w_local + w_localp * phase
-    if not early:
-        w_centre = 0.0
-    if not w_local:
-        local = 0
-    if not w_free:
-        free = 0
+    openness = bool(w[W_OPEN] or w[W_CLOSED] or w[W_OPEN_PHASE] or w[W_CLOSED_PHASE])
+    (_, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
+     phase) = _context(pos, color, recent, openness=openness)
     on = pos.bc.on_board
     t = play_tables(pos.bc.size)
     bits = t.pack([own & on, old & on, opp_att & on, opp_near & on, opp_occ & on, free & on,
                    open3 & on, closed & on, local & on])
-    return _logits(moves, bits, t.nbytes * 8, t.cells, t.ncell,
-                   t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre,
-                   np.array(w_piece, np.float64), w_size, w_new, w_block, w_cont, w_near,
-                   w_waste, w_touch, w_centre, w_open, w_closed, w_free, w_local)
+    return phase_logits(moves, bits, t.nbytes * 8, t.cells, t.ncell, t.piece, t.adj_ptr,
+                        t.adj, t.att_ptr, t.att, t.centre, np.asarray(w, np.float64), phase,
+                        early)
+
+
+@njit(cache=True)
+def phase_logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
+                 w, phase, early):
+    """`_logits` with the weights `w` (`FEATURE_NAMES` order, an array) at the mover's
+    `phase` (placed / 21): each feature's weight plus its phase weight times the phase,
+    the centre's only while `early`. What `prior_logit_array` and the compiled node
+    listing (`leaf.leaf_lists`) both call."""
+    nd = NU_NAMED
+    w_piece = np.empty(NU_PIECES, np.float64)
+    for p in range(NU_PIECES):
+        w_piece[p] = w[nd + p] + phase * w[nd + NU_PIECES + p]
+    return _logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
+                   w_piece, w[W_SIZE_PHASE] * phase,
+                   w[W_NEW] + w[W_NEW_PHASE] * phase, w[W_BLOCK] + w[W_BLOCK_PHASE] * phase,
+                   w[W_CONT] + w[W_CONT_PHASE] * phase, w[W_NEAR] + w[W_NEAR_PHASE] * phase,
+                   w[W_WASTE] + w[W_WASTE_PHASE] * phase,
+                   w[W_TOUCH] + w[W_TOUCH_PHASE] * phase, w[W_CENTRE] if early else 0.0,
+                   w[W_OPEN] + w[W_OPEN_PHASE] * phase,
+                   w[W_CLOSED] + w[W_CLOSED_PHASE] * phase,
+                   w[W_FREE] + w[W_FREE_PHASE] * phase, w[W_LOCAL] + w[W_LOCAL_PHASE] * phase)
 
 
 @njit(cache=True)

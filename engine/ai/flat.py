@@ -106,17 +106,9 @@ class Tree:
     def nodes(self) -> int:
         return int(self.used[0])
 
-    @nodes.setter
-    def nodes(self, value: int) -> None:
-        self.used[0] = value
-
     @property
     def kids(self) -> int:
         return int(self.used[1])
-
-    @kids.setter
-    def kids(self, value: int) -> None:
-        self.used[1] = value
 
     def add(self, color: int, moves: np.ndarray, scores: np.ndarray, prior_n: int,
             slope: float) -> int:
@@ -127,8 +119,7 @@ class Tree:
         self._room(1, k)
         v, f = self.nodes, self.kids
         self.color[v], self.first[v], self.k[v], self.visits[v] = color, f, k, 0
-        self.nodes += 1
-        self.kids += k
+        self.used += (1, k)
         if k:
             _fill(f, moves, scores, prior_n, slope, PRIOR_FLOOR, PRIOR_TOP, self.move,
                   self.n, self.w, self.rn, self.rw, self.q, self.kid, self.cap)
@@ -160,13 +151,12 @@ class Tree:
         """A compact copy of the subtree at node `v` (its node 0), children in the same
         order."""
         out = Tree.__new__(Tree)
-        out.used = np.zeros(2, np.int64)
         arrays = _compact(v, self.color, self.first, self.k, self.visits, self.move, self.n,
                           self.w, self.rn, self.rw, self.q, self.kid, self.cap)
         names = [name for name, _ in self.NODE_FIELDS + self.CHILD_FIELDS]
         for name, array in zip(names, arrays, strict=True):
             setattr(out, name, array)
-        out.nodes, out.kids = len(out.color), len(out.move)
+        out.used = np.array([len(out.color), len(out.move)], np.int64)
         out._room(64, 4096)  # room to grow without copying at the first expansions
         return out
 

@@ -11,8 +11,9 @@ random positions of every variant).
 
 The position after the placements is rebuilt as `playout._playout` rebuilds it (forbidden
 cells, used pieces, attach points), plus the cells each colour occupies, which the prior's
-`opp_touch` feature reads and the playouts do not need. The prior's per-node masks follow
-`features._context` bit for bit, and its per-move loop is `features._logits` itself.
+`opp_touch` feature reads and the playouts do not need; placements are `playout._place`.
+The prior's per-node masks follow `features._context` bit for bit, and the scores are
+`features.phase_logits`, which `features.prior_logit_array` calls too.
 """
 
 from __future__ import annotations
@@ -21,10 +22,8 @@ import numpy as np
 from numba import njit
 
 from ..pieces import NU_PIECES
-from .features import NAMES, _logits
-from .playout import WINDOW_POOL, _legal_moves
-
-NU_NAMED = len(NAMES)  # the weights before the pieces' (`features.FEATURE_NAMES`)
+from .features import phase_logits
+from .playout import WINDOW_POOL, _legal_moves, _place
 
 
 def random_path(pos, rnd, depth: int, dead: frozenset = frozenset()) -> list[tuple[int, int]]:
@@ -70,15 +69,20 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
     first. `prc`/`prm`: the placements before the root (the last three at most); `big`:
     the 20×20 board (the race to the middle); `seen`/`sgen`: this caller's scratch for
     the move lists."""
-    forb = np.zeros((n, row), np.uint8)  # with the used pieces at piece_base + p
-    attach = np.zeros((n, row), np.uint8)
-    occ = np.zeros((n, row), np.uint8)
+    forb = np.zeros((n, piece_base), np.uint8)
+    used = np.zeros((n, NU_PIECES), np.uint8)
+    attach = np.zeros((n, piece_base), np.uint8)
+    occ = np.zeros((n, piece_base), np.uint8)
     nu = nu0.copy()
+    squares = np.zeros(n, np.int64)  # `_place` keeps them; the prior reads neither
+    last_piece = np.zeros(n, np.int64)
     for c in range(n):
-        for b in range(row):
+        for b in range(piece_base):
             forb[c, b] = bits[c * row + b]
             attach[c, b] = bits[(n + c) * row + b]
             occ[c, b] = occ0[c * row + b]
+        for p in range(NU_PIECES):
+            used[c, p] = bits[c * row + piece_base + p]
     pc = np.empty(depth, np.int64)
     pm = np.empty(depth, np.int64)
     for d in range(depth):
@@ -86,15 +90,10 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
         m = cmove[pchild[d]]
         pc[d] = c
         pm[d] = m
+        _place(c, m, n, forb, used, nu, squares, last_piece, cells, ncell, piece, adj_ptr,
+               adj)
         for q in range(ncell[m]):
-            b = cells[m, q]
-            for o in range(n):
-                forb[o, b] = 1
-            occ[c, b] = 1
-        for q in range(adj_ptr[m], adj_ptr[m + 1]):
-            forb[c, adj[q]] = 1
-        forb[c, piece_base + piece[m]] = 1
-        nu[c] += 1
+            occ[c, cells[m, q]] = 1
         for q in range(att_ptr[m], att_ptr[m + 1]):
             attach[c, att[q]] = 1
     for c in range(n):
@@ -114,9 +113,11 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
         c = (first + i) % n
         if not alive[c]:
             continue
-        for b in range(row):
+        for b in range(piece_base):
             lb[b] = forb[c, b]
             lb[row + b] = attach[c, b]
+        for p in range(NU_PIECES):
+            lb[piece_base + p] = used[c, p]
         size = min_sizes[nu[c]]
         sgen[0] += 1
         found = _legal_moves(lb, row, piece_base, size, sgen[0], seen, cells, ncell, cp, cov,
@@ -193,23 +194,7 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
             if not forb[o, b] and on[b]:
                 masks[LOCAL + b] = 1
 
-    # `features.prior_logit_array`'s weights at this colour's phase, the same arithmetic.
-    phase = nu[c] / NU_PIECES
-    nd = NU_NAMED
-    w_piece = np.empty(NU_PIECES, np.float64)
-    for p in range(NU_PIECES):
-        w_piece[p] = w[nd + p] + phase * w[nd + NU_PIECES + p]
-    w_centre = w[6] if nu[c] < early_at else 0.0
-    w_local = w[17] + w[21] * phase
-    w_free = w[16] + w[20] * phase
-    if not w_local:
-        masks[LOCAL:LOCAL + row] = 0
-    if not w_free:
-        masks[FREE:FREE + row] = 0
-    s = _logits(moves, masks, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
-                w_piece, w[7] * phase, w[0] + w[8] * phase, w[2] + w[9] * phase,
-                w[1] + w[10] * phase, w[3] + w[11] * phase, w[4] + w[12] * phase,
-                w[5] + w[13] * phase, w_centre, w[14] + w[18] * phase,
-                w[15] + w[19] * phase, w_free, w_local)
+    s = phase_logits(moves, masks, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att,
+                     centre, w, nu[c] / NU_PIECES, nu[c] < early_at)
     order = np.argsort(-s, kind="mergesort")  # best first, ties in list order
     return c, moves[order], s[order]
