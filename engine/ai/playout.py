@@ -856,10 +856,8 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                     if not free:
                         top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top[c])
                         continue
-                    w = gamma[m]
-                    if cornw.shape[0] > 1:
-                        w *= cornw[_new_corners(c, m, forb, inlist, att_ptr, att_list)]
                     if near:
+                        # (the weight only for a candidate that may be kept)
                         hit = 0
                         for q in range(ncell[m]):
                             b = cells[m, q]
@@ -872,6 +870,10 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
                         found += 1
                         if hit < best_cnt:
                             continue
+                    w = gamma[m]
+                    if cornw.shape[0] > 1:
+                        w *= cornw[_new_corners(c, m, forb, inlist, att_ptr, att_list)]
+                    if near:
                         if hit > best_cnt:
                             best_cnt = hit
                             wsum = w
