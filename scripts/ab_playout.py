@@ -1,0 +1,131 @@
+"""The playouts of two commits timed side by side in one process, and checked to be the same.
+
+  python scripts/ab_playout.py                 # the working tree against HEAD, classic
+  python scripts/ab_playout.py --base HEAD~3 --game duo --rounds 12
+
+This machine's speed drifts by ±25 % between runs (and by more at times), so two runs of
+`bench_ai.py --playouts-only`, one per commit, cannot see a change of a few per cent. Here
+`engine/ai/playout.py` as it was at `--base` is loaded as a second module beside the working
+tree's (its own compiled code; the rest of the engine is the working tree's, so the base's
+playout file must still fit it), and the two play the same playouts from the same positions
+in alternating rounds (A B, then B A, ...). The table gives each side's CPU µs per playout
+move (this thread's time) and the median of the per-round ratios work / base, which the
+drift moves far less. The last column says whether both played exactly the same playouts
+(the same moves and scores for every seed): a change meant only to be faster should say yes.
+
+The positions are those of `bench_ai.py` (a game `plies` placements in, level 2 playing),
+the playouts level 6's (local-first, the last three placements as the recent moves, the
+opening's piece sizes, and on the 20×20 boards the new-corners weight of its fourth to
+sixth pieces).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_ai import _game  # noqa: E402
+
+from engine.ai import CORNERS_MIDDLE, LEVELS  # noqa: E402
+from engine.ai import playout as work  # noqa: E402
+from engine.ai.features import recent_placements  # noqa: E402
+
+#: The base file's relative imports, made absolute so it loads outside the package.
+IMPORTS = (("from ..board import", "from engine.board import"),
+           ("from ..pieces import", "from engine.pieces import"),
+           ("from .tables import", "from engine.ai.tables import"))
+
+
+def load_base(rev: str | None, into: Path, name: str = "playout_base"):
+    """`engine/ai/playout.py` at git revision `rev` (None: the working tree's file) as a
+    module of its own, `name` (numba's cache off, so its compiled code is never mistaken
+    for the working tree's)."""
+    if rev is None:
+        src = (ROOT / "engine" / "ai" / "playout.py").read_text()
+    else:
+        src = subprocess.run(["git", "show", f"{rev}:engine/ai/playout.py"], cwd=ROOT,
+                             check=True, capture_output=True, text=True).stdout
+    for old, new in IMPORTS:
+        src = src.replace(old, new)
+    src = src.replace("cache=True", "cache=False")
+    path = into / f"{name}.py"
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare(base, variant: str, plies: int, rounds: int, per_round: int) -> dict:
+    """Both modules' µs per playout move from the position `plies` placements in, the
+    median and spread of the per-round ratios, and whether they played the same."""
+    state = _game(variant, plies, seed=plies + 3).state
+    pos = state.position
+    first = (state.to_move or 1) - 1
+    recent = recent_placements(state)
+    level = LEVELS[6]
+    lo, hi = CORNERS_MIDDLE
+    corners = level.corners_big if pos.bc.size == 20 and lo <= pos.nu_played[first] < hi \
+        else 0.0
+    options = dict(recent=recent, local_mode=True, sizes=True, corners=corners)
+    for module in (base, work):  # compile, and fill the window caches
+        for seed in range(100):
+            module.playout(pos, first, seed, **options)
+    spent = {"base": 0.0, "work": 0.0}
+    ratios = []
+    moves = 0
+    same = True
+    for r in range(rounds):
+        seeds = range(r * per_round, (r + 1) * per_round)
+        order = (("base", base), ("work", work)) if r % 2 else (("work", work), ("base", base))
+        took = {}
+        results = {}
+        for name, module in order:
+            t0 = time.thread_time()
+            results[name] = [module.playout(pos, first, s, **options) for s in seeds]
+            took[name] = time.thread_time() - t0
+            spent[name] += took[name]
+        same = same and results["base"] == results["work"]
+        moves += sum(len(m) for played, _ in results["work"] for m in played)
+        ratios.append(took["work"] / took["base"])
+    return {"plies": plies, "base": spent["base"] / moves * 1e6,
+            "work": spent["work"] / moves * 1e6, "median": statistics.median(ratios),
+            "min": min(ratios), "max": max(ratios), "same": same}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", default="HEAD", help="the git revision to compare with")
+    ap.add_argument("--game", default="classic", choices=("duo", "trio", "classic"))
+    ap.add_argument("--plies", type=int, nargs="+", default=[0, 16, 32, 48],
+                    help="placements before each position")
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--playouts", type=int, default=150, help="playouts a side a round")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = load_base(args.base, Path(tmp))
+        print(f"{args.game}: engine/ai/playout.py of the working tree against {args.base}, "
+              f"{args.rounds} rounds of {args.playouts} playouts a side\n")
+        print("| placements | base µs/move | work µs/move | work / base (median) | "
+              "min–max | same playouts |")
+        print("|---:|---:|---:|---:|---|---|")
+        for plies in args.plies:
+            row = compare(base, args.game, plies, args.rounds, args.playouts)
+            print(f"| {row['plies']} | {row['base']:.2f} | {row['work']:.2f} | "
+                  f"{row['median']:.3f} | {row['min']:.3f}–{row['max']:.3f} | "
+                  f"{'yes' if row['same'] else 'NO'} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
