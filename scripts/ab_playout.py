@@ -14,9 +14,9 @@ drift moves far less. The last column says whether both played exactly the same 
 (the same moves and scores for every seed): a change meant only to be faster should say yes.
 
 The positions are those of `bench_ai.py` (a game `plies` placements in, level 2 playing),
-the playouts level 6's (local-first, the last three placements as the recent moves, the
-opening's piece sizes, and on the 20×20 boards the new-corners weight of its fourth to
-sixth pieces).
+the playouts those of level 6's search there (`Level.options_for`: local-first, and on the
+20×20 boards the new-corners weight while the mover places its fourth to sixth pieces),
+with the last three placements as the recent moves.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_ai import _game  # noqa: E402
 
-from engine.ai import CORNERS_MIDDLE, LEVELS  # noqa: E402
+from engine.ai import LEVELS  # noqa: E402
 from engine.ai import playout as work  # noqa: E402
 from engine.ai.features import recent_placements  # noqa: E402
 
@@ -73,11 +73,10 @@ def compare(base, variant: str, plies: int, rounds: int, per_round: int) -> dict
     pos = state.position
     first = (state.to_move or 1) - 1
     recent = recent_placements(state)
-    level = LEVELS[6]
-    lo, hi = CORNERS_MIDDLE
-    corners = level.corners_big if pos.bc.size == 20 and lo <= pos.nu_played[first] < hi \
-        else 0.0
-    options = dict(recent=recent, local_mode=True, sizes=True, corners=corners)
+    args = LEVELS[6].options_for(pos, first)  # the playout options as level 6 searches
+    options = dict(recent=recent, local_mode=args["local"], sizes=args["sizes"],
+                   gamma5=args["gamma5"], local_next=args["local_next"],
+                   corners=args["corners"])
     for module in (base, work):  # compile, and fill the window caches
         for seed in range(100):
             module.playout(pos, first, seed, **options)
