@@ -155,7 +155,8 @@ def expansion_table(nodes: int = 300) -> None:
                     pos.play(c, m)
                 moves += len(expand_lists(
                     pos, (p[-1][0] + 1) % n, learned=search.learned, race=search.race,
-                    recent=(search.recent + tuple(p))[-3:], race_each=search.race_each)[1])
+                    recent=(search.recent + tuple(p))[-3:], race_each=search.race_each,
+                    race_corners=search.race_corners)[1])
             py = (time.thread_time() - t) / len(paths)
             t = time.thread_time()
             for color, move, steps in arrays:

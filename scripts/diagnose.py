@@ -75,7 +75,7 @@ def prior_first(state, seat: int) -> int:
     pos, top = state.position, LEVELS[6]
     moves, _ = considered_moves(pos, seat - 1, learned=weights_for(pos) if top.learned else None,
                                 race=top.race, recent=recent_placements(state),
-                                race_each=top.race_each)
+                                race_each=top.race_each, race_corners=top.race_corners)
     return moves[0]
 
 

@@ -21,7 +21,8 @@ exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece 
 boards alone, which `uct` overrides; `widen` for the progressive widening's rate, children
 eligible per √visits; `corners` for the playouts' weight factor per corner a candidate opens
 for its colour, 0 for none; `cornmid` as 0/1 for that factor in a colour's fourth to sixth
-pieces only).
+pieces only; `racecorners` as 0/1 for the race to the middle keeping, after a colour's first
+piece, only the moves that gain it the most attach points).
 A GTP command line may contain `{seed}`, replaced by the game's seed for that engine (e.g.
 Pentobi's `--seed {seed}`, so its fixed-simulation searches repeat).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
@@ -161,7 +162,7 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
                 "bank": flag, "pace": int,
                 "merged": flag, "sizes": flag,
                 "gamma5": flag, "uctbig": float, "widen": float,
-                "corners": float, "cornmid": flag}
+                "corners": float, "cornmid": flag, "racecorners": flag}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -174,7 +175,7 @@ def make_engine(spec: str, variant: str, seed: int):
                    "puct": "puct_c", "ravedist": "rave_dist",
                    "localk": "local_k", "localnext": "local_next", "expinc": "expand_inc",
                    "raceeach": "race_each", "uctbig": "uct_big",
-                   "cornmid": "corners_mid"}.get(name, name)
+                   "cornmid": "corners_mid", "racecorners": "race_corners"}.get(name, name)
             options[key] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     # a GTP command may take the seed where it says {seed} (e.g. Pentobi's `--seed {seed}`),

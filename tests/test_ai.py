@@ -348,6 +348,63 @@ def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
         late.position, color)
 
 
+def test_race_corners_keeps_the_race_moves_that_gain_the_most_attach_points():
+    """With `race_corners`, while the race lasts a colour that has placed a piece keeps only
+    the race's moves that gain it the most attach points (`corner_gains`: the count after
+    the move less the count before, as the engine keeps them); its first piece, the moves
+    after the race and the duo board are as without it. The flat tree (its compiled
+    listing too) and the Python tree keep the same moves."""
+    import numpy as np
+
+    from engine.ai.flat import FlatSearch
+    from engine.ai.leaf import leaf_lists
+    from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves, corner_gains
+
+    game = new_game("classic")
+    for text in ("a17,b17,a18,a19,a20", "s17,t17,t18,t19,t20", "t1,t2,t3,s4,t4",
+                 "a1,a2,a3,a4,a5"):
+        game.play(game.state.to_move, text)
+    pos = game.state.position
+    race, _ = considered_moves(pos, 0, race=RACE_PLACEMENTS)
+    kept, _ = considered_moves(pos, 0, race=RACE_PLACEMENTS, race_corners=True)
+    before = pos.attach_points(0).bit_count()
+    gains = {}
+    for m in race:
+        after = pos.copy()
+        after.play(0, m)
+        gains[m] = after.attach_points(0).bit_count() - before
+    assert corner_gains(pos, 0, np.array(race, np.int64)).tolist() == [gains[m] for m in race]
+    assert set(kept) == {m for m in race if gains[m] == max(gains.values())}
+    assert 0 < len(kept) < len(race)
+    assert kept == [m for m in race if m in kept]  # the prior's order is kept
+    tree = FlatSearch(pos, 0, seed=1, learned=True, race_corners=True).tree
+    assert set(tree.move[tree.children(0)].tolist()) == set(kept)
+    assert set(Search(pos, 0, seed=1, race_corners=True).root.moves) == set(kept)
+
+    # The compiled listing prunes a node below the root the same way (seat 2's second
+    # piece after seat 1's).
+    search = FlatSearch(pos, 0, seed=1, learned=True, race_corners=True)
+    after = pos.copy()
+    after.play(0, kept[0])
+    one = np.zeros(1, np.int64)
+    c, got, _ = leaf_lists(1, one, one, one * 0, one + kept[0], *search._leaf)
+    want, _ = considered_moves(after, 1, learned=search.learned, race=RACE_PLACEMENTS,
+                               race_corners=True, recent=((0, kept[0]),))
+    assert c == 1 and set(got.tolist()) == set(want)
+    assert len(want) < len(considered_moves(after, 1, race=RACE_PLACEMENTS)[0])
+
+    fresh = new_game("classic").state.position  # a first piece: only the race
+    assert considered_moves(fresh, 0, race=RACE_PLACEMENTS, race_corners=True) == \
+        considered_moves(fresh, 0, race=RACE_PLACEMENTS)
+    duo = random_game("duo", 2, seed=3).state.position
+    assert considered_moves(duo, 0, race=RACE_PLACEMENTS, race_corners=True) == \
+        considered_moves(duo, 0)
+    late = random_game("classic", 16, seed=3).state
+    color = late.to_move - 1
+    assert considered_moves(late.position, color, race=RACE_PLACEMENTS,
+                            race_corners=True) == considered_moves(late.position, color)
+
+
 def test_the_race_is_counted_on_the_average_or_per_colour():
     """On the average (the default) seat 1 races its fourth move and seats 2–4 do not; per
     colour (`race_each`) every seat races exactly `race` moves; never on the duo board."""

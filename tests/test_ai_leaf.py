@@ -1,7 +1,8 @@
 """The compiled node listing (`engine.ai.leaf.leaf_lists`) returns what `mcts.expand_lists`
 returns for the same node, element for element: the colour to move, the considered moves
 in order and their learned scores, on random positions of every variant, through
-placements below the root, the race to the middle (both ways of counting it), seats that
+placements below the root, the race to the middle (both ways of counting it, with and
+without keeping only the moves that gain the most attach points), seats that
 left, the opening weights and random weights that switch features off."""
 
 import random
@@ -42,9 +43,10 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         w = _weights(kind, root, rnd)
         race = (0, RACE_PLACEMENTS, 3)[trial % 3]
         race_each = trial % 5 == 1
+        race_corners = trial % 2 == 1
         search = FlatSearch(root, state.to_move - 1, seed=trial, learned=True,
                             recent=recent_placements(state), race=race,
-                            race_each=race_each, dead=dead)
+                            race_each=race_each, race_corners=race_corners, dead=dead)
         args = list(search._leaf)
         args[11] = np.array(w, np.float64)
         pos = root.copy()
@@ -59,7 +61,7 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         recent = (recent_placements(state) + tuple(path))[-3:]
         want_c, want_moves, want_scores = expand_lists(
             pos, (path[-1][0] + 1) % n, dead=dead, learned=w, race=race, recent=recent,
-            race_each=race_each)
+            race_each=race_each, race_corners=race_corners)
         assert got_c == want_c
         assert got_moves.tolist() == want_moves.tolist()
         assert got_scores.tolist() == want_scores.tolist()  # the same arithmetic: exact

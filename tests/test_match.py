@@ -71,3 +71,5 @@ def test_every_level_option_names_a_choose_move_keyword():
     cornmid = match.make_engine("level:6/cornmid=1", "classic", 1)
     assert cornmid.options == {"corners_mid": True}
     assert match.make_engine("level:6/corners=4", "classic", 1).options == {"corners": 4.0}
+    assert match.make_engine("level:6/racecorners=1", "classic", 1).options == {
+        "race_corners": True}

@@ -47,6 +47,7 @@ class Level:
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
     race: int = RACE_PLACEMENTS  # 20×20: placements each spent racing to the centre (`mcts`)
     race_each: bool = False  # the race counted per colour, not on the average (`mcts.racing`)
+    race_corners: bool = False  # the race's later moves: only those gaining most attach points
     bank: bool = False  # time-bound: stop a decided search, spend the time saved later
     lgr: bool = False  # playouts play the last good replies first (`playout.Replies`)
     rave_dist: bool = False  # RAVE credit weighted by how soon after a move came (`mcts`)
@@ -67,7 +68,7 @@ class Level:
     #: The fields that are `mcts.Search` options, under the same names.
     SEARCH_FIELDS = ("local", "rich", "learned", "race", "lgr", "rave_dist", "relative",
                      "expand_inc", "length", "merged", "sizes", "gamma5", "race_each",
-                     "uct_big", "local_next", "widen", "corners")
+                     "uct_big", "local_next", "widen", "corners", "race_corners")
 
     def search_args(self, **overrides) -> dict:
         """This level's `mcts.Search` options as keyword arguments, with `overrides` that
@@ -167,7 +168,8 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                 sizes: bool | None = None, gamma5: bool | None = None,
                 race_each: bool | None = None, uct_big: float | None = None,
                 widen: float | None = None, corners: float | None = None,
-                corners_mid: bool | None = None) -> int | None:
+                corners_mid: bool | None = None,
+                race_corners: bool | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     `playouts` and `seconds` override the level's budget (tests use a few playouts).
@@ -208,7 +210,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
     `corners` the playouts' weight factor per corner a candidate opens for its colour (0:
     none; on every board: it overrides `corners_big`, the level's factor for the 20×20
     boards) and `corners_mid` whether it applies only to the colour's `CORNERS_MIDDLE`
-    pieces (defaults: the level's).
+    pieces, `race_corners` whether the race to the middle keeps, after a colour's first
+    piece, only the moves that gain it the most attach points (`mcts.corner_gains`)
+    (defaults: the level's).
     A time-bound search's seconds count from the start of the call, so building its root
     and freeing the unused part of the last tree come out of them.
     The bank and the replies live with the reused tree: they carry over only while this
@@ -249,7 +253,7 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
                                relative=relative, expand_inc=expand_inc, length=length,
                                merged=merged, sizes=sizes, gamma5=gamma5,
                                race_each=race_each, uct_big=uct_big, local_next=local_next,
-                               widen=widen, corners=corners)
+                               widen=widen, corners=corners, race_corners=race_corners)
     key = (state.variant.name, seat, level, prior_n, dead, slope, rave_k, uct_c, puct_c, bank,
            local_k, *options.values())
     root = _reused_root(key, placements, color) if reuse else None

@@ -199,7 +199,8 @@ class FlatSearch:
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0) -> None:
+                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0,
+                 race_corners: bool = False) -> None:
         if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
             raise ValueError("the flat tree has no merged tree policy, distance-weighted "
                              "RAVE or PUCT term: use mcts.Search")
@@ -207,6 +208,7 @@ class FlatSearch:
         n = pos.nu_colors
         self.race = race
         self.race_each = race_each
+        self.race_corners = race_corners
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.uct_c = exploration(pos, uct_c, uct_big)
         self.rnd = random.Random(seed).random
@@ -261,7 +263,7 @@ class FlatSearch:
             packed.bits, t.pack(list(pos.occupied)), packed.nu_played, n, t.nbytes * 8,
             t.piece_base, t.stride, pos.bc.size > 14, _alive(n, self.dead), self._prc,
             self._prm, np.array(self.learned or (0.0,) * NU_FEATURES, np.float64), race,
-            race_each, RACE_SLACK,
+            race_each, race_corners, RACE_SLACK,
             4 if pos.bc.size <= 14 else 7, _dist_array(pos.bc.size), t.min_sizes, t.on,
             t.cells, t.ncell, t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre, t.cp,
             t.cov, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
@@ -271,7 +273,8 @@ class FlatSearch:
     def _expand(self, pos, color: int, recent: tuple) -> int:
         c, moves, scores = expand_lists(pos, color, dead=self.dead, rich=self.rich,
                                         learned=self.learned, race=self.race, recent=recent,
-                                        race_each=self.race_each)
+                                        race_each=self.race_each,
+                                        race_corners=self.race_corners)
         slope = PRIOR_SLOPE if self.learned is None else self.slope
         return self.tree.add(c, moves, scores, self.prior_n, slope)
 

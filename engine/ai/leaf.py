@@ -59,7 +59,8 @@ def _bit(mask, b, limit):
 
 @njit(cache=True)
 def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, piece_base,
-               stride, big, alive, prc, prm, w, race, race_each, slack, early_at, dist,
+               stride, big, alive, prc, prm, w, race, race_each, race_corners, slack,
+               early_at, dist,
                min_sizes, on, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre, cp,
                cov, woff, cwin, widx, went, wlist, wtop, seen, sgen):
     """`mcts.expand_lists` with learned weights `w` for the node the tree path
@@ -67,7 +68,8 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
     `bits` and `nu_played`, `occ0` the colours' occupied cells packed the same way):
     the colour to move (−1 when none can), its considered moves and their scores, best
     first. `prc`/`prm`: the placements before the root (the last three at most); `big`:
-    the 20×20 board (the race to the middle); `seen`/`sgen`: this caller's scratch for
+    the 20×20 board (the race to the middle; `race_corners` as `mcts.considered_arrays`);
+    `seen`/`sgen`: this caller's scratch for
     the move lists."""
     forb = np.zeros((n, piece_base), np.uint8)
     used = np.zeros((n, NU_PIECES), np.uint8)
@@ -147,6 +149,28 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
                     moves[keep] = moves[i]
                     keep += 1
             moves = moves[:keep]
+            if race_corners and nu[c]:
+                # `mcts.corner_gains`: the attach points each move gains; keep the most.
+                gain = np.zeros(keep, np.int64)
+                for i in range(keep):
+                    m = moves[i]
+                    g = 0
+                    for q in range(att_ptr[m], att_ptr[m + 1]):
+                        b = att[q]
+                        if not forb[c, b] and not attach[c, b]:
+                            g += 1
+                    for q in range(ncell[m]):
+                        g -= attach[c, cells[m, q]]
+                    for q in range(adj_ptr[m], adj_ptr[m + 1]):
+                        g -= attach[c, adj[q]]
+                    gain[i] = g
+                top = gain.max()
+                kept = 0
+                for i in range(keep):
+                    if gain[i] == top:
+                        moves[kept] = moves[i]
+                        kept += 1
+                moves = moves[:kept]
 
     # `features._context`'s masks for colour c, one uint8 row each, in `_logits`' order:
     # own, old, opp_att, opp_near, opp_occ, free, open3, closed, local.

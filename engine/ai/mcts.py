@@ -152,24 +152,27 @@ class Node:
 
 def considered_moves(pos, color: int, rich: bool = False,
                      learned: tuple[float, ...] | None = None,
-                     race: int = 0, recent: tuple = (), race_each: bool = False
-                     ) -> tuple[list[int], list[float]]:
+                     race: int = 0, recent: tuple = (), race_each: bool = False,
+                     race_corners: bool = False) -> tuple[list[int], list[float]]:
     """Legal moves of `color` (big pieces only in the opening; on the big board, while the
     colours have placed at most `race` pieces each, only those heading for the centre),
     best first, and their scores in the same order: the learned prior logits with weights
     `learned` (`features.py`; `recent`: the last placements, for its local-point feature),
-    else the one-ply heuristic."""
-    moves, scores = considered_arrays(pos, color, rich, learned, race, recent, race_each)
+    else the one-ply heuristic; `race_corners`: see `considered_arrays`."""
+    moves, scores = considered_arrays(pos, color, rich, learned, race, recent, race_each,
+                                      race_corners)
     return moves.tolist(), scores.tolist()
 
 
 def considered_arrays(pos, color: int, rich: bool = False,
                       learned: tuple[float, ...] | None = None, race: int = 0,
-                      recent: tuple = (), race_each: bool = False
-                      ) -> tuple[np.ndarray, np.ndarray]:
+                      recent: tuple = (), race_each: bool = False,
+                      race_corners: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """`considered_moves` as arrays (int64 moves, float64 scores): what the flat tree
     copies in without a round trip through lists; `race_each`: the race to the middle is
-    counted per colour (`racing`)."""
+    counted per colour (`racing`); `race_corners`: while the race lasts, a colour that has
+    placed a piece keeps only the moves that leave it the most attach points
+    (`corner_gains`)."""
     min_size = _min_piece_size(pos, color)
     moves = legal_array(pos, color, min_size)
     if not len(moves) and min_size > 1:
@@ -179,6 +182,9 @@ def considered_arrays(pos, color: int, rich: bool = False,
     if racing(pos, color, race, race_each):
         dist = _dist_array(pos.bc.size)[moves]
         moves = moves[dist <= dist.min() + RACE_SLACK]
+        if race_corners and pos.nu_played[color]:
+            gain = corner_gains(pos, color, moves)
+            moves = moves[gain == gain.max()]
     if learned is not None:
         s = prior_logit_array(pos, color, moves, learned, recent)
     else:
@@ -211,6 +217,23 @@ def racing(pos, color: int, race: int, each: bool = False) -> bool:
     return sum(pos.nu_played) <= race * pos.nu_colors
 
 
+def corner_gains(pos, color: int, moves: np.ndarray) -> np.ndarray:
+    """How many attach points `color` gains with each of `moves` (a colour that has placed
+    a piece): the corners a move opens that are not attach points yet, less the attach
+    points it covers or borders. In the race to the middle Pentobi's book plays its
+    second piece for the most of them (its colours' second moves in level 6's classic
+    games gain 4.8 where the best of the race's moves gains 4.9, level 6's own 3.7, the
+    mean of the race's moves: docs/ai.md, thirty-second session), so `race_corners`
+    keeps only the moves that gain the most."""
+    facts = move_facts(pos.bc.size)
+    cells = pos.bc.move_cells_mask
+    forb = pos.forbidden[color]
+    own = pos.attach_points(color)
+    return np.array([(facts.attach[m] & ~forb & ~own).bit_count()
+                     - (own & (cells[m] | facts.adj[m])).bit_count() for m in moves.tolist()],
+                    np.int64)
+
+
 @cache
 def _dist_array(size: int) -> np.ndarray:
     """`MoveFacts.dist` as an array (the race to the middle, `considered_arrays`)."""
@@ -225,16 +248,17 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
            rich: bool = False, learned: tuple[float, ...] | None = None,
            slope: float = LEARNED_SLOPE, probs: bool = False, race: int = 0,
            recent: tuple = (), merged: list[float] | None = None,
-           race_each: bool = False) -> Node:
+           race_each: bool = False, race_corners: bool = False) -> Node:
     """The node for `pos` with `color` next in turn order (skipping colours without moves
     and `dead` colours); `learned`: the prior weights (else the heuristic orders); `probs`:
     keep the learned prior's softmax on the node (the PUCT term); `race`: placements per
     colour the big board's race to the middle lasts (0: none); `recent`: the last (colour,
     move) placements, oldest first (the learned prior's local points); `merged`: Pentobi's
     tree policy, with every colour's mean reward so far (`Node`); `race_each`: the race is
-    counted per colour (`racing`)."""
+    counted per colour (`racing`); `race_corners`: see `considered_arrays`."""
     c, moves, scores = expand_lists(pos, color, dead=dead, rich=rich, learned=learned,
-                                    race=race, recent=recent, race_each=race_each)
+                                    race=race, recent=recent, race_each=race_each,
+                                    race_corners=race_corners)
     if c < 0:
         return Node(-1, [])
     return Node(c, moves.tolist(), scores.tolist(), prior_n,
@@ -244,7 +268,7 @@ def expand(pos, color: int, *, prior_n: int = PRIOR_N, dead: frozenset = frozens
 
 def expand_lists(pos, color: int, *, dead: frozenset = frozenset(), rich: bool = False,
                  learned: tuple[float, ...] | None = None, race: int = 0,
-                 recent: tuple = (), race_each: bool = False
+                 recent: tuple = (), race_each: bool = False, race_corners: bool = False
                  ) -> tuple[int, np.ndarray, np.ndarray]:
     """What `expand` makes a node of: the colour to move at `pos` from `color` on in turn
     order (−1 when no colour can move) and its considered moves and scores, best first
@@ -254,7 +278,8 @@ def expand_lists(pos, color: int, *, dead: frozenset = frozenset(), rich: bool =
         c = (color + i) % n
         if c in dead:
             continue
-        moves, scores = considered_arrays(pos, c, rich, learned, race, recent, race_each)
+        moves, scores = considered_arrays(pos, c, rich, learned, race, recent, race_each,
+                                          race_corners)
         if len(moves):
             return c, moves, scores
     return -1, np.zeros(0, np.int64), np.zeros(0, np.float64)
@@ -346,10 +371,12 @@ class Search:
                  expand_inc: float = EXPAND_INC, relative: float = 0.0,
                  length: float = 0.0, merged: bool = False, sizes: bool = False,
                  gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0) -> None:
+                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0,
+                 race_corners: bool = False) -> None:
         self.pos = pos
         self.race = race
         self.race_each = race_each  # the race counted per colour (`racing`)
+        self.race_corners = race_corners  # the race's later moves: most attach points
         self.rave_k = RAVE_K if rave_k is None else rave_k
         self.rave_dist = rave_dist  # RAVE credit shrinks with how much later a move came
         self.uct_c = exploration(pos, uct_c, uct_big)
@@ -380,7 +407,8 @@ class Search:
                                                          slope=self.slope, probs=self.probs,
                                                          race=race, recent=recent[-3:],
                                                          merged=self._means(),
-                                                         race_each=race_each)
+                                                         race_each=race_each,
+                                                         race_corners=race_corners)
         self.recent = recent
         self.playout_k = playout_k
         self.local = local
@@ -466,7 +494,8 @@ class Search:
                                                   probs=self.probs, race=self.race,
                                                   recent=tuple(recent[-3:]),
                                                   merged=self._means(),
-                                                  race_each=self.race_each)
+                                                  race_each=self.race_each,
+                                                  race_corners=self.race_corners)
                     next_color = max(child.color, 0)
                 break
             node = child
