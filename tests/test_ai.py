@@ -404,6 +404,12 @@ def test_race_corners_keeps_the_race_moves_that_gain_the_most_attach_points():
     assert considered_moves(late.position, color, race=RACE_PLACEMENTS,
                             race_corners=True) == considered_moves(late.position, color)
 
+    # Level 6 plays so (1.95 over 192 classic games against three Pentobi-5 seats, where
+    # it chose its second piece as the race's mean: docs/ai.md, thirty-second session).
+    assert LEVELS[6].race_corners and not any(LEVELS[k].race_corners for k in range(1, 6))
+    move = choose_move(game.state, 1, level=6, playouts=40, seed=2, book=False, reuse=False)
+    assert move in kept
+
 
 def test_the_race_is_counted_on_the_average_or_per_colour():
     """On the average (the default) seat 1 races its fourth move and seats 2–4 do not; per

@@ -106,7 +106,7 @@ LEVELS: dict[int, Level] = {
     6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
              playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True, lgr=True,
              relative=0.3, expand_inc=0.5, length=0.12, uct_big=0.35, corners_big=4.0,
-             corners_mid=True),
+             corners_mid=True, race_corners=True),
 }
 HINT_LEVEL = 3
 
