@@ -23,7 +23,7 @@ from numba import njit
 
 from ..pieces import NU_PIECES
 from .features import phase_logits
-from .playout import WINDOW_POOL, _legal_moves, _place
+from .playout import WINDOW_POOL, _legal_moves, _new_corners, _place
 
 
 def random_path(pos, rnd, depth: int, dead: frozenset = frozenset()) -> list[tuple[int, int]]:
@@ -154,11 +154,7 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
                 gain = np.zeros(keep, np.int64)
                 for i in range(keep):
                     m = moves[i]
-                    g = 0
-                    for q in range(att_ptr[m], att_ptr[m + 1]):
-                        b = att[q]
-                        if not forb[c, b] and not attach[c, b]:
-                            g += 1
+                    g = _new_corners(c, m, forb, attach, att_ptr, att)
                     for q in range(ncell[m]):
                         g -= attach[c, cells[m, q]]
                     for q in range(adj_ptr[m], adj_ptr[m + 1]):
