@@ -1,6 +1,7 @@
-"""Corner Claim's rules, pure: no I/O, no threads, no web framework.
+"""The games' rules, pure: no I/O, no threads, no web framework.
 
-`engine.core` holds the game-agnostic parts (events, log, fold, the rules interface);
-`engine.cornerclaim` is Corner Claim's own rules module built on `engine.pieces`,
-`engine.board` and `engine.notation`.
+`engine.core` holds the game-agnostic log (events, `Game`, the fold), `engine.rules` the seam
+every game supplies (`Rules`, `Outcome` and the catalog's value types) and `engine.registry`
+the games this host offers. Each game is a package of its own: `engine.cornerclaim` is
+Corner Claim (its rules, pieces, board, computer players and `.blksgf` records).
 """

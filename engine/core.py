@@ -1,8 +1,8 @@
 """The game-agnostic parts: events, the log, the fold and the rules interface.
 
-Nothing here knows Corner Claim. A game module supplies a `Rules` object and registers its
-own event types; `Game` keeps the log, checks `seq`, and folds events into state. A second
-game (Corners, say) sits beside Corner Claim by providing another `Rules`.
+Nothing here knows any one game. A game module supplies a `Rules` object (`engine.rules`)
+and registers its own event types; `Game` keeps the log, checks `seq`, and folds events into
+state through the rules `engine.registry` holds for the log's game.
 
 Events are frozen and past-tense. A command (`Rules.play`, `.undo`, `.leave`) checks the
 current state and returns the event it would append, or raises; `Rules.apply` folds an event
@@ -13,8 +13,8 @@ Derived facts (an automatic skip, the end of the game) are never events.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import EngineError, LogError, StaleSeqError
 
@@ -55,12 +55,15 @@ class Event:
             raise LogError(f"unknown event type {data.get('type')!r}")
         names = {f.name: f for f in fields(cls)}
         extra = set(data) - set(names) - {"type"}
-        missing = set(names) - set(data)
+        missing = {n for n, f in names.items() if n not in data
+                   and f.default is MISSING and f.default_factory is MISSING}
         if extra or missing:
             what = f"missing {sorted(missing)}" if missing else f"unexpected {sorted(extra)}"
             raise LogError(f"event {cls.TYPE} is {what}")
         kwargs = {}
         for name, f in names.items():
+            if name not in data:
+                continue
             value = data[name]
             kwargs[name] = _check_field(cls.TYPE, name, f.type, value)
         return cls(**kwargs)
@@ -79,18 +82,26 @@ def _check_field(type_name: str, name: str, annotation: Any, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise bad
         value = tuple(value)
+    elif ann.startswith("dict"):
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise bad
     return value
 
 
 @event_type
 @dataclass(frozen=True, kw_only=True)
 class GameCreated(Event):
-    """A new game: which game and variant, and the players' display names in seat order."""
+    """A new game: which game and variant, the players' display names in seat order, and
+    the variant's options (every one, defaults filled in; a log without them had none)."""
 
     TYPE: ClassVar[str] = "game_created"
     game: str
     variant: str
     players: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.seq, self.game, self.variant, self.players))
 
 
 @event_type
@@ -117,40 +128,16 @@ class MoveTakenBack(Event):
 
 S = TypeVar("S")
 
-
-class Rules(Protocol[S]):
-    """What a game module provides. States are immutable values."""
-
-    game: str
-
-    def initial_state(self, created: GameCreated) -> S: ...
-
-    def apply(self, state: S, event: Event) -> S:
-        """Fold one event in; raises EngineError if the event breaks the rules."""
-        ...
-
-    def legal_moves(self, state: S, seat: int) -> list[Any]: ...
-
-    def is_over(self, state: S) -> bool: ...
-
-    def outcome(self, state: S) -> Any: ...
-
-    def play(self, state: S, seat: int, move: str) -> Event: ...
-
-    def undo(self, state: S, seat: int) -> Event: ...
-
-    def leave(self, state: S, seat: int) -> Event: ...
+#: game id -> its rules (`engine.rules.Rules`), filled by `engine.registry`.
+RULES: dict[str, Any] = {}
 
 
-RULES: dict[str, Rules] = {}
+def rules_for(game: str):
+    """The rules of `game` (the registry loads the built-in games on first use)."""
+    if game not in RULES:
+        from . import registry
 
-
-def register_rules(rules: Rules) -> Rules:
-    RULES[rules.game] = rules
-    return rules
-
-
-def rules_for(game: str) -> Rules:
+        registry.games()
     try:
         return RULES[game]
     except KeyError:
@@ -168,7 +155,7 @@ class Game(Generic[S]):
     #: events while memory stays a small fraction of one state per event.
     SNAPSHOT_EVERY = 16
 
-    def __init__(self, rules: Rules[S], created: GameCreated, initial: S) -> None:
+    def __init__(self, rules: Any, created: GameCreated, initial: S) -> None:
         self.rules = rules
         self._events: list[Event] = [created]
         self._state = initial
@@ -176,8 +163,10 @@ class Game(Generic[S]):
         self._last_read: tuple[int, S] = (created.seq, initial)  # speeds up stepping forward
 
     @classmethod
-    def new(cls, game: str, variant: str, players: tuple[str, ...] = ()) -> Game:
-        created = GameCreated(seq=1, game=game, variant=variant, players=tuple(players))
+    def new(cls, game: str, variant: str, players: tuple[str, ...] = (),
+            options: dict[str, Any] | None = None) -> Game:
+        created = GameCreated(seq=1, game=game, variant=variant, players=tuple(players),
+                              options=dict(options or {}))
         rules = rules_for(game)
         return cls(rules, created, rules.initial_state(created))
 

@@ -97,3 +97,21 @@ class LogError(EngineError):
     """A malformed, out-of-order or unknown-version event log."""
 
     code = "bad_log"
+
+
+class NoSuchGameError(EngineError):
+    """The host offers no game (or no variant) by that name."""
+
+    code = "no_such_game"
+
+
+class BadOptionError(EngineError):
+    """A variant option that does not exist or has a value it does not allow."""
+
+    code = "bad_option"
+
+
+class NoSuchPieceError(EngineError):
+    """A piece name that is not one of the game's pieces (a legal-list query)."""
+
+    code = "bad_piece"

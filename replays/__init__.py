@@ -1,1 +1,1 @@
-"""Game records in and out: Pentobi's .blksgf (`replays.sgf`). Pure: strings in, strings out."""
+"""Replays of any game: the replay cursor and the board picture. Pure: logs in, values out."""

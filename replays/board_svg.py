@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from engine.cornerclaim import RULES, State
-from engine.notation import COLUMNS
+from engine.cornerclaim.notation import COLUMNS
 
 PALETTE = {"blue": "#2f6fde", "yellow": "#e0b400", "red": "#d63c3c", "green": "#2e9e4f"}
 EMPTY = "#dde3ec"

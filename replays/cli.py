@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 def load_file(path: Path):
     """A `Game` from a .blksgf or JSON log file (by content: SGF starts with '(')."""
     from engine.core import Game
-    from replays.sgf import load_game
+    from engine.cornerclaim.sgf import load_game
 
     data = path.read_bytes()
     if data.lstrip()[:1] == b"(":
@@ -113,7 +113,7 @@ def _what(frame, state) -> str:
 
 
 def board_lines(state) -> list[str]:
-    from engine.notation import COLUMNS
+    from engine.cornerclaim.notation import COLUMNS
 
     n = state.variant.size
     letters = [LETTERS[c] for c in state.variant.colours]
@@ -130,8 +130,8 @@ def board_lines(state) -> list[str]:
 
 def export(game_id: str, data_dir: str | None, fmt: str, output: str | None) -> int:
     from engine.core import Event, Game, log_to_json
+    from engine.cornerclaim.sgf import game_to_sgf
     from engine.errors import EngineError
-    from replays.sgf import game_to_sgf
     from server.store import SqliteStore
 
     if data_dir is None:

@@ -24,8 +24,8 @@ from typing import Any
 
 from engine.core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft
 from engine.cornerclaim import RULES, PiecePlaced, State
+from engine.cornerclaim.pieces import PIECES
 from engine.errors import EngineError
-from engine.pieces import PIECES
 
 
 @dataclass(frozen=True)

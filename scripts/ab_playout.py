@@ -5,8 +5,8 @@
 
 This machine's speed drifts by ±25 % between runs (and by more at times), so two runs of
 `bench_ai.py --playouts-only`, one per commit, cannot see a change of a few per cent. Here
-`engine/ai/playout.py` as it was at `--base` is loaded as a second module beside the working
-tree's (its own compiled code; the rest of the engine is the working tree's, so the base's
+`engine/cornerclaim/ai/playout.py` as it was at `--base` is loaded as a second module beside the
+working tree's (its own compiled code; the rest of the engine is the working tree's, so the base's
 playout file must still fit it), and the two play the same playouts from the same positions
 in alternating rounds (A B, then B A, ...). The table gives each side's CPU µs per playout
 move (this thread's time) and the median of the per-round ratios work / base, which the
@@ -36,25 +36,33 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_ai import _game  # noqa: E402
 
-from engine.ai import LEVELS  # noqa: E402
-from engine.ai import playout as work  # noqa: E402
-from engine.ai.features import recent_placements  # noqa: E402
+from engine.cornerclaim.ai import LEVELS  # noqa: E402
+from engine.cornerclaim.ai import playout as work  # noqa: E402
+from engine.cornerclaim.ai.features import recent_placements  # noqa: E402
 
 #: The base file's relative imports, made absolute so it loads outside the package.
-IMPORTS = (("from ..board import", "from engine.board import"),
-           ("from ..pieces import", "from engine.pieces import"),
-           ("from .tables import", "from engine.ai.tables import"))
+IMPORTS = (("from ..board import", "from engine.cornerclaim.board import"),
+           ("from ..pieces import", "from engine.cornerclaim.pieces import"),
+           ("from .tables import", "from engine.cornerclaim.ai.tables import"))
+
+
+PLAYOUT_PATHS = ("engine/cornerclaim/ai/playout.py", "engine/ai/playout.py")
 
 
 def load_base(rev: str | None, into: Path, name: str = "playout_base"):
-    """`engine/ai/playout.py` at git revision `rev` (None: the working tree's file) as a
+    """The playouts' file at git revision `rev` (None: the working tree's file) as a
     module of its own, `name` (numba's cache off, so its compiled code is never mistaken
     for the working tree's)."""
     if rev is None:
-        src = (ROOT / "engine" / "ai" / "playout.py").read_text()
+        src = (ROOT / "engine" / "cornerclaim" / "ai" / "playout.py").read_text()
     else:
-        src = subprocess.run(["git", "show", f"{rev}:engine/ai/playout.py"], cwd=ROOT,
-                             check=True, capture_output=True, text=True).stdout
+        for path in PLAYOUT_PATHS:  # where the file was at `rev`
+            shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT,
+                                   capture_output=True, text=True)
+            if shown.returncode == 0:
+                break
+        shown.check_returncode()
+        src = shown.stdout
     for old, new in IMPORTS:
         src = src.replace(old, new)
     src = src.replace("cache=True", "cache=False")
@@ -113,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         base = load_base(args.base, Path(tmp))
-        print(f"{args.game}: engine/ai/playout.py of the working tree against {args.base}, "
+        print(f"{args.game}: {PLAYOUT_PATHS[0]} of the working tree against {args.base}, "
               f"{args.rounds} rounds of {args.playouts} playouts a side\n")
         print("| placements | base µs/move | work µs/move | work / base (median) | "
               "min–max | same playouts |")

@@ -9,7 +9,7 @@
   python scripts/bench_ai.py --search-only --merged   # also with Pentobi's tree policy
   python scripts/bench_ai.py --playouts-only --fixed 2000   # CPU time of fixed work
 
-Playouts per second: weighted playouts (`engine.ai.playout`) from the empty board and from a
+Playouts per second: weighted playouts (`ai.playout`) from the empty board and from a
 position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
 sampled policy (levels 3–5) and the local-first one (level 6), the last three placements
 before the position given as the recent moves, as the search gives them.
@@ -44,14 +44,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import LEVELS, choose_move  # noqa: E402
-from engine.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
-from engine.ai.flat import FlatSearch, supports  # noqa: E402
-from engine.ai.heuristic import score_moves  # noqa: E402
-from engine.ai.leaf import leaf_lists, random_path  # noqa: E402
-from engine.ai.mcts import Search, expand_lists  # noqa: E402
-from engine.ai.playout import playout  # noqa: E402
 from engine.cornerclaim import new_game  # noqa: E402
+from engine.cornerclaim.ai import LEVELS, choose_move  # noqa: E402
+from engine.cornerclaim.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
+from engine.cornerclaim.ai.flat import FlatSearch, supports  # noqa: E402
+from engine.cornerclaim.ai.heuristic import score_moves  # noqa: E402
+from engine.cornerclaim.ai.leaf import leaf_lists, random_path  # noqa: E402
+from engine.cornerclaim.ai.mcts import Search, expand_lists  # noqa: E402
+from engine.cornerclaim.ai.playout import playout  # noqa: E402
 
 
 def playouts_per_second(variant: str, plies: int, seconds: float,

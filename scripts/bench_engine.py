@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.cornerclaim import new_game  # noqa: E402
-from engine.position import Position, move_tables  # noqa: E402
-from engine.variants import VARIANTS  # noqa: E402
+from engine.cornerclaim.position import Position, move_tables  # noqa: E402
+from engine.cornerclaim.variants import VARIANTS  # noqa: E402
 
 SEAT = {"b": 1, "w": 2, "1": 1, "2": 2, "3": 3, "4": 4}
 
@@ -65,7 +65,7 @@ def pct(values, q: float) -> float:
 def precompute_ms(size: int) -> float:
     """Build the tables for `size` in a fresh interpreter (nothing cached)."""
     code = (
-        "import time; t=time.thread_time(); from engine.board import BoardConst; "
+        "import time; t=time.thread_time(); from engine.cornerclaim.board import BoardConst; "
         f"BoardConst({size}); print((time.thread_time()-t)*1000)"
     )
     runs = [

@@ -7,7 +7,7 @@ numba compiles the search's kernels at their first call and keeps them in an on-
 (`__pycache__` beside the source, or NUMBA_CACHE_DIR). Each row runs fresh Python processes
 (one per figure) on a new, empty cache directory: "fresh install" is the first process on
 it (nothing cached yet), "cache on disk" the next one. Per level it prints the wall seconds
-of the process's first move, without `engine.ai.warm_up` and then after it (the move after
+of the process's first move, without `ai.warm_up` and then after it (the move after
 the warm-up is timed alone; the warm-up's own seconds have a column). The move is on a
 position four placements in (out of book, `book=False`), tree reuse off. A time-bound
 level's clock starts with the call, so without the warm-up the compiling eats its search:
@@ -29,7 +29,7 @@ CACHES = ("fresh install", "cache on disk")
 
 CHILD = """
 import json, sys, time
-from engine.ai import WARM_UP_PLIES, choose_move, opening, warm_up
+from engine.cornerclaim.ai import WARM_UP_PLIES, choose_move, opening, warm_up
 
 game_name, level, warm = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 spent = warm_up() if warm else 0.0

@@ -39,12 +39,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from match import make_engine, rank_of, seat_of_a  # noqa: E402
 
-from engine.ai import LEVELS  # noqa: E402
-from engine.ai.features import recent_placements, weights_for  # noqa: E402
-from engine.ai.mcts import considered_moves  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
+from engine.cornerclaim.ai import LEVELS  # noqa: E402
+from engine.cornerclaim.ai.features import recent_placements, weights_for  # noqa: E402
+from engine.cornerclaim.ai.mcts import considered_moves  # noqa: E402
+from engine.cornerclaim.sgf import read_sgf  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
-from replays.sgf import read_sgf  # noqa: E402
 
 #: Rounds (one placement per seat each) grouped as the tables print them.
 ROUND_GROUPS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 15), (16, 21))
@@ -250,7 +250,7 @@ def finish(args) -> int:
 
 
 def _warm() -> None:
-    from engine.ai import warm_up
+    from engine.cornerclaim.ai import warm_up
 
     warm_up()
 

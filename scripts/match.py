@@ -60,8 +60,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.ai import warm_up  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
+from engine.cornerclaim.ai import warm_up  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 
 COLOUR_WORDS = {2: ("b", "w"), 3: ("1", "2", "3"), 4: ("1", "2", "3", "4")}
@@ -129,7 +129,7 @@ class LevelEngine:
         self.options = options or {}
 
     def genmove(self, game, seat: int) -> str:
-        from engine.ai import choose_move
+        from engine.cornerclaim.ai import choose_move
 
         state = game.state
         move = choose_move(state, seat, level=self.level, seed=self.seed + state.seq,
@@ -227,7 +227,7 @@ def play_game(job: tuple) -> dict:
     finally:
         a.close()
         b.close()
-    from replays.sgf import game_to_sgf
+    from engine.cornerclaim.sgf import game_to_sgf
 
     path = Path(out_dir) / f"game{index:03d}.blksgf"
     path.write_text(game_to_sgf(game))
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     workers = (2 if load < 1.5 else 1) if args.jobs == "auto" else int(args.jobs)
     print(f"load average {load:.2f}: {workers} game(s) at a time", flush=True)
     t0 = time.perf_counter()
-    # our levels warm up in each worker first, as the host's bot workers do (engine.ai.warm_up)
+    # our levels warm up in each worker first, as the host's bot workers do (ai.warm_up)
     warm = any(e.startswith("level:") for e in (args.a, args.b))
     with ProcessPoolExecutor(max_workers=workers, initializer=warm_up if warm else None) as pool:
         for r in pool.map(play_game, jobs):

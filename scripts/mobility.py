@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.cornerclaim import new_game  # noqa: E402
-from replays.sgf import read_sgf  # noqa: E402
+from engine.cornerclaim.sgf import read_sgf  # noqa: E402
 
 GAME_LINE = re.compile(r"game\s+(\d+): A seat (\d) scores \[([^\]]*)\]")
 ROUNDS = (3, 5, 7, 9, 11, 13)

@@ -1,4 +1,4 @@
-"""Fit level 6's move priors (`engine/ai/priors.json`) to searches or to game records.
+"""Fit level 6's move priors (`engine/cornerclaim/ai/priors.json`) to searches or to game records.
 
 Training positions come from one of two sources, then one fit:
 
@@ -14,7 +14,7 @@ Training positions come from one of two sources, then one fit:
   python scripts/train_priors.py relabel /tmp/games/*.blksgf --engine 'CMD' --jobs 2 \
       --out /tmp/pri.jsonl
   # 2. fit a softmax over the features to the visit shares (cross-entropy, L2), and store
-  #    the weights under the board's key in engine/ai/priors.json
+  #    the weights under the board's key in engine/cornerclaim/ai/priors.json
   python scripts/train_priors.py fit /tmp/pri.jsonl --key duo
 
 `gen --learned` searches with the current learned priors (a second round); by default the
@@ -23,7 +23,7 @@ searches use the one-ply heuristic. Openings are varied by drawing the first
 Fitting is Adam on the full batch in numpy (unvisited moves beyond `--keep` per position are
 subsampled and weighted up so the softmax's normaliser stays unbiased; `--keep 0` keeps
 them all). `--key "classic opening"` stores weights the first rounds of the big board read
-instead of "classic" (`engine.ai.features.OPENING_ROUNDS`), fitted e.g. on plies 0–23.
+instead of "classic" (`engine.cornerclaim.ai.features.OPENING_ROUNDS`), fitted e.g. on plies 0–23.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.ai.features import (  # noqa: E402
+from engine.cornerclaim import RULES, new_game  # noqa: E402
+from engine.cornerclaim.ai.features import (  # noqa: E402
     FEATURE_NAMES,
     NAMES,
     NU_FEATURES,
@@ -50,11 +51,10 @@ from engine.ai.features import (  # noqa: E402
     recent_placements,
     stored_weights,
 )
-from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
-from engine.cornerclaim import RULES, new_game  # noqa: E402
+from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
+from engine.cornerclaim.pieces import NU_PIECES  # noqa: E402
+from engine.cornerclaim.sgf import read_sgf  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
-from engine.pieces import NU_PIECES  # noqa: E402
-from replays.sgf import read_sgf  # noqa: E402
 
 
 def gen(args) -> int:
@@ -281,8 +281,8 @@ def loss_grad(w, batch: Batch, l2: float) -> tuple[float, np.ndarray]:
 
 def heuristic_weights() -> list[float]:
     """`heuristic.score_moves` in these features (the single's penalty as if early)."""
-    from engine.ai import heuristic as h
-    from engine.pieces import PIECES, SINGLE
+    from engine.cornerclaim.ai import heuristic as h
+    from engine.cornerclaim.pieces import PIECES, SINGLE
 
     w = [0.0] * NU_FEATURES
     w[NAMES.index("new_corners")] = h.W_NEW_CORNER
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--plies", default="0-", help="which plies to label, e.g. 0-47")
     e.add_argument("--jobs", type=int, default=2)
     e.add_argument("--out", required=True)
-    f = sub.add_parser("fit", help="fit the weights and write engine/ai/priors.json")
+    f = sub.add_parser("fit", help="fit the weights and write engine/cornerclaim/ai/priors.json")
     f.add_argument("files", nargs="+")
     f.add_argument("--key", default="duo",
                    help='duo (14×14), classic (20×20) or "classic opening" (its first rounds)')

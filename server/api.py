@@ -59,7 +59,7 @@ class Health(MethodView):
     @blp.response(200, S.Health)
     def get(self):
         """Is the host up? Also the version, how many games it holds and the computer levels."""
-        from engine.ai import LEVELS
+        from engine.cornerclaim.ai import LEVELS
 
         return {"ok": True, "version": host_version(), "games": len(service().tables()),
                 "levels": [{"number": lv.number, "name": lv.name, "description": lv.description}
@@ -247,8 +247,8 @@ class ReplaySgf(MethodView):
                   description="Pentobi's SGF game record")
     @documented_errors
     def get(self, game_id):
-        """The placements that count, as a Pentobi .blksgf file (replays.sgf writes it)."""
-        from replays.sgf import game_to_sgf
+        """The placements that count, as a Pentobi .blksgf file (the game writes it)."""
+        from engine.cornerclaim.sgf import game_to_sgf
 
         table = service().table(game_id)
         with table.lock:

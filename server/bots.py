@@ -4,7 +4,7 @@ Why processes: a strong bot is CPU-bound pure Python, and the GIL would make eve
 socket and other game wait while it thinks. The pool uses the *spawn* context (the same on
 Linux, macOS and Windows, and safe with the web server's threads) and leaves one core to the
 web server. A worker gets the game's log as JSON, folds it with the engine and calls
-`engine.ai.choose_move`; the answer comes back as a placement and goes through the same
+`engine.cornerclaim.ai.choose_move`; the answer comes back as a placement and goes through the same
 service command as a person's move (seq-checked, so a takeback meanwhile just discards it).
 
 If a worker dies (killed, out of memory) the pool is broken: the runner replaces the pool and
@@ -37,9 +37,9 @@ MAX_RETRIES = 3
 
 def choose_in_worker(log_json: str, seat: int, level: int, seed: int) -> str | None:
     """Runs in a worker process: fold the log, ask the engine's player, return cells text."""
-    from engine.ai import choose_move
     from engine.core import Game
     from engine.cornerclaim import RULES  # noqa: F401 - registers Corner Claim's rules
+    from engine.cornerclaim.ai import choose_move
 
     state = Game.from_json(log_json).state
     move = choose_move(state, seat, level=level, seed=seed)
@@ -47,7 +47,7 @@ def choose_in_worker(log_json: str, seat: int, level: int, seed: int) -> str | N
 
 
 def start_worker(warm: bool) -> None:
-    """A worker's initializer: exit with the host, then warm up (`engine.ai.warm_up`) if
+    """A worker's initializer: exit with the host, then warm up (`engine.cornerclaim.ai.warm_up`) if
     asked. A failed warm-up is logged, never raised (a raising initializer would break the
     pool); the worker then compiles on demand."""
     parent = multiprocessing.parent_process()
@@ -57,7 +57,7 @@ def start_worker(warm: bool) -> None:
     if not warm:
         return
     try:
-        from engine.ai import warm_up
+        from engine.cornerclaim.ai import warm_up
 
         log.info("bot worker %d warmed up in %.1f s", os.getpid(), warm_up())
     except Exception:

@@ -61,11 +61,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read commands from stdin, answer on stdout, until `quit` or end of input.
 
-    A search level first warms up (`engine.ai.warm_up`), so the first `genmove` gets its
+    A search level first warms up (`engine.cornerclaim.ai.warm_up`), so the first `genmove` gets its
     level's whole time and not numba's compiling too."""
     from datetime import date
 
-    from engine.ai import LEVELS, warm_up
+    from engine.cornerclaim.ai import LEVELS, warm_up
 
     if args.level in LEVELS and LEVELS[args.level].playouts:
         warm_up()
@@ -146,8 +146,8 @@ class GtpSession:
 
     def reset(self, variant: str) -> None:
         """An empty board of `variant`."""
-        from engine.position import Position
-        from engine.variants import VARIANTS
+        from engine.cornerclaim.position import Position
+        from engine.cornerclaim.variants import VARIANTS
 
         self.variant = VARIANTS[variant]
         self.moves: list[tuple[int, int]] = []  # (seat, move id), in the order played
@@ -225,8 +225,8 @@ class GtpSession:
 
     def _computer_move(self, seat: int) -> int | None:
         """The computer player's move for `seat` at the session's level, checked legal."""
-        from engine.ai import LEVELS, choose_move
         from engine.cornerclaim import RULES
+        from engine.cornerclaim.ai import LEVELS, choose_move
         from engine.errors import EngineError
 
         state = self._state(seat)
@@ -280,7 +280,7 @@ class GtpSession:
 
     def cmd_set_game(self, args: list[str]) -> str:
         """`set_game Blokus Duo`: change variant by its GM name, as Pentobi does."""
-        from replays.sgf import VARIANT_BY_GM
+        from engine.cornerclaim.sgf import VARIANT_BY_GM
 
         variant = VARIANT_BY_GM.get(" ".join(args).lower())
         if variant is None:
@@ -329,7 +329,7 @@ class GtpSession:
     def cmd_final_score(self, args: list[str]) -> str:
         """Duo: `B+9`, `W+2` or `0`; otherwise each colour's points followed by a space,
         byte for byte as Pentobi answers."""
-        from replays.sgf import duo_score
+        from engine.cornerclaim.sgf import duo_score
 
         self._no_args(args)
         pos = self.position
@@ -343,8 +343,8 @@ class GtpSession:
 
     def cmd_loadsgf(self, args: list[str]) -> str:
         """`loadsgf file [n]`: the file's variant and position (before move n if given)."""
+        from engine.cornerclaim.sgf import read_sgf
         from engine.errors import EngineError
-        from replays.sgf import read_sgf
 
         if not 1 <= len(args) <= 2:
             raise GtpFailure("loadsgf takes a file name and an optional move number")
@@ -373,7 +373,7 @@ class GtpSession:
             raise
 
     def cmd_savesgf(self, args: list[str]) -> str:
-        from replays.sgf import result_string, write_sgf
+        from engine.cornerclaim.sgf import result_string, write_sgf
 
         if len(args) != 1:
             raise GtpFailure("savesgf takes a file name")

@@ -37,14 +37,14 @@ from typing import Any, NamedTuple
 
 from engine.core import Event, Game
 from engine.cornerclaim import RULES, State
+from engine.cornerclaim.pieces import PIECES, SINGLE
 from engine.errors import EngineError
-from engine.pieces import PIECES, SINGLE
 
 START_RATING = 1500.0
 #: Elo's K: how far one game moves a rating. 32 is the common club value: a new player finds
 #: their level within about 15–20 games on a LAN-party host where few games are played.
 K_FACTOR = 32.0
-#: Fixed ratings of the computer levels (engine.ai.LEVELS), set from their strength against
+#: Fixed ratings of the computer levels (the ai LEVELS), set from their strength against
 #: each other: each level beats the one below it about three games in four (~200 points).
 LEVEL_RATINGS: dict[int, float] = {1: 800.0, 2: 1000.0, 3: 1250.0, 4: 1450.0, 5: 1650.0,
                                    6: 1850.0}

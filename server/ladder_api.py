@@ -30,11 +30,11 @@ from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from engine.core import Game, log_to_json
+from engine.cornerclaim.sgf import game_to_sgf, load_game
+from engine.cornerclaim.variants import VARIANTS
 from engine.errors import LogError
-from engine.variants import VARIANTS
 from replays.board_svg import board_svg
 from replays.cursor import Replay
-from replays.sgf import game_to_sgf, load_game
 
 from . import ladder as L
 from .errors import ApiError

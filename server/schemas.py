@@ -8,7 +8,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.variants import VARIANTS
+from engine.cornerclaim.variants import VARIANTS
 
 from .limits import check_name
 
@@ -128,6 +128,7 @@ class Result(ma.Schema):
     scores = fields.List(fields.Integer())
     results = fields.List(fields.String())
     points = fields.List(fields.Integer())
+    reason = fields.String(metadata={"description": "why it ended: finished, resigned, …"})
 
 
 class LastMove(ma.Schema):

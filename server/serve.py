@@ -104,9 +104,9 @@ def settle() -> None:
     """
     import gc
 
-    from engine.board import BoardConst
-    from engine.position import bound_small_window
-    from engine.variants import VARIANTS
+    from engine.cornerclaim.board import BoardConst
+    from engine.cornerclaim.position import bound_small_window
+    from engine.cornerclaim.variants import VARIANTS
 
     for size in sorted({v.size for v in VARIANTS.values()}):
         BoardConst.get(size)

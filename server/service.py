@@ -17,11 +17,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from engine.ai import LEVELS
 from engine.core import Event, Game
 from engine.cornerclaim import new_game
+from engine.cornerclaim.ai import LEVELS
+from engine.cornerclaim.pieces import PIECE_NAMES, PIECES
 from engine.errors import EngineError, GameOverError, StaleSeqError
-from engine.pieces import PIECE_NAMES, PIECES
 
 from . import views
 from .errors import ApiError, from_engine

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from engine.ai import LEVELS, choose_move, hint
-from engine.ai.mcts import rewards
 from engine.cornerclaim import RULES, new_game
+from engine.cornerclaim.ai import LEVELS, choose_move, hint
+from engine.cornerclaim.ai.mcts import rewards
 
 VARIANTS = ("duo", "trio", "classic")
 FAST = {"playouts": 12, "seconds": 5.0}
@@ -103,7 +103,7 @@ def test_unknown_level_is_refused():
 def test_seats_that_left_never_move_in_the_search():
     """Four seats, seat 2 left: no node of the tree is seat 2's to move, and the move
     chosen is legal."""
-    from engine.ai.mcts import Search
+    from engine.cornerclaim.ai.mcts import Search
 
     state = random_game("classic", 8, seed=7).state
     seat = state.to_move
@@ -119,7 +119,7 @@ def test_seats_that_left_never_move_in_the_search():
 
 
 def test_priors_start_the_best_scored_child_highest():
-    from engine.ai.mcts import Search
+    from engine.cornerclaim.ai.mcts import Search
 
     state = random_game("duo", 6, seed=2).state
     root = Search(state.position, state.to_move - 1, seed=1).root
@@ -130,7 +130,7 @@ def test_priors_start_the_best_scored_child_highest():
 
 
 def test_the_opening_book_gives_legal_moves_and_only_in_book():
-    from engine.ai.book import _book, book_move
+    from engine.cornerclaim.ai.book import _book, book_move
 
     entries = _book().get("duo", {})
     assert "" in entries  # the empty board is in the book
@@ -150,7 +150,7 @@ def _corner_game(variant: str, rounds: int, mirrored: frozenset = frozenset()):
     """A game in which every seat has played `rounds` of the corner book's moves (the seats
     in `mirrored` play the first one mirrored in their corner's diagonal, and the book
     follows them), from seat 1's turn."""
-    from engine.ai.book import _cells_text, _frame, corner_move
+    from engine.cornerclaim.ai.book import _cells_text, _frame, corner_move
 
     game = new_game(variant)
     for _ in range(rounds):
@@ -174,8 +174,8 @@ def test_the_corner_book_sees_each_colour_from_its_own_corner(variant, monkeypat
     plays the line mirrored gets it mirrored); level 6 plays the book's move when asked
     to (`corner`); and the book
     stops answering when another colour is nearer than `CORNER_GAP`."""
-    from engine.ai import book
-    from engine.variants import VARIANTS
+    from engine.cornerclaim.ai import book
+    from engine.cornerclaim.variants import VARIANTS
 
     v = VARIANTS[variant]
     cells = [(x, y) for x in range(v.size) for y in range(v.size)]
@@ -235,8 +235,8 @@ def test_priors_are_the_same_from_every_corner(plies):
     seat, is the same game for the colour to move: the same legal moves, and the learned
     priors and the one-ply heuristic give the same values, so no seat plays a differently
     guided game."""
-    from engine.ai import features, heuristic
-    from engine.position import Position
+    from engine.cornerclaim.ai import features, heuristic
+    from engine.cornerclaim.position import Position
 
     state = random_game("classic", plies, seed=plies).state
     pos, bc = state.position, state.position.bc
@@ -268,8 +268,8 @@ def test_the_corner_book_is_built_by_the_top_levels_search(monkeypatch):
     """`book.build_corner` searches the first colour's move at each step of the game in
     which every colour plays the line so far, and takes the steps already known from the
     book instead of searching them."""
-    import engine.ai as ai
-    from engine.ai import book
+    import engine.cornerclaim.ai as ai
+    from engine.cornerclaim.ai import book
 
     searched = []
     real = ai.choose_move
@@ -291,7 +291,7 @@ def test_the_book_is_built_by_the_top_levels_own_search(monkeypatch):
     """`book.build` searches each position with every search option level 6 plays (last good
     replies, the relative and length bonuses, the rising expansion threshold...), on the
     flat tree, and keeps a legal move for the side to play."""
-    from engine.ai import LEVELS, book, flat
+    from engine.cornerclaim.ai import LEVELS, book, flat
 
     made = []
     real = flat.FlatSearch.__init__
@@ -321,7 +321,7 @@ def test_the_big_boards_opening_keeps_only_moves_heading_for_the_centre():
     Duo and later classic positions are not pruned."""
     import math
 
-    from engine.ai.mcts import RACE_PLACEMENTS, RACE_SLACK, Search, considered_moves
+    from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, RACE_SLACK, Search, considered_moves
 
     def closest(pos, move):
         mid = (pos.bc.size - 1) / 2
@@ -356,9 +356,9 @@ def test_race_corners_keeps_the_race_moves_that_gain_the_most_attach_points():
     listing too) and the Python tree keep the same moves."""
     import numpy as np
 
-    from engine.ai.flat import FlatSearch
-    from engine.ai.leaf import leaf_lists
-    from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves, corner_gains
+    from engine.cornerclaim.ai.flat import FlatSearch
+    from engine.cornerclaim.ai.leaf import leaf_lists
+    from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, Search, considered_moves, corner_gains
 
     game = new_game("classic")
     for text in ("a17,b17,a18,a19,a20", "s17,t17,t18,t19,t20", "t1,t2,t3,s4,t4",
@@ -414,8 +414,8 @@ def test_race_corners_keeps_the_race_moves_that_gain_the_most_attach_points():
 def test_the_race_is_counted_on_the_average_or_per_colour():
     """On the average (the default) seat 1 races its fourth move and seats 2–4 do not; per
     colour (`race_each`) every seat races exactly `race` moves; never on the duo board."""
-    from engine.ai.flat import FlatSearch
-    from engine.ai.mcts import Search, considered_moves, racing
+    from engine.cornerclaim.ai.flat import FlatSearch
+    from engine.cornerclaim.ai.mcts import Search, considered_moves, racing
 
     game = random_game("classic", 12, seed=5)  # three placements each, seat 1 to move
     state = game.state
@@ -439,8 +439,8 @@ def test_the_race_is_counted_on_the_average_or_per_colour():
 def test_the_big_boards_can_have_their_own_exploration_constant():
     """`uct_big` sets the UCT constant on the 20×20 boards only; an explicit `uct_c` wins on
     every board; both trees read it the same way."""
-    from engine.ai.flat import FlatSearch
-    from engine.ai.mcts import UCT_C, Search, exploration
+    from engine.cornerclaim.ai.flat import FlatSearch
+    from engine.cornerclaim.ai.mcts import UCT_C, Search, exploration
 
     big = random_game("classic", 8, seed=2).state.position
     duo = random_game("duo", 4, seed=2).state.position
@@ -459,8 +459,8 @@ def test_the_widening_rate_sets_how_many_children_a_node_may_visit():
     """`widen` (`Level.widen`, `level:6/widen=…` in match.py): only the first
     WIDEN_BASE + widen·√visits children of a node (best prior first) are ever visited, in
     both trees; a wider rate spreads the same simulations over more root moves."""
-    from engine.ai.flat import FlatSearch
-    from engine.ai.mcts import PRIOR_N, WIDEN_BASE, WIDEN_RATE, Search
+    from engine.cornerclaim.ai.flat import FlatSearch
+    from engine.cornerclaim.ai.mcts import PRIOR_N, WIDEN_BASE, WIDEN_RATE, Search
 
     pos = random_game("classic", 24, seed=5).state.position
     color = next(c for c in range(4) if pos.has_moves(c))
@@ -486,7 +486,7 @@ def test_a_time_bound_search_stops_once_its_move_is_decided():
     """With `stop_decided`, a search whose best root move leads by more visits than the
     time left could add stops at its first check after DECIDED_MIN simulations; without it
     (or without a time limit) it runs its whole budget."""
-    from engine.ai.mcts import DECIDED_MIN, TIME_CHECK_EVERY, Search
+    from engine.cornerclaim.ai.mcts import DECIDED_MIN, TIME_CHECK_EVERY, Search
 
     state = random_game("duo", 6, seed=5).state
     color = state.to_move - 1
@@ -513,7 +513,7 @@ def test_the_time_bank_keeps_unused_time_for_the_same_game_only():
     bounds are read from the wall time of each call, so a slow machine cannot fail this."""
     import time
 
-    import engine.ai as ai
+    import engine.cornerclaim.ai as ai
 
     game = random_game("classic", 13, seed=6)  # out of the book
 
@@ -547,7 +547,7 @@ def test_distance_weighted_rave_credits_later_moves_less():
     """With `rave_dist`, a node's RAVE statistics get each later move of its colour with
     weight 1 − (j − d) / (L − d): j the move's index in the simulation, d the node's, L the
     simulation's length (the playout's moves in turn order from the colour after the path)."""
-    from engine.ai.mcts import Node, Search
+    from engine.cornerclaim.ai.mcts import Node, Search
 
     root = Node(0, [10, 11, 12])
     child = Node(1, [20, 21])
@@ -567,8 +567,8 @@ def test_deeper_nodes_expand_later_with_a_rising_threshold():
     """With `expand_inc`, a child d levels below the root's children is expanded only once
     it has had EXPAND_AT + d · expand_inc (real and virtual) visits; without it, on its
     second real visit at any depth."""
-    from engine.ai.features import recent_placements
-    from engine.ai.mcts import EXPAND_AT, PRIOR_N, Search
+    from engine.cornerclaim.ai.features import recent_placements
+    from engine.cornerclaim.ai.mcts import EXPAND_AT, PRIOR_N, Search
 
     state = random_game("classic", 12, seed=6).state
     pos, color = state.position, state.to_move - 1
@@ -596,7 +596,7 @@ def test_relative_rewards_add_the_margin_against_the_searchs_own_playouts():
     import math
     import statistics
 
-    from engine.ai.mcts import RelativeRewards
+    from engine.cornerclaim.ai.mcts import RelativeRewards
 
     rel = RelativeRewards(4, 0.3)
     rng = random.Random(2)
@@ -625,7 +625,7 @@ def test_the_length_bonus_favours_short_wins_and_long_losses():
     import math
     import statistics
 
-    from engine.ai.mcts import RelativeRewards
+    from engine.cornerclaim.ai.mcts import RelativeRewards
 
     plain, timed = RelativeRewards(4, 0.3), RelativeRewards(4, 0.3, 0.12)
     rng = random.Random(3)
@@ -659,9 +659,9 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
     (±5 %; after the corner book, which plays the first `CORNER_PLIES` at no cost, counting
     those as free); without it every move gets the whole budget (less what the call spent
     before the search: a loose bound, not a timing)."""
-    import engine.ai as ai
-    from engine.ai import PACE_BOOK, PACE_EARLY, PACE_MIDDLE, PACES, pace_share
-    from engine.ai.book import CORNER_PLIES
+    import engine.cornerclaim.ai as ai
+    from engine.cornerclaim.ai import PACE_BOOK, PACE_EARLY, PACE_MIDDLE, PACES, pace_share
+    from engine.cornerclaim.ai.book import CORNER_PLIES
 
     for table in PACES.values():
         free = CORNER_PLIES if table is PACE_BOOK else 0
@@ -716,7 +716,7 @@ def test_paced_search_time_follows_the_placements_and_keeps_the_mean(monkeypatch
 @pytest.fixture
 def corners_seen(monkeypatch) -> list[float]:
     """The `corners` factor of every `FlatSearch` built while the test runs, in order."""
-    import engine.ai as ai
+    import engine.cornerclaim.ai as ai
 
     seen: list[float] = []
     real_init = ai.FlatSearch.__init__
@@ -734,7 +734,7 @@ def test_corners_mid_weighs_new_corners_only_for_a_colours_fourth_to_sixth_piece
     """With `corners_mid` the search's playouts get the `corners` factor only when the
     colour to move has placed `CORNERS_MIDDLE` pieces (three to five); without it, on
     every move."""
-    from engine.ai import CORNERS_MIDDLE
+    from engine.cornerclaim.ai import CORNERS_MIDDLE
 
     assert CORNERS_MIDDLE == (3, 6)
     for plies, middle in ((8, False), (13, True), (22, True), (26, False)):
@@ -773,7 +773,7 @@ def test_level_6_weighs_new_corners_on_the_big_board_only(corners_seen):
 
 
 def _merged_search(rave_dist: bool = False):
-    from engine.ai.mcts import MERGED_C, Search
+    from engine.cornerclaim.ai.mcts import MERGED_C, Search
 
     search = Search.__new__(Search)
     search.merged, search.merged_c, search.rave_dist = True, MERGED_C, rave_dist
@@ -786,7 +786,7 @@ def test_merged_backup_adds_real_and_rave_samples_to_one_value():
     real visit); the node's other children whose moves its colour played later get a
     sample of weight 0.7 in the same mean, unless they already count more than
     `MERGED_RAVE_CHILD_MAX`; a node's own move is never its RAVE sample."""
-    from engine.ai.mcts import MERGED_RAVE_CHILD_MAX, Node, Search
+    from engine.cornerclaim.ai.mcts import MERGED_RAVE_CHILD_MAX, Node, Search
 
     root = Node(0, [10, 11, 12], [0.0, -1.0, -2.0], probs=True, merged=0.5)
     child = Node(1, [20, 21], [0.0, 0.0], probs=True, merged=0.5)
@@ -807,7 +807,7 @@ def test_merged_backup_adds_real_and_rave_samples_to_one_value():
 def test_merged_backup_weights_rave_samples_by_distance():
     """With `rave_dist` too, the RAVE sample weighs 0.7 · (1 − (j − d) / (L − d)), the
     distance weight of `backup_dist`."""
-    from engine.ai.mcts import Node, Search
+    from engine.cornerclaim.ai.mcts import Node, Search
 
     root = Node(0, [10, 11, 12], [0.0, 0.0, 0.0], probs=True, merged=0.5)
     child = Node(1, [20, 21], [0.0, 0.0], probs=True, merged=0.5)
@@ -825,7 +825,7 @@ def test_merged_nodes_start_from_pentobis_prior_values():
     far and γ = e^logit, and its prior probability is γ's share."""
     import math
 
-    from engine.ai.mcts import MERGED_PRIOR_N, Node
+    from engine.cornerclaim.ai.mcts import MERGED_PRIOR_N, Node
 
     logits = [1.0, 0.5, -2.0]
     node = Node(0, [1, 2, 3], logits, probs=True, merged=0.4)
@@ -842,7 +842,7 @@ def test_merged_selection_equals_the_full_formula_over_every_child():
     included."""
     import math
 
-    from engine.ai.mcts import MERGED_C, Node, Search
+    from engine.cornerclaim.ai.mcts import MERGED_C, Node, Search
 
     rng = random.Random(5)
     search = _merged_search()
@@ -872,7 +872,7 @@ def test_merged_selection_equals_the_full_formula_over_every_child():
 def test_merged_search_plays_the_move_with_the_most_wins():
     """With Pentobi's tree policy the final move is the root child with the largest value
     count × value (its wins), not the most visited one."""
-    from engine.ai.mcts import Node, Search
+    from engine.cornerclaim.ai.mcts import Node, Search
 
     root = Node(0, [10, 11], [0.0, 0.0])
     root.n, root.w = [10, 8], [4.0, 6.4]
@@ -897,7 +897,7 @@ def test_level_6_with_the_merged_tree_policy_plays_legal_reproducible_moves(vari
 
 def test_merged_exploration_constant_is_pentobis_for_the_board():
     """Pentobi tuned 0.4 for the 20×20 boards and 0.5 for duo; `puct_c` overrides both."""
-    from engine.ai.mcts import MERGED_C, MERGED_C_DUO, Search
+    from engine.cornerclaim.ai.mcts import MERGED_C, MERGED_C_DUO, Search
 
     for variant, expected in (("duo", MERGED_C_DUO), ("classic", MERGED_C),
                               ("trio", MERGED_C)):
@@ -914,8 +914,8 @@ def test_a_levels_search_args_are_its_search_options():
     import dataclasses
     import inspect
 
-    from engine.ai import Level
-    from engine.ai.mcts import Search
+    from engine.cornerclaim.ai import Level
+    from engine.cornerclaim.ai.mcts import Search
 
     params = inspect.signature(Search).parameters
     fields = {f.name for f in dataclasses.fields(Level)}
@@ -931,7 +931,7 @@ def test_a_levels_search_args_are_its_search_options():
 def test_the_merged_policy_works_with_heuristic_priors_too():
     """Without learned priors (levels 3–5) a merged node gets the linear prior values and
     the same P for every child, and the search still plays legal moves."""
-    from engine.ai.mcts import MERGED_PRIOR_N, Node
+    from engine.cornerclaim.ai.mcts import MERGED_PRIOR_N, Node
 
     node = Node(0, [1, 2, 3], [5.0, 3.0, 1.0], slope=0.05, merged=0.5)
     assert node.p == [pytest.approx(1 / 3)] * 3 and node.n == [MERGED_PRIOR_N] * 3
@@ -949,9 +949,9 @@ def test_selection_from_kept_values_is_the_full_recomputation(variant):
     """`select` reads the children's values `backup` keeps (`Node.q`): a search doing so
     grows exactly the tree of one recomputing every child's value at every visit, and
     every kept value is the recomputed one."""
-    from engine.ai import LEVELS
-    from engine.ai.features import recent_placements
-    from engine.ai.mcts import Search
+    from engine.cornerclaim.ai import LEVELS
+    from engine.cornerclaim.ai.features import recent_placements
+    from engine.cornerclaim.ai.mcts import Search
 
     state = random_game(variant, 10 if variant == "duo" else 16, seed=4).state
     color = state.to_move - 1
@@ -979,8 +979,8 @@ def test_selection_from_kept_values_is_the_full_recomputation(variant):
 def test_opening_is_the_same_level_2_placements_every_time():
     """`opening` (the position `warm_up` searches and the first-move benchmark times) is a
     fixed position: `plies` placements, the same ones on every call."""
-    from engine.ai import opening
     from engine.cornerclaim import PiecePlaced
+    from engine.cornerclaim.ai import opening
 
     for variant in ("duo", "classic"):
         first, second = opening(variant, 4), opening(variant, 4)
@@ -992,7 +992,7 @@ def test_opening_is_the_same_level_2_placements_every_time():
 
 WARM_CHECK = """
 import json, random
-from engine.ai import LEVELS, choose_move, compiled_kernels, warm_up
+from engine.cornerclaim.ai import LEVELS, choose_move, compiled_kernels, warm_up
 from engine.cornerclaim import new_game
 
 warm_up()

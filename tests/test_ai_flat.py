@@ -1,4 +1,4 @@
-"""The flat, compiled search tree (`engine.ai.flat`) grows exactly the tree `mcts.Search`
+"""The flat, compiled search tree (`ai.flat`) grows exactly the tree `mcts.Search`
 grows with the same options and seed: every node, child count, value and RAVE statistic,
 through expansions, Duo's mirror cap, seats that left, and a reused subtree. Small
 budgets: behaviour, never strength or speed."""
@@ -6,10 +6,10 @@ budgets: behaviour, never strength or speed."""
 import numpy as np
 import pytest
 
-from engine.ai import LEVELS, choose_move
-from engine.ai.features import recent_placements
-from engine.ai.flat import FlatNode, FlatSearch, Tree, supports
-from engine.ai.mcts import UCT_C, Search
+from engine.cornerclaim.ai import LEVELS, choose_move
+from engine.cornerclaim.ai.features import recent_placements
+from engine.cornerclaim.ai.flat import FlatNode, FlatSearch, Tree, supports
+from engine.cornerclaim.ai.mcts import UCT_C, Search
 from tests.test_ai import random_game
 
 
@@ -102,7 +102,7 @@ def test_a_reused_subtree_grows_on_as_the_kept_node_does():
 def test_duo_mirror_moves_are_capped_alike():
     """On a point-symmetric Duo board with the first colour to move, the moves the mirror
     can copy are capped at a draw in both trees."""
-    from engine.ai.tables import move_facts
+    from engine.cornerclaim.ai.tables import move_facts
 
     game = random_game("duo", 0, seed=1)
     mirror = move_facts(14).mirror

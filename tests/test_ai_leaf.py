@@ -1,4 +1,4 @@
-"""The compiled node listing (`engine.ai.leaf.leaf_lists`) returns what `mcts.expand_lists`
+"""The compiled node listing (`ai.leaf.leaf_lists`) returns what `mcts.expand_lists`
 returns for the same node, element for element: the colour to move, the considered moves
 in order and their learned scores, on random positions of every variant, through
 placements below the root, the race to the middle (both ways of counting it, with and
@@ -10,10 +10,10 @@ import random
 import numpy as np
 import pytest
 
-from engine.ai.features import NU_FEATURES, recent_placements, weights_for
-from engine.ai.flat import FlatSearch
-from engine.ai.leaf import leaf_lists, random_path
-from engine.ai.mcts import RACE_PLACEMENTS, expand_lists
+from engine.cornerclaim.ai.features import NU_FEATURES, recent_placements, weights_for
+from engine.cornerclaim.ai.flat import FlatSearch
+from engine.cornerclaim.ai.leaf import leaf_lists, random_path
+from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, expand_lists
 from tests.test_ai import VARIANTS, random_game
 
 

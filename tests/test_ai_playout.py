@@ -4,10 +4,10 @@ score the way they say. Tiny budgets: behaviour, never strength or speed."""
 import numpy as np
 import pytest
 
-from engine.ai.features import recent_placements
-from engine.ai.heuristic import score_moves
-from engine.ai.playout import Replies, legal_moves, playout, root_lists
-from engine.ai.tables import move_facts
+from engine.cornerclaim.ai.features import recent_placements
+from engine.cornerclaim.ai.heuristic import score_moves
+from engine.cornerclaim.ai.playout import Replies, legal_moves, playout, root_lists
+from engine.cornerclaim.ai.tables import move_facts
 from tests.test_ai import random_game
 
 
@@ -75,7 +75,7 @@ def test_dead_colours_never_move_in_a_playout():
 def test_the_window_cache_starts_over_when_half_full(monkeypatch):
     """A long-running process does not grow the candidate cache without bound; playouts
     after the reset still play legal games."""
-    import engine.ai.playout as P
+    import engine.cornerclaim.ai.playout as P
 
     tables = P.play_tables(20)
     opening = random_game("classic", 0, seed=12).state
@@ -94,7 +94,7 @@ def test_the_window_cache_starts_over_when_half_full(monkeypatch):
 
 def test_rich_priors_penalise_wasting_own_corners():
     """The rich score differs from the plain one exactly by its two documented terms."""
-    from engine.ai.heuristic import W_OPP_NEAR, W_OWN_LOST, opponents_attach
+    from engine.cornerclaim.ai.heuristic import W_OPP_NEAR, W_OWN_LOST, opponents_attach
 
     state = random_game("duo", 10, seed=5).state
     pos = state.position
@@ -128,7 +128,7 @@ def test_compiled_move_lists_equal_the_engines(variant):
 
 
 def _sizes_at_least(size: int) -> set[int]:
-    from engine.pieces import PIECES
+    from engine.cornerclaim.pieces import PIECES
 
     return {p.index for p in PIECES if p.size >= size}
 
@@ -223,7 +223,7 @@ def test_winners_store_their_replies_and_the_others_forget_them():
 
 
 def test_a_search_with_replies_repeats_for_a_seed():
-    from engine.ai.mcts import Search
+    from engine.cornerclaim.ai.mcts import Search
 
     state = random_game("classic", 16, seed=4).state
     pos, color = state.position, state.to_move - 1
@@ -278,7 +278,7 @@ def test_playouts_keep_the_openings_piece_sizes(variant, local):
     """With `sizes` a playout plays only pieces the tree would consider while the colour
     has placed few (`playout.min_piece_size`), unless none of them fits, and stays legal to
     the end; without it small pieces come early too."""
-    from engine.ai.mcts import _min_piece_size
+    from engine.cornerclaim.ai.mcts import _min_piece_size
 
     small_early = 0
     for seed, plies in ((1, 0), (2, 3), (3, 8), (4, 16), (5, 30)):
@@ -314,8 +314,8 @@ def test_playouts_keep_the_openings_piece_sizes(variant, local):
 def test_playouts_with_pentobis_classic_weights_stay_legal_and_differ(local):
     """`gamma5` weighs a candidate by 5^size alone: the weights are those, and the
     playouts change with them but stay legal, with the engine's scores."""
-    from engine.ai.playout import GAMMA5_SIZE, play_tables
-    from engine.pieces import PIECES
+    from engine.cornerclaim.ai.playout import GAMMA5_SIZE, play_tables
+    from engine.cornerclaim.pieces import PIECES
 
     t = play_tables(20)
     assert t.gamma5.tolist() == [GAMMA5_SIZE ** PIECES[p].size for p in t.piece.tolist()]
@@ -338,7 +338,7 @@ def test_playouts_with_pentobis_classic_weights_stay_legal_and_differ(local):
 def _new_corners_played(pos, first, played) -> list[int]:
     """Replay a playout and count, for each placement, the corners it opened that its
     colour had not got yet and could still cover (the engine's own view)."""
-    from engine.ai.tables import move_facts
+    from engine.cornerclaim.ai.tables import move_facts
 
     attach = move_facts(pos.bc.size).attach
     after = pos.copy()
@@ -360,8 +360,8 @@ def _new_corners_played(pos, first, played) -> list[int]:
 def test_no_placement_opens_more_corners_than_the_weight_table_holds(size):
     """The compiled playout indexes `corner_weights` by a placement's new corners without a
     bounds check: no placement on either board has more attach points than the table."""
-    from engine.ai.playout import MAX_NEW_CORNERS
-    from engine.ai.tables import move_facts
+    from engine.cornerclaim.ai.playout import MAX_NEW_CORNERS
+    from engine.cornerclaim.ai.tables import move_facts
 
     most = max(a.bit_count() for a in move_facts(size).attach)
     assert 8 <= most <= MAX_NEW_CORNERS
@@ -372,7 +372,7 @@ def test_playouts_weighing_new_corners_stay_legal_and_open_more_corners(local):
     """`corners` multiplies a candidate's weight per corner it opens for its colour: the
     playouts stay legal, with the engine's scores, and their placements open more new
     corners than the same playouts without it (Corner Claim's own count of them)."""
-    from engine.ai.playout import MAX_NEW_CORNERS, corner_weights
+    from engine.cornerclaim.ai.playout import MAX_NEW_CORNERS, corner_weights
 
     assert corner_weights(0).tolist() == [1.0]
     assert corner_weights(2.0).tolist() == [2.0 ** j for j in range(MAX_NEW_CORNERS + 1)]
@@ -402,7 +402,7 @@ def test_a_playout_from_a_packed_root_and_placements_equals_one_from_their_posit
     """A search packs its root once and hands the playout its tree's placements below it
     (`Packed`, `after`): the playout is move for move and score for score the one from
     the position those placements lead to, first placements and stuck colours included."""
-    from engine.ai.playout import Packed
+    from engine.cornerclaim.ai.playout import Packed
 
     rng = np.random.default_rng(5)
     for seed, plies in ((1, 0), (2, 3), (3, 10), (4, 24), (5, 40)):

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import choose_move, features
-from engine.ai.features import (
+from engine.cornerclaim import RULES, new_game
+from engine.cornerclaim.ai import choose_move, features
+from engine.cornerclaim.ai.features import (
     FEATURE_NAMES,
     NAMES,
     NU_FEATURES,
@@ -17,9 +18,8 @@ from engine.ai.features import (
     recent_placements,
     weights_for,
 )
-from engine.ai.mcts import RACE_PLACEMENTS, Search, considered_moves
-from engine.cornerclaim import RULES, new_game
-from engine.pieces import NU_PIECES
+from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, Search, considered_moves
+from engine.cornerclaim.pieces import NU_PIECES
 from tests.test_ai import random_game
 
 
@@ -139,7 +139,7 @@ def test_the_puct_term_keeps_the_prior_on_each_node_and_plays_legal_moves():
 def test_game_records_become_training_positions_and_fit(tmp_path):
     """`train_priors.py games` turns a finished record (here Pentobi's) into positions with
     one visit on the move played, and `fit` learns weights from them into the file given."""
-    from replays.sgf import read_sgf
+    from engine.cornerclaim.sgf import read_sgf
     from tests.test_load import script
 
     train = script("train_priors")
@@ -223,7 +223,7 @@ def test_the_fit_loss_is_the_softmax_cross_entropy_and_its_gradient():
 FAKE_GTP = '''
 import sys
 sys.path.insert(0, {root!r})
-from engine.ai.mcts import RACE_PLACEMENTS, considered_moves
+from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, considered_moves
 from server.gtp import GtpSession
 
 
@@ -250,7 +250,7 @@ def test_relabel_puts_the_engines_own_choice_on_each_position(tmp_path):
     engine's genmove there as the one visit (here a fake engine whose choice is known)."""
     import sys
 
-    from replays.sgf import read_sgf
+    from engine.cornerclaim.sgf import read_sgf
     from tests.test_load import script
 
     train = script("train_priors")

@@ -59,7 +59,7 @@ def test_the_pool_leaves_a_core_for_the_web_server():
 
 
 def test_warm_starts_every_worker_and_each_has_compiled_the_search_before_its_first_job():
-    from engine.ai import compiled_kernels
+    from engine.cornerclaim.ai import compiled_kernels
 
     p = BotPool(2)
     try:
@@ -79,12 +79,12 @@ def test_warm_starts_every_worker_and_each_has_compiled_the_search_before_its_fi
 
 
 def test_a_failing_warm_up_is_logged_and_the_worker_still_serves(monkeypatch, caplog):
-    import engine.ai
+    import engine.cornerclaim.ai
 
     def broken() -> float:
         raise RuntimeError("no compiler")
 
-    monkeypatch.setattr(engine.ai, "warm_up", broken)
+    monkeypatch.setattr(engine.cornerclaim.ai, "warm_up", broken)
     start_worker(True)  # must not raise: a raising initializer would break the pool
     assert "warm-up failed" in caplog.text
 

@@ -4,9 +4,9 @@ engine in A's seat, over Pentobi's classic games saved as a match's files."""
 import shutil
 from pathlib import Path
 
-from engine.ai import choose_move
 from engine.cornerclaim import RULES, new_game
-from replays.sgf import read_sgf
+from engine.cornerclaim.ai import choose_move
+from engine.cornerclaim.sgf import read_sgf
 from tests.test_load import script
 
 DATA = Path(__file__).parent / "data" / "pentobi"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from replays.sgf import load_game, read_sgf
+from engine.cornerclaim.sgf import load_game, read_sgf
 from server.gtp import GtpSession, format_response, split_command
 from tests.conftest import PENTOBI, load_record, pentobi_records
 

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from engine.core import Game
-from replays.sgf import game_to_sgf, load_game
+from engine.cornerclaim.sgf import game_to_sgf, load_game
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer

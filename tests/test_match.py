@@ -4,7 +4,7 @@ saves only each game's opening (starting positions for scripts/diagnose.py finis
 import sys
 
 from engine.cornerclaim import RULES, new_game
-from replays.sgf import read_sgf
+from engine.cornerclaim.sgf import read_sgf
 from tests.test_load import script
 
 
@@ -59,7 +59,7 @@ def test_every_level_option_names_a_choose_move_keyword():
     its keywords, typed (e.g. `cornmid=1` as `corners_mid=True`)."""
     import inspect
 
-    from engine.ai import choose_move
+    from engine.cornerclaim.ai import choose_move
 
     match = script("match")
     keywords = inspect.signature(choose_move).parameters

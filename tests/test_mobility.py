@@ -4,7 +4,7 @@ import shutil
 from pathlib import Path
 
 from engine.cornerclaim import new_game
-from replays.sgf import read_sgf
+from engine.cornerclaim.sgf import read_sgf
 from tests.test_load import script
 
 DATA = Path(__file__).parent / "data" / "pentobi"

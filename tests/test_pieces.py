@@ -1,6 +1,6 @@
 """Golden numbers of the piece set (Pentobi's and the rulebook's)."""
 
-from engine.pieces import PIECE_BY_NAME, PIECES, TOTAL_SQUARES, flip, rotate
+from engine.cornerclaim.pieces import PIECE_BY_NAME, PIECES, TOTAL_SQUARES, flip, rotate
 
 
 def test_twenty_one_pieces_with_the_rulebook_sizes():

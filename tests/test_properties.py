@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from engine.core import Game
 from engine.cornerclaim import RULES, new_game
-from engine.notation import parse_cells
+from engine.cornerclaim.notation import parse_cells
 
 VARIANT = st.sampled_from(["duo", "trio", "classic"])
 
@@ -141,7 +141,7 @@ def test_random_move_draws_every_legal_move_about_equally():
 
 
 def test_a_bounded_small_window_cache_gives_the_same_moves_and_stays_bounded():
-    from engine.position import bound_small_window, move_tables
+    from engine.cornerclaim.position import bound_small_window, move_tables
 
     tables = move_tables(20, 1)
     saved = tables.cache, tables.old, tables.limit

@@ -5,7 +5,7 @@ import pytest
 
 from engine.core import Game
 from engine.cornerclaim import new_game
-from replays.sgf import load_game
+from engine.cornerclaim.sgf import load_game
 from server.cli import main
 from tests.conftest import PENTOBI
 

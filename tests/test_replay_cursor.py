@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from engine.cornerclaim import RULES, new_game
+from engine.cornerclaim.sgf import load_game
 from replays.board_svg import board_svg
 from replays.cursor import Cursor, Replay
-from replays.sgf import load_game
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record
 from tests.test_sgf import random_game
 

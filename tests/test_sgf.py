@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from engine.core import Game
 from engine.cornerclaim import new_game
-from engine.variants import VARIANTS
-from replays.sgf import (
+from engine.cornerclaim.sgf import (
     SgfError,
     effective_moves,
     game_to_sgf,
@@ -18,6 +17,7 @@ from replays.sgf import (
     read_sgf,
     write_sgf,
 )
+from engine.cornerclaim.variants import VARIANTS
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record, pentobi_records
 
 SGF_FILES = sorted(PENTOBI.glob("*.blksgf"))

@@ -1,5 +1,5 @@
 // Piece shapes and cell names: geometry only, no rules. The host says what is legal.
-// Cells are [x, y] with y growing upwards (a1 is the bottom-left square), as in engine/pieces.py.
+// Cells are [x, y] with y growing upwards (a1 is the bottom-left square), as in engine/cornerclaim/pieces.py.
 
 export const PIECES = {
   "1": [[0, 0]],

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.core import Game
-from engine.cornerclaim import GAME, RULES, State
-from engine.errors import EngineError, LogError
-from engine.notation import format_cells, parse_cells
-from engine.variants import VARIANTS
+from ..core import Game
+from ..errors import EngineError, LogError
+from .notation import format_cells, parse_cells
+from .rules import GAME, RULES, State
+from .variants import VARIANTS
 
 MAX_CHARS = 1_000_000
 APPLICATION = "Corner Claim"

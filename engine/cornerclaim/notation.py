@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import NotationError
+from ..errors import NotationError
 
 _CELL = re.compile(r"([a-zA-Z])([0-9]{1,2})")
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"

@@ -231,7 +231,9 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
             return greedy_move(pos, color, seed=seed)
         return sampled_move(pos, color, temperature=spec.temperature, seed=seed)
     if spec.book if book is None else book:
-        from .book import book_move  # not at import time: `python -m engine.ai.book` works
+        from .book import (
+            book_move,  # not at import time: `python -m engine.cornerclaim.ai.book` works
+        )
 
         move = book_move(state, seat, corner=spec.corner if corner is None else corner)
         if move is not None:
@@ -307,7 +309,7 @@ WARM_UP_PLAYOUTS = 300
 def opening(variant: str, plies: int):
     """A new game of `variant` after `plies` placements by level 2 (seed = ply): the fixed,
     out-of-book position `warm_up` searches and `scripts/bench_first_move.py` times."""
-    from ..cornerclaim import new_game  # lazily, as in `book`: searching needs no rules module
+    from ..rules import new_game  # lazily, as in `book`: searching needs no rules module
 
     game = new_game(variant)
     for ply in range(plies):

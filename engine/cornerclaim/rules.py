@@ -6,13 +6,27 @@ Seats are numbered 1..n in play order. The state is an immutable value folded fr
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from . import errors as E
-from .core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type, register_rules
-from .notation import cell_name, parse_cells
-from .pieces import PIECES, SHAPE_INDEX, normalise
+from .. import errors as E
+from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
+from ..rules import (
+    BaseRules,
+    FormatSpec,
+    LadderSeat,
+    LevelSpec,
+    Outcome,
+    Picture,
+    PublicView,
+    SeatView,
+    StatSpec,
+    Step,
+    VariantSpec,
+)
+from .notation import COLUMNS, cell_name, parse_cells
+from .pieces import PIECE_NAMES, PIECES, SHAPE_INDEX, SINGLE, normalise
 from .position import Position
 from .variants import VARIANTS, Variant
 
@@ -28,22 +42,6 @@ class PiecePlaced(Event):
     TYPE: ClassVar[str] = "piece_placed"
     seat: int
     move: str
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """Final (or current) standing: per seat score, result and match points, in seat order."""
-
-    scores: tuple[int, ...]
-    results: tuple[str, ...]  # "win" | "draw" | "loss"
-    points: tuple[int, ...]
-    winners: tuple[int, ...]  # seats (1-based) that won or drew on the top score
-
-    def to_dict(self) -> dict:
-        return {
-            "scores": list(self.scores), "results": list(self.results),
-            "points": list(self.points), "winners": list(self.winners),
-        }
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,10 +148,48 @@ def _next_to_move(variant: Variant, pos: Position, placements, left) -> int | No
     return None
 
 
-class CornerClaimRules:
+#: The variants as the catalog lists them (`variants.VARIANTS` holds their boards).
+VARIANT_SPECS = {
+    "duo": VariantSpec("duo", "Duo", (2,), VARIANTS["duo"].colours, rated=True,
+                       description="2 players on a 14×14 board"),
+    "trio": VariantSpec("trio", "Trio", (3,), VARIANTS["trio"].colours, rated=False,
+                        description="3 players on a 20×20 board"),
+    "classic": VariantSpec("classic", "Classic", (4,), VARIANTS["classic"].colours,
+                           rated=False, description="4 players on a 20×20 board"),
+}
+#: About how long a level takes a move on a home PC (docs/performance.md): the one-ply
+#: levels answer at once; the searches run their playouts, level 6 its 3 s budget.
+LEVEL_SECONDS = {1: 0.05, 2: 0.05, 3: 0.3, 4: 1.0, 5: 3.0, 6: 3.0}
+
+
+def _level_specs() -> dict[int, LevelSpec]:
+    from .ai import LEVELS
+
+    return {n: LevelSpec(n, lv.name, lv.description, LEVEL_SECONDS[n])
+            for n, lv in LEVELS.items()}
+
+
+#: Per placement index of a board's constants, its legal-list entry as JSON, encoded on first
+#: use (at most one per placement of the board: 13,729 on 14×14, 30,433 on 20×20).
+_FRAGMENTS: dict[object, list[bytes | None]] = {}
+
+
+class CornerClaimRules(BaseRules):
     """Corner Claim for the `Game` log. Every method is pure."""
 
     game = GAME
+    title = "Corner Claim"
+    variants = VARIANT_SPECS
+    formats = {"blksgf": FormatSpec("blksgf", "application/x-blokus-sgf", "Pentobi SGF")}
+    stats = (StatSpec("all_placed", "all 21 pieces placed"),
+             StatSpec("single_last", "monomino placed last"),
+             StatSpec("squares_left", "squares left in hand"))
+    hint_level = 3
+    legal_query = "piece"
+
+    @property
+    def levels(self) -> dict[int, LevelSpec]:  # type: ignore[override]
+        return _level_specs()
 
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:
@@ -163,6 +199,7 @@ class CornerClaimRules:
                 f"unknown variant {created.variant!r} (duo, trio or classic)",
                 variant=created.variant,
             )
+        VARIANT_SPECS[variant.name].option_values(created.options)
         players = created.players or tuple(c.capitalize() for c in variant.colours)
         if len(players) != variant.nu_seats:
             raise E.EngineError(f"{variant.name} has {variant.nu_seats} seats, not {len(players)}")
@@ -233,7 +270,9 @@ class CornerClaimRules:
 
     def outcome(self, state: State) -> Outcome:
         """Scores and results. Seats that left lose; the best score among the rest wins
-        (ties draw). In a two-seat game the seat that stayed wins whatever the score."""
+        (ties draw). In a two-seat game the seat that stayed wins whatever the score.
+        The reason: "resigned" (a two-seat game someone left), "finished" (nobody can
+        place), "playing" while it runs."""
         n = state.nu_seats
         scores = tuple(state.score(s) for s in state.seats)
         seated = [s for s in state.seats if s not in state.left]
@@ -248,7 +287,134 @@ class CornerClaimRules:
             ("win" if len(top) == 1 else "draw") if s in top else "loss" for s in state.seats
         )
         points = tuple(MATCH_POINTS[r] for r in results)
-        return Outcome(scores, results, points, top)
+        if not state.is_over:
+            reason = "playing"
+        elif n == 2 and state.left:
+            reason = "resigned"
+        else:
+            reason = "finished"
+        return Outcome(top, results, scores, reason, points)
+
+    # -- the seam: what the host, replays and ladder read -----------------------------------
+    def seats(self, state: State) -> int:
+        return state.nu_seats
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def left(self, state: State) -> frozenset[int]:
+        return state.left
+
+    def legal(self, state: State, seat: int, query: str | None = None) -> list[dict]:
+        """`seat`'s legal placements now as {"piece", "move"} (of the piece named `query`
+        only, if given); empty unless it is that seat's turn."""
+        bc = state.position.bc
+        return [{"piece": PIECES[bc.move_piece[m]].name, "move": state.move_str(m)}
+                for m in self._legal_ids(state, seat, query)]
+
+    def legal_json(self, state: State, seat: int, query: str | None = None) -> bytes:
+        """`legal` as a compact JSON array, joined from per-placement fragments encoded
+        once per board: a new list costs one move generation plus a join."""
+        bc = state.position.bc
+        fragments = _FRAGMENTS.get(bc)
+        if fragments is None:
+            fragments = _FRAGMENTS.setdefault(bc, [None] * len(bc.move_piece))
+        parts = []
+        for m in self._legal_ids(state, seat, query):
+            part = fragments[m]
+            if part is None:
+                part = fragments[m] = json.dumps(
+                    {"piece": PIECES[bc.move_piece[m]].name, "move": state.move_str(m)},
+                    separators=(",", ":")).encode()
+            parts.append(part)
+        return b"[" + b",".join(parts) + b"]"
+
+    @staticmethod
+    def _legal_ids(state: State, seat: int, piece: str | None) -> list[int]:
+        if piece is not None and piece not in PIECE_NAMES:
+            raise E.NoSuchPieceError(f"there is no piece {piece!r}", pieces=list(PIECE_NAMES))
+        if state.to_move != seat:
+            return []
+        moves = state.legal_moves(seat)
+        if piece is None:
+            return moves
+        index = PIECE_NAMES.index(piece)
+        of_piece = state.position.bc.move_piece
+        return [m for m in moves if of_piece[m] == index]
+
+    def public_view(self, state: State) -> PublicView:
+        """The board as rows of seat numbers (top row first) and, per seat, its pieces left
+        and open corners."""
+        seats = tuple(SeatView(
+            colour=state.variant.colours[s - 1], left=s in state.left, score=state.score(s),
+            can_move=state.can_move(s),
+            view={"pieces_left": state.pieces_left(s), "open_corners": state.open_corners(s)},
+        ) for s in state.seats)
+        last = None
+        if state.placements:
+            seq, seat, move = state.placements[-1]
+            last = {"seat": seat, "move": state.move_str(move), "seq": seq}
+        return PublicView({"size": state.variant.size, "rows": state.board()}, seats, last)
+
+    def step(self, state: State, event: Event) -> Step:
+        """A placement's step names its piece and squares (`state` is right after it)."""
+        if isinstance(event, PiecePlaced):
+            piece = PIECES[state.position.bc.move_piece[state.placements[-1][2]]]
+            return Step("move", event.seat, event.move,
+                        {"piece": piece.name, "squares": piece.size})
+        return super().step(state, event)
+
+    def picture(self, state: State) -> Picture:
+        colours = ("",) + state.variant.colours
+        n = state.variant.size
+        cells = tuple(tuple(colours[c] for c in row) for row in state.board())
+        return Picture(cells, tuple(COLUMNS[:n]), tuple(str(r) for r in range(n, 0, -1)))
+
+    def ladder(self, state: State) -> tuple[LadderSeat, ...]:
+        outcome = self.outcome(state)
+        pos = state.position
+        out = []
+        for s in state.seats:
+            c = s - 1
+            all_placed = pos.all_placed(c)
+            out.append(LadderSeat(outcome.points[c], {
+                "all_placed": all_placed,
+                "single_last": all_placed and pos.last_piece[c] == SINGLE,
+                "squares_left": sum(PIECES[i].size for i in pos.pieces_left(c)),
+            }))
+        return tuple(out)
+
+    def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
+        from .ai import choose_move
+
+        move = choose_move(state, seat, level=level, seed=seed)
+        return None if move is None else state.move_str(move)
+
+    def hint(self, state: State, seat: int) -> str | None:
+        from .ai import hint
+
+        move = hint(state, seat)
+        return None if move is None else state.move_str(move)
+
+    def warm_up(self) -> float:
+        from .ai import warm_up
+
+        return warm_up()
+
+    def export(self, game, fmt: str) -> str:
+        if fmt != "blksgf":
+            return super().export(game, fmt)
+        from .sgf import game_to_sgf
+
+        return game_to_sgf(game)
+
+    def read(self, text: str):
+        """A `.blksgf` record (SGF: it starts with "(;"), else None."""
+        if not text.lstrip().startswith("("):
+            return None
+        from .sgf import load_game
+
+        return load_game(text)
 
     # -- checks ----------------------------------------------------------------------------
     def parse_move(self, state: State, seat: int, text: str) -> int:
@@ -331,7 +497,7 @@ class CornerClaimRules:
             raise E.NothingToUndoError(f"event {from_seq} is not a placement of seat {seat}")
 
 
-RULES = register_rules(CornerClaimRules())
+RULES = CornerClaimRules()
 
 
 def setup_state(variant: Variant, position: Position, moves, *, to_move: int | None) -> State:
@@ -352,6 +518,6 @@ def no_seat_can_place(position: Position) -> bool:
 
 def new_game(variant: str, players: tuple[str, ...] = ()):
     """A fresh Corner Claim `Game` (seq 1: game_created)."""
-    from .core import Game
+    from ..core import Game
 
     return Game.new(GAME, variant, players)

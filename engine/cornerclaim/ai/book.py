@@ -3,13 +3,13 @@ positions, stored as data (`book.json`) and played instantly by the levels that 
 
 The book maps a variant and the placements so far (each in our notation, in play order,
 joined by spaces; "" is the empty board) to a placement. It is generated offline by
-`python -m engine.ai.book`, which has the top level choose a move (`choose_move`, out of
+`python -m engine.cornerclaim.ai.book`, which has the top level choose a move (`choose_move`, out of
 book and without tree reuse) for `--seconds` on every position it is given (the empty board
 and the position after each `--line`), skipping positions already in the book unless
 `--redo`. Which lines to analyse is an input (e.g. openings opponents were seen
 to play); every move in the book comes from our own search.
 
-  python -m engine.ai.book --seconds 20 --line 'e8,d9,e9,e10,f10' --line 'e8,… j5,…'
+  python -m engine.cornerclaim.ai.book --seconds 20 --line 'e8,d9,e9,e10,f10' --line 'e8,… j5,…'
 
 The big boards (trio, classic) also have a corner book: each colour's first `CORNER_PLIES`
 moves by its own placements alone, seen from its own corner (`corner_key`). On 20×20 the
@@ -18,7 +18,7 @@ answers only while no other colour has a square within `CORNER_GAP` of the colou
 squares and of the book move's. Its line comes from a long search of ours at each step
 of a game in which every colour plays the line so far from its own corner:
 
-  python -m engine.ai.book --game classic --corner 3 --seconds 90
+  python -m engine.cornerclaim.ai.book --game classic --corner 3 --seconds 90
 
 Cost: a lookup is one dict access and one legality check (the corner book: a few mask
 operations more).
@@ -60,8 +60,8 @@ def book_move(state, seat: int, *, corner: bool = False) -> int | None:
 def _legal(state, seat: int, text: str | None) -> int | None:
     if text is None:
         return None
-    from ..cornerclaim import RULES
-    from ..errors import EngineError
+    from ...errors import EngineError
+    from ..rules import RULES
 
     try:
         move = RULES.parse_move(state, seat, text)
@@ -153,7 +153,7 @@ def build(variant: str, lines: list[str], seconds: float, seed: int = 1,
           skip: frozenset = frozenset()) -> dict[str, str]:
     """Book entries for the empty board and after each line (space-separated placements),
     except the keys in `skip` (already in the book)."""
-    from ..cornerclaim import new_game
+    from ..rules import new_game
     from . import LEVELS, choose_move
 
     top = max(LEVELS)  # the book is played by the strongest level: search as it does
@@ -183,8 +183,8 @@ def build_corner(variant: str, plies: int, seconds: float, seed: int = 1,
     the game in which every colour has played the line so far from its own corner
     (unmirrored), and has the top level search the first colour's next move for `seconds`
     (out of book, no tree reuse) unless `known` (entries already in the book) has it."""
-    from ..cornerclaim import new_game
     from ..notation import parse_cells
+    from ..rules import new_game
     from . import LEVELS, choose_move
 
     top = max(LEVELS)

@@ -1,6 +1,6 @@
 """Per-board-size move facts the computer players read in their hot loops.
 
-Like `engine.board.BoardConst`, these are computed once per board size and shared: for every
+Like `board.BoardConst`, these are computed once per board size and shared: for every
 move id, the cells edge-next to it (`adj`), the cells it opens as corners (`attach`: diagonal
 to it, not edge-next, on the board), its size, a static playout weight (`gamma`, Pentobi's
 idea: bigger pieces and pieces with more corners first), two distances from its closest

@@ -1,0 +1,347 @@
+"""The seam between the host and a game: what every game module supplies, and the value types
+they share.
+
+A game is one object, its `Rules`, registered by id in `engine.registry`. The host, the
+replays, the ladder and the bot pool hold a game only through it: the same few verbs for every
+game (OpenSpiel's `State`, boardgame.io's `Game`): an initial state, play / undo / leave as
+commands that return the event to append, `apply` to fold an event in, the legal moves as
+text, whose turn it is, whether it is over and its `Outcome`, and a public view of a state.
+Anything a game needs beyond them (a clock, rounds, a deal of marbles) is its own event types
+and options, not a branch in the server.
+
+`BaseRules` gives the verbs a game can leave alone a sensible default; a game overrides what
+it has (a computer player, a hint, export formats, ladder statistics, a board picture).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from .core import Event, Game, GameCreated
+from .errors import BadOptionError, EngineError
+
+S = TypeVar("S")
+
+RESULTS = ("win", "draw", "loss")
+
+
+# -- what a game offers (the catalog) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a variant takes at creation (a number of rounds, a clock), with its default.
+
+    `kind` is "int" (between `minimum` and `maximum`), "bool" or "choice" (one of `choices`).
+    """
+
+    name: str
+    label: str
+    default: Any
+    kind: str = "int"
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+    def check(self, value: Any) -> Any:
+        """`value` if it is allowed, else EngineError saying why."""
+        bad = BadOptionError(f"option {self.name}: {value!r} is not allowed", option=self.name)
+        if self.kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BadOptionError(f"option {self.name} must be a whole number", option=self.name)
+            if (self.minimum is not None and value < self.minimum) or (
+                    self.maximum is not None and value > self.maximum):
+                raise BadOptionError(f"option {self.name} must be {self.minimum} to {self.maximum}",
+                                  option=self.name, minimum=self.minimum, maximum=self.maximum)
+        elif self.kind == "bool":
+            if not isinstance(value, bool):
+                raise BadOptionError(f"option {self.name} must be true or false", option=self.name)
+        elif self.kind == "choice":
+            if value not in self.choices:
+                raise BadOptionError(f"option {self.name} must be one of {', '.join(self.choices)}",
+                                  option=self.name, choices=list(self.choices))
+        else:
+            raise bad
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "label": self.label, "default": self.default,
+                             "kind": self.kind, "description": self.description}
+        if self.kind == "int":
+            d.update(minimum=self.minimum, maximum=self.maximum)
+        if self.kind == "choice":
+            d["choices"] = list(self.choices)
+        return d
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A way to play a game: its seat counts, the colour of each seat, whether the ladder rates
+    it, and its options. `colours` names the seats of the largest table, in seat order."""
+
+    name: str
+    label: str
+    seats: tuple[int, ...]
+    colours: tuple[str, ...]
+    rated: bool = True
+    options: tuple[OptionSpec, ...] = ()
+    description: str = ""
+
+    def option_values(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Every option's value: `given` checked, defaults for the rest; EngineError on an
+        unknown option or a bad value."""
+        given = dict(given or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise BadOptionError(f"{self.name} has no option {unknown[0]!r}",
+                              options=sorted(known))
+        return {name: o.check(given[name]) if name in given else o.default
+                for name, o in known.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "seats": list(self.seats),
+                "colours": list(self.colours), "rated": self.rated,
+                "options": [o.to_dict() for o in self.options],
+                "description": self.description}
+
+
+@dataclass(frozen=True)
+class LevelSpec:
+    """A computer level: its number (1 = weakest), name, what it does, and about how many
+    seconds a move takes."""
+
+    number: int
+    name: str
+    description: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "name": self.name, "description": self.description,
+                "seconds": self.seconds}
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """A game record format besides the JSON log (Corner Claim's `.blksgf`)."""
+
+    ext: str
+    mimetype: str
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ext": self.ext, "mimetype": self.mimetype, "label": self.label}
+
+
+@dataclass(frozen=True)
+class StatSpec:
+    """A per-seat statistic a game reports to the ladder (summed over a player's games)."""
+
+    key: str
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label}
+
+
+# -- what a game says about a state -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (or stands): seats are 1-based, tuples in seat order.
+
+    `winners` are the seats on top (several on a shared win or a draw); `results` is
+    "win" | "draw" | "loss" per seat; `scores` the game's own score per seat; `points` the
+    match points the result is worth per seat; `reason` a short code of why it ended
+    ("finished", "resigned", "left", "home_deadline", …, "playing" while it runs)."""
+
+    winners: tuple[int, ...]
+    results: tuple[str, ...]
+    scores: tuple[int, ...]
+    reason: str
+    points: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "results": list(self.results),
+                "scores": list(self.scores), "points": list(self.points),
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The public facts of one seat: the same keys in every game, and `view` for the game's
+    own (Corner Claim: pieces left and open corners)."""
+
+    colour: str
+    left: bool
+    score: int | None
+    can_move: bool
+    view: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What the API and the UI show of a state: `board` is the game's own picture of the
+    table (any JSON value the game's board module draws), `seats` one `SeatView` per seat,
+    `last_move` the move that counts last as {"seat", "move", "seq"} (or None)."""
+
+    board: dict[str, Any]
+    seats: tuple[SeatView, ...]
+    last_move: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class LadderSeat:
+    """What one seat of a finished game gives the ladder: its match points and the game's
+    statistics (keys from `Rules.stats`, numbers or booleans, summed per player)."""
+
+    points: int
+    stats: dict[str, int | float | bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of a log as a replay shows it: `kind` is "move", "left", "takeback" (or a
+    game's own word for its other events), with the seat and the move text where it has them
+    and `details` the game's own facts about the step (Corner Claim: the piece and its size).
+    """
+
+    kind: str
+    seat: int | None = None
+    move: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A board drawn as a grid, for the replay's SVG picture: `cells[row][col]` is a colour
+    name or "" (row 0 is the top), optional `marks` [(row, col, text)], and the labels of the
+    columns (left to right) and rows (top to bottom)."""
+
+    cells: tuple[tuple[str, ...], ...]
+    columns: tuple[str, ...]
+    rows: tuple[str, ...]
+    marks: tuple[tuple[int, int, str], ...] = ()
+
+
+class Rules(Protocol[S]):
+    """What a game module provides. States are immutable values; every method is pure.
+
+    Catalog: `game` (its id), `title`, `variants`, `levels`, `formats`, `stats`.
+    Commands return the event to append or raise EngineError: `play`, `undo`, `leave`.
+    """
+
+    game: str
+    title: str
+    variants: dict[str, VariantSpec]
+    levels: dict[int, LevelSpec]
+    formats: dict[str, FormatSpec]
+    stats: tuple[StatSpec, ...]
+
+    # the fold
+    def initial_state(self, created: GameCreated) -> S: ...
+    def apply(self, state: S, event: Event) -> S: ...
+
+    # commands
+    def play(self, state: S, seat: int, move: str) -> Event: ...
+    def undo(self, state: S, seat: int) -> Event: ...
+    def leave(self, state: S, seat: int) -> Event: ...
+
+    # queries
+    def seats(self, state: S) -> int: ...
+    def to_move(self, state: S) -> int | None: ...
+    def is_over(self, state: S) -> bool: ...
+    def outcome(self, state: S) -> Outcome: ...
+    def left(self, state: S) -> frozenset[int]: ...
+    def can_undo(self, state: S, seat: int) -> bool: ...
+    def legal(self, state: S, seat: int, query: str | None = None) -> list[dict[str, Any]]: ...
+    def legal_json(self, state: S, seat: int, query: str | None = None) -> bytes: ...
+    def public_view(self, state: S) -> PublicView: ...
+    def step(self, state: S, event: Event) -> Step: ...
+    def picture(self, state: S) -> Picture: ...
+    def ladder(self, state: S) -> tuple[LadderSeat, ...]: ...
+
+    # computer players
+    def choose_move(self, state: S, seat: int, *, level: int, seed: int) -> str | None: ...
+    def hint(self, state: S, seat: int) -> str | None: ...
+    def warm_up(self) -> float: ...
+
+    # records besides the JSON log
+    def export(self, game: Game, fmt: str) -> str: ...
+    def read(self, text: str) -> Game | None: ...
+
+
+class BaseRules:
+    """Defaults for the verbs a game can do without. Subclasses set the catalog attributes
+    and implement the fold, the commands and the queries the defaults rely on
+    (`legal`, `public_view`, `outcome`)."""
+
+    game: str = ""
+    title: str = ""
+    variants: dict[str, VariantSpec] = {}
+    levels: dict[int, LevelSpec] = {}
+    formats: dict[str, FormatSpec] = {}
+    stats: tuple[StatSpec, ...] = ()
+    #: Which level answers a hint (None: the game gives no hints).
+    hint_level: int | None = None
+    #: The move query the legal list accepts (Corner Claim: "piece"), None for none.
+    legal_query: str | None = None
+
+    def legal_json(self, state, seat: int, query: str | None = None) -> bytes:
+        """The legal list as a compact JSON array."""
+        return json.dumps(self.legal(state, seat, query), separators=(",", ":")).encode()
+
+    def step(self, state, event: Event) -> Step:
+        seat = getattr(event, "seat", None)
+        move = getattr(event, "move", None)
+        if event.TYPE == "player_left":
+            return Step("left", seat)
+        if event.TYPE == "move_taken_back":
+            return Step("takeback", seat)
+        return Step("move" if move is not None else event.TYPE, seat, move)
+
+    def can_undo(self, state, seat: int) -> bool:
+        try:
+            self.undo(state, seat)
+        except EngineError:
+            return False
+        return True
+
+    def ladder(self, state) -> tuple[LadderSeat, ...]:
+        outcome = self.outcome(state)
+        points = outcome.points or tuple(
+            {"win": 2, "draw": 1, "loss": 0}[r] for r in outcome.results)
+        return tuple(LadderSeat(p) for p in points)
+
+    def choose_move(self, state, seat: int, *, level: int, seed: int) -> str | None:
+        raise EngineError(f"{self.title} has no computer players")
+
+    def hint(self, state, seat: int) -> str | None:
+        if self.hint_level is None:
+            return None
+        return self.choose_move(state, seat, level=self.hint_level, seed=0)
+
+    def warm_up(self) -> float:
+        return 0.0
+
+    def export(self, game: Game, fmt: str) -> str:
+        raise EngineError(f"{self.title} has no {fmt} format", formats=sorted(self.formats))
+
+    def read(self, text: str) -> Game | None:
+        """A game from a record in one of this game's own formats; None if `text` is none of
+        them (EngineError if it is one but broken)."""
+        return None
+
+    def catalog(self) -> dict[str, Any]:
+        """This game's line of `GET /api/catalog`."""
+        return {"game": self.game, "title": self.title,
+                "variants": [v.to_dict() for v in self.variants.values()],
+                "levels": [lv.to_dict() for lv in self.levels.values()],
+                "formats": [f.to_dict() for f in self.formats.values()],
+                "stats": [s.to_dict() for s in self.stats],
+                "legal_query": self.legal_query,
+                "hint": self.hint_level is not None}
