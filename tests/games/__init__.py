@@ -1,0 +1,1 @@
+"""Test-only games: each registers itself with `engine.registry` when imported."""
