@@ -11,7 +11,7 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "gtp": ("server.gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
+    "gtp": ("gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
     "serve": ("server.serve", "start the LAN host"),
     "discover": ("server.discover", "list Corner Claim hosts on the LAN"),
     "replay": ("replays.cli", "show or export a replay"),

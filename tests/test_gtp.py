@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.cornerclaim.gtp import GtpSession, format_response, split_command
 from engine.cornerclaim.sgf import load_game, read_sgf
-from server.gtp import GtpSession, format_response, split_command
 from tests.conftest import PENTOBI, load_record, pentobi_records
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -416,6 +416,12 @@ class CornerClaimRules(BaseRules):
 
         return load_game(text)
 
+    def gtp_session(self, variant: str, **options):
+        """A Go Text Protocol session (`gtp.GtpSession`) on an empty board of `variant`."""
+        from .gtp import GtpSession
+
+        return GtpSession(variant, **options)
+
     # -- checks ----------------------------------------------------------------------------
     def parse_move(self, state: State, seat: int, text: str) -> int:
         """Text -> move id, checking notation, board and piece shape (not the position)."""

@@ -1,14 +1,13 @@
-"""`cornerclaim gtp`: the Go Text Protocol as Pentobi's GTP engine speaks it for Corner Claim.
+"""The Go Text Protocol as Pentobi's GTP engine speaks it, for Corner Claim.
 
 The same scripts drive both: colours as Pentobi takes them (duo `b`/`w`, `black`/`white`,
 `blue`/`green`; trio and classic `1`–`4` or `blue`/`yellow`/`red`/`green`), moves in Pentobi
 notation, responses `=[id] text` / `?[id] message` each ending in a blank line, and
 `final_score` in Pentobi's exact text. See docs/formats.md for every command.
 
-`GtpSession` is pure: `handle(line)` returns the response text. Only `run()` touches stdin and
-stdout, and `loadsgf`/`savesgf` reach files through the `read_file`/`write_file` callables the
-adapter hands in. Engine modules are imported on first use, so `configure()` stays cheap for
-`cornerclaim --help`, which builds every subcommand's parser.
+`GtpSession` is pure: `handle(line)` returns the response text; `loadsgf`/`savesgf` reach
+files only through the `read_file`/`write_file` callables the adapter hands in. The adapter
+that reads stdin and writes stdout is the `gtp` package (`cornerclaim gtp`).
 
 Plays are accepted in any order, as Pentobi accepts them (controllers set up positions that
 way). The session keeps its own list of placements on a `Position` and asks the engine's own
@@ -17,15 +16,13 @@ placement check (`RULES.check_placement`) as if it were that colour's turn — n
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.cornerclaim import State
+    from .rules import State
 
 PROTOCOL_VERSION = "2"
 NAME = "Corner Claim"
@@ -38,62 +35,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 class GtpFailure(Exception):
     """A command failed; the message becomes the `?` response."""
-
-
-# -- the command line ------------------------------------------------------------------------
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    """Options as `pentobi-gtp` takes them, so a controller's command line works unchanged.
-    Pentobi's search options (`--quiet`, `--nobook`, `--noresign`, `--threads`) are accepted
-    and ignored."""
-    parser.add_argument("--game", "-g", choices=VARIANT_CHOICES, default="classic",
-                        help="game variant at start-up (default: classic, as Pentobi)")
-    parser.add_argument("--level", "-l", type=int, default=1,
-                        help="computer level for genmove (highest available at or below)")
-    parser.add_argument("--seed", "-r", type=int, default=None,
-                        help="seed for genmove, making a session's moves repeatable")
-    for flag in ("--quiet", "--nobook", "--noresign"):
-        parser.add_argument(flag, action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
-
-
-def run(args: argparse.Namespace) -> int:
-    """Read commands from stdin, answer on stdout, until `quit` or end of input.
-
-    A search level first warms up (`engine.cornerclaim.ai.warm_up`), so the first `genmove` gets its
-    level's whole time and not numba's compiling too."""
-    from datetime import date
-
-    from engine.cornerclaim.ai import LEVELS, warm_up
-
-    if args.level in LEVELS and LEVELS[args.level].playouts:
-        warm_up()
-    session = GtpSession(
-        args.game, level=args.level, seed=args.seed,
-        read_file=_read_text, write_file=_write_text, today=lambda: date.today().isoformat(),
-    )
-    try:
-        for line in sys.stdin:
-            response = session.handle(line)
-            if response:
-                sys.stdout.write(response)
-                sys.stdout.flush()
-            if session.quit:
-                break
-    except BrokenPipeError:  # the controller went away: nothing left to answer
-        pass
-    return 0
-
-
-def _read_text(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read(2_000_000)
-
-
-def _write_text(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 def _no_files(*_args) -> None:
@@ -146,8 +87,8 @@ class GtpSession:
 
     def reset(self, variant: str) -> None:
         """An empty board of `variant`."""
-        from engine.cornerclaim.position import Position
-        from engine.cornerclaim.variants import VARIANTS
+        from .position import Position
+        from .variants import VARIANTS
 
         self.variant = VARIANTS[variant]
         self.moves: list[tuple[int, int]] = []  # (seat, move id), in the order played
@@ -189,19 +130,19 @@ class GtpSession:
 
         Lets the engine's checks and computer players judge a position set up in any order.
         """
-        from engine.cornerclaim import setup_state
+        from .rules import setup_state
 
         return setup_state(self.variant, self.position, self.moves, to_move=to_move)
 
     def _is_over(self) -> bool:
-        from engine.cornerclaim import no_seat_can_place
+        from .rules import no_seat_can_place
 
         return no_seat_can_place(self.position)
 
     def _play(self, seat: int, text: str) -> None:
         """Play `text` (cells or `pass`) for `seat` if the engine allows it; else raise."""
-        from engine.cornerclaim import RULES
-        from engine.errors import EngineError
+        from ..errors import EngineError
+        from .rules import RULES
 
         state = self._state(seat)
         try:
@@ -225,9 +166,9 @@ class GtpSession:
 
     def _computer_move(self, seat: int) -> int | None:
         """The computer player's move for `seat` at the session's level, checked legal."""
-        from engine.cornerclaim import RULES
-        from engine.cornerclaim.ai import LEVELS, choose_move
-        from engine.errors import EngineError
+        from ..errors import EngineError
+        from .ai import LEVELS, choose_move
+        from .rules import RULES
 
         state = self._state(seat)
         if not state.can_move(seat):
@@ -280,7 +221,7 @@ class GtpSession:
 
     def cmd_set_game(self, args: list[str]) -> str:
         """`set_game Blokus Duo`: change variant by its GM name, as Pentobi does."""
-        from engine.cornerclaim.sgf import VARIANT_BY_GM
+        from .sgf import VARIANT_BY_GM
 
         variant = VARIANT_BY_GM.get(" ".join(args).lower())
         if variant is None:
@@ -329,7 +270,7 @@ class GtpSession:
     def cmd_final_score(self, args: list[str]) -> str:
         """Duo: `B+9`, `W+2` or `0`; otherwise each colour's points followed by a space,
         byte for byte as Pentobi answers."""
-        from engine.cornerclaim.sgf import duo_score
+        from .sgf import duo_score
 
         self._no_args(args)
         pos = self.position
@@ -343,8 +284,8 @@ class GtpSession:
 
     def cmd_loadsgf(self, args: list[str]) -> str:
         """`loadsgf file [n]`: the file's variant and position (before move n if given)."""
-        from engine.cornerclaim.sgf import read_sgf
-        from engine.errors import EngineError
+        from ..errors import EngineError
+        from .sgf import read_sgf
 
         if not 1 <= len(args) <= 2:
             raise GtpFailure("loadsgf takes a file name and an optional move number")
@@ -373,7 +314,7 @@ class GtpSession:
             raise
 
     def cmd_savesgf(self, args: list[str]) -> str:
-        from engine.cornerclaim.sgf import result_string, write_sgf
+        from .sgf import result_string, write_sgf
 
         if len(args) != 1:
             raise GtpFailure("savesgf takes a file name")

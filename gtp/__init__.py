@@ -1,0 +1,70 @@
+"""`cornerclaim gtp`: a Go Text Protocol adapter over a game's engine, on stdin and stdout.
+
+A game that speaks GTP gives a session (`Rules.gtp_session`, Corner Claim's is
+`engine.cornerclaim.gtp.GtpSession`: pure, a command line in and the response text out). This
+adapter only finds that game by its variant in the registry, hands the session file access
+for `loadsgf`/`savesgf`, and pumps lines. The options are `pentobi-gtp`'s, so a controller's
+command line works unchanged; Pentobi's search options (`--quiet`, `--nobook`, `--noresign`,
+`--threads`) are accepted and ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def gtp_variants() -> list[str]:
+    """The variants of every registered game that speaks GTP."""
+    from engine import registry
+
+    return [v for rules in registry.games() if hasattr(rules, "gtp_session")
+            for v in rules.variants]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", "-g", choices=gtp_variants(), default="classic",
+                        help="game variant at start-up (default: classic, as Pentobi)")
+    parser.add_argument("--level", "-l", type=int, default=1,
+                        help="computer level for genmove (highest available at or below)")
+    parser.add_argument("--seed", "-r", type=int, default=None,
+                        help="seed for genmove, making a session's moves repeatable")
+    for flag in ("--quiet", "--nobook", "--noresign"):
+        parser.add_argument(flag, action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read commands from stdin, answer on stdout, until `quit` or end of input. A computer
+    level that searches warms up first, so the first `genmove` gets its whole time."""
+    from datetime import date
+
+    from engine import registry
+
+    rules = registry.game_of_variant(args.game)
+    if args.level in rules.levels and rules.levels[args.level].seconds >= 0.2:
+        rules.warm_up()
+    session = rules.gtp_session(args.game, level=args.level, seed=args.seed,
+                                read_file=read_file, write_file=write_file,
+                                today=lambda: date.today().isoformat())
+    try:
+        for line in sys.stdin:
+            response = session.handle(line)
+            if response:
+                sys.stdout.write(response)
+                sys.stdout.flush()
+            if session.quit:
+                break
+    except BrokenPipeError:  # the controller went away: nothing left to answer
+        pass
+    return 0
+
+
+def read_file(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(2_000_000)
+
+
+def write_file(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
