@@ -1,0 +1,103 @@
+"""Imports run one way: the host reaches a game only through the registry.
+
+Walks every module of the installed packages (engine, server, replays, gtp) with `ast` and
+checks: nothing outside a game's own package imports that package, except `engine.registry`;
+the engine imports no web framework, store, socket, thread or process module, and nothing of
+the host; `replays` and `gtp` do not import the web host.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "server", "replays", "gtp")
+#: What the engine may not import: I/O, threads, processes, the web, and the layers above it.
+NOT_IN_ENGINE = ("flask", "flask_socketio", "flask_smorest", "gevent", "sqlite3", "socket",
+                 "threading", "multiprocessing", "subprocess", "zeroconf", "requests",
+                 "server", "replays", "gtp")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module `path` imports (relative imports resolved), with each imported name as
+    a possible submodule too (`from engine import registry` -> engine, engine.registry)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found.add(mod)
+            found.update(f"{mod}.{alias.name}" for alias in node.names)
+    return found
+
+
+def product_modules() -> dict[str, set[str]]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            out[module_name(path)] = imports_of(path)
+    return out
+
+
+def within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def game_packages() -> list[str]:
+    return [reg.module for reg in (registry.registration(r.game) for r in registry.games())
+            if reg.builtin]
+
+
+@pytest.mark.parametrize("game_package", game_packages())
+def test_only_the_registry_imports_a_game(game_package):
+    offenders = sorted(
+        f"{module} imports {imported}"
+        for module, imported_set in product_modules().items()
+        if not within(module, game_package) and module != "engine.registry"
+        for imported in imported_set if within(imported, game_package))
+    assert offenders == []
+
+
+def test_the_engine_is_pure():
+    offenders = sorted(
+        f"{module} imports {imported}"
+        for module, imported_set in product_modules().items() if within(module, "engine")
+        for imported in imported_set
+        if any(within(imported, bad) for bad in NOT_IN_ENGINE))
+    assert offenders == []
+
+
+@pytest.mark.parametrize("package", ["replays", "gtp"])
+def test_adapters_do_not_import_the_web_host(package):
+    offenders = sorted(
+        f"{module} imports {imported}"
+        for module, imported_set in product_modules().items() if within(module, package)
+        for imported in imported_set if within(imported, "server"))
+    assert offenders == []
+
+
+def test_the_walk_sees_what_it_checks():
+    """The walk resolves relative imports (so a game package's inside is not missed)."""
+    rules = imports_of(ROOT / "engine" / "cornerclaim" / "rules.py")
+    assert "engine.core" in rules and "engine.cornerclaim.position" in rules
+    assert "engine.cornerclaim" in game_packages()
