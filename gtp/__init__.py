@@ -35,15 +35,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read commands from stdin, answer on stdout, until `quit` or end of input. A computer
-    level that searches warms up first, so the first `genmove` gets its whole time."""
+    """Read commands from stdin, answer on stdout, until `quit` or end of input. The game's
+    computer players warm up first, so the first `genmove` gets its level's whole time."""
     from datetime import date
 
     from engine import registry
 
     rules = registry.game_of_variant(args.game)
-    if args.level in rules.levels and rules.levels[args.level].seconds >= 0.2:
-        rules.warm_up()
+    rules.warm_up()
     session = rules.gtp_session(args.game, level=args.level, seed=args.seed,
                                 read_file=read_file, write_file=write_file,
                                 today=lambda: date.today().isoformat())

@@ -157,9 +157,10 @@ VARIANT_SPECS = {
     "classic": VariantSpec("classic", "Classic", (4,), VARIANTS["classic"].colours,
                            rated=False, description="4 players on a 20×20 board"),
 }
-#: About how long a level takes a move on a home PC (docs/performance.md): the one-ply
-#: levels answer at once; the searches run their playouts, level 6 its 3 s budget.
-LEVEL_SECONDS = {1: 0.05, 2: 0.05, 3: 0.3, 4: 1.0, 5: 3.0, 6: 3.0}
+#: About how long a level takes a move on a home PC, rounded up from `scripts/bench_ai.py`'s
+#: time per move (docs/performance.md): the one-ply levels answer at once, the searches run
+#: their playouts (longer on the 20×20 boards), level 6 thinks for its 3 s budget.
+LEVEL_SECONDS = {1: 0.01, 2: 0.01, 3: 0.1, 4: 0.3, 5: 1.0, 6: 3.0}
 
 
 def _level_specs() -> dict[int, LevelSpec]:
