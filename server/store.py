@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     host_hash   TEXT NOT NULL,
     closed      INTEGER NOT NULL DEFAULT 0,
     rematch_of  TEXT,
-    rematch_id  TEXT
+    rematch_id  TEXT,
+    game        TEXT NOT NULL DEFAULT 'cornerclaim'
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id  TEXT NOT NULL REFERENCES games(id),
@@ -114,6 +115,7 @@ class GameRecord:
     closed: bool = False
     rematch_of: str | None = None
     rematch_id: str | None = None
+    game: str = "cornerclaim"  # the game's id in `engine.registry`
 
 
 class EventStore(Protocol):
@@ -162,10 +164,19 @@ class SqliteStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self.slow_commits = 0
         self.slowest_commit_s = 0.0
         self._slow_unlogged = 0
         self._slow_logged_at = float("-inf")
+
+    def _migrate(self) -> None:
+        """Bring a store written by an older host up to this schema: the games table gained
+        `game` (every game before it was Corner Claim's)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "game" not in columns:
+            self._db.execute(
+                "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'cornerclaim'")
 
     # -- writing ---------------------------------------------------------------------------
     def _write(self, statements: Iterable[tuple[str, tuple]]) -> None:
@@ -220,9 +231,10 @@ class SqliteStore:
         if first_event.get("seq") != 1:
             raise SeqConflict(first_event.get("seq", 0), 0)
         stmts = [(
-            "INSERT INTO games (id, created_at, variant, host_hash, closed, rematch_of)"
-            " VALUES (?, ?, ?, ?, 0, ?)",
-            (game.id, game.created_at, game.variant, game.host_hash, game.rematch_of),
+            "INSERT INTO games (id, created_at, variant, host_hash, closed, rematch_of, game)"
+            " VALUES (?, ?, ?, ?, 0, ?, ?)",
+            (game.id, game.created_at, game.variant, game.host_hash, game.rematch_of,
+             game.game),
         )]
         for s in seats:
             stmts.append(("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
@@ -280,9 +292,9 @@ class SqliteStore:
 
     def games(self) -> list[GameRecord]:
         rows = self._query(
-            "SELECT id, created_at, variant, host_hash, closed, rematch_of, rematch_id"
+            "SELECT id, created_at, variant, host_hash, closed, rematch_of, rematch_id, game"
             " FROM games ORDER BY created_at, id")
-        return [GameRecord(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+        return [GameRecord(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7]) for r in rows]
 
     def seats(self, game_id: str) -> list[SeatRecord]:
         rows = self._query(

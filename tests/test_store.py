@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
 
-from engine.cornerclaim import new_game
+from engine.core import Game
 from server.store import GameRecord, SeatRecord, SeqConflict, SqliteStore
 from server.table import hash_token
 
 
 def _new(store: SqliteStore, game_id: str = "g1") -> None:
-    game = new_game("duo")
+    game = Game.new("cornerclaim", "duo")
     store.create_game(
         GameRecord(game_id, 1.0, "duo", hash_token("host-secret")),
         [SeatRecord(1, "open", "Ann", None, hash_token("ann-secret")),
@@ -62,7 +63,7 @@ def test_what_is_committed_is_there_after_reopening(tmp_path):
     again = SqliteStore(tmp_path / SqliteStore.FILENAME)
     assert again.events_since("g1", 0)[-1] == placed(2, 1, "e9,d10,e10,f10,e11")
     record = again.games()[0]
-    assert record.closed and record.rematch_id == "g2"
+    assert record.closed and record.rematch_id == "g2" and record.game == "cornerclaim"
     assert again.seats("g1")[1].kind == "open"
 
 
@@ -100,3 +101,49 @@ def test_commits_the_disk_holds_up_are_counted_and_logged(tmp_path, monkeypatch,
     longest = float(f"{store.slowest_commit_s * 1000:.0f}")
     assert slow_commits("\n".join(lines)) == (5, longest)
     assert slow_commits("no such line") == (0, 0.0)
+
+
+#: The games table as hosts wrote it before a store knew more than one game.
+OLD_SCHEMA = """
+CREATE TABLE games (id TEXT PRIMARY KEY, created_at REAL NOT NULL, variant TEXT NOT NULL,
+    host_hash TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0, rematch_of TEXT,
+    rematch_id TEXT);
+CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+    type TEXT NOT NULL, body TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game_id, seq))
+    WITHOUT ROWID;
+CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    kind TEXT NOT NULL, name TEXT, level INTEGER, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
+CREATE TABLE seat_tokens (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    token_hash TEXT NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
+"""
+
+
+def old_store(folder) -> None:
+    """A store file in the old schema holding one Corner Claim game with one placement."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(folder / SqliteStore.FILENAME)
+    db.executescript(OLD_SCHEMA)
+    created = Game.new("cornerclaim", "duo", ("Ann", "Bo")).events[0].to_dict()
+    db.execute("INSERT INTO games VALUES ('old1', 1.0, 'duo', 'h', 0, NULL, NULL)")
+    for seq, body in ((1, created), (2, placed(2, 1, "e9,d10,e10,f10,e11"))):
+        db.execute("INSERT INTO events VALUES ('old1', ?, ?, ?, 1.0)",
+                   (seq, body["type"], json.dumps(body)))
+    db.execute("INSERT INTO seats VALUES ('old1', 1, 'local', 'Ann', NULL)")
+    db.execute("INSERT INTO seats VALUES ('old1', 2, 'local', 'Bo', NULL)")
+    db.commit()
+    db.close()
+
+
+def test_a_store_of_the_old_schema_gains_the_game_column_on_open(tmp_path):
+    old_store(tmp_path)
+    store = SqliteStore(tmp_path)
+    columns = {r[1] for r in store._db.execute("PRAGMA table_info(games)")}
+    assert "game" in columns
+    assert [(g.id, g.game, g.variant) for g in store.games()] == [("old1", "cornerclaim", "duo")]
+    _new(store, "g2")  # new games are written with their game
+    store.close()
+    again = SqliteStore(tmp_path)  # opening a migrated store again changes nothing
+    assert sorted((g.id, g.game) for g in again.games()) == [("g2", "cornerclaim"),
+                                                           ("old1", "cornerclaim")]
+    assert len(again.events_since("old1", 0)) == 2
+    again.close()
