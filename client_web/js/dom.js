@@ -15,5 +15,4 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-export const COLOUR_LETTER = { blue: "B", yellow: "Y", red: "R", green: "G" };
 export const title = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");

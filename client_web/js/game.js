@@ -1,56 +1,46 @@
-// The game screen: board, tray, seats, and the controls of the piece in hand.
+// The table shell: the screen around any game's board. It holds the turn line, the seats, the
+// claim / takeback / leave / game-over / rematch panels, the live link (follow, reconnect) and
+// the keyboard; the board itself is the game's board module (state.game → the catalog's
+// board_url → createBoard), which draws the host's board view and turns taps into move text.
 //
-// The client holds no rules. For the seat to move it asks the host for the legal placements
-// of a piece when that piece is first lifted (cached until the host's seq changes) and, while
-// dragging, only looks the cells under the piece up in that list. Moves go to the host with
-// the seq they were made on; a refusal is shown in the host's own words.
+// Neither holds rules. The board asks the host what is legal through `host.legal` and plays
+// through `play(seat, move)`; moves go to the host with the seq they were made on, and a
+// refusal is shown in the host's own words.
 
 import { api, memory, HostError } from "./api.js";
-import { Board } from "./board.js";
+import { gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
-import { LegalPlacements } from "./legal.js";
 import { follow, unfollow } from "./net.js";
 import { seatCards, gameOverCard, seatName } from "./seats.js";
-import { PIECES, PIECE_NAMES, rotate, flip, canRotate, canFlip, cellsKey, anchorOf,
-  parseCell, cellName, shapeSvg } from "./shapes.js";
 import { keepAwake } from "./wake.js";
-
-const perf = (window.ccPerf = window.ccPerf || { work: [], drag: [], frame: [] });
 
 export function mountGame(root, gameId, { watch = false } = {}) {
   const g = {
     id: gameId,
     watch,
     state: null,
-    board: null,
+    entry: null, // the game's catalog line
+    board: null, // the board module's instance
     tokens: memory.tokens(gameId), // {seat: token}
     thinking: {},
-    legal: new LegalPlacements(gameId),
-    hand: null, // {seat, piece, cells, x, y}
-    drag: null,
     busy: false,
     lastActive: null,
+    gone: false,
   };
 
   // ---- layout -------------------------------------------------------------------------
   const turn = h("div.turn", { "data-testid": "turn", role: "status", "aria-live": "polite" }, "Connecting…");
   const message = h("p.message", { "data-testid": "message", role: "alert" });
-  const boardWrap = h("div.board-wrap");
-  const handInfo = h("p.sr-only", { "aria-live": "polite", "data-testid": "hand-info" });
+  const boardWrap = h("div.board-wrap", { "data-testid": "board-area" });
+  const boardSide = h("div.board-side"); // the board module's own controls (Corner Claim's tray)
   const btn = (id, label, aria, onclick, cls = "") =>
     h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
   const b = {
-    rotate: btn("rotate", "⟳ Turn", "Turn the piece a quarter (R)", () => turnHand(rotate)),
-    flip: btn("flip", "⇋ Flip", "Flip the piece over (F)", () => turnHand(flip)),
-    place: btn("place", "Place", "Place the piece here (Space)", () => place(), ".primary"),
-    pass: btn("pass", "Pass", "Pass: only when nothing you hold fits", () => pass()),
+    pass: btn("pass", "Pass", "Pass: only when you have no move", () => pass()),
     undo: btn("undo", "↶ Undo", "Take back your last move (Z)", () => undo()),
     leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
   };
-  const handControls = h("div.controls.hand-controls", { role: "group", "aria-label": "Piece in hand" },
-    b.rotate, b.flip, b.place);
   const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.undo, b.leave);
-  const tray = h("div.tray", { "data-testid": "tray", role: "group", "aria-label": "Your pieces" });
   const seatsBox = h("div.seats", { "data-testid": "seats" });
   const panel = h("div.panel"); // claim, undo request, game over
   const dialog = h("dialog.confirm", { "data-testid": "leave-dialog", "aria-labelledby": "leave-title" });
@@ -58,14 +48,13 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
     h("div.play", {}, boardWrap,
-      h("div.side", {}, message, handInfo, handControls, tray, turnControls, panel, seatsBox)),
+      h("div.side", {}, message, boardSide, turnControls, panel, seatsBox)),
     dialog);
   root.append(screen);
 
   // ---- who am I -----------------------------------------------------------------------
   const seatsOf = () => (g.state ? g.state.seats : []);
-  const colourOf = (seat) => seatsOf()[seat - 1]?.colour || "blue";
-  const colours = () => Object.fromEntries(seatsOf().map((s) => [s.seat, s.colour]));
+  const colourOf = (seat) => seatsOf()[seat - 1]?.colour || "";
   const mySeats = () => seatsOf().filter((s) => g.tokens[s.seat] && !s.left).map((s) => s.seat);
   const isHotSeat = () => mySeats().length > 1;
   const finished = () => g.state?.status === "finished" || !!g.state?.result;
@@ -82,28 +71,64 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   };
   const nameOf = (seat) => seatName(seatsOf()[seat - 1]);
   const say = (text) => { message.textContent = text || ""; };
+  /** What the board module is told besides the state. */
+  const boardView = () => ({ active: activeSeat(), shown: finished() ? null : viewSeat(), busy: g.busy,
+    finished: finished(), watching: mySeats().length === 0 });
+
+  // ---- the game's board module --------------------------------------------------------
+  // What the board may ask of the host: the legal moves (once per seq, seat and query) and a
+  // hint. It never decides legality itself.
+  const legalCache = { seq: null, answers: new Map() };
+  const host = {
+    legal(seat, query = {}) {
+      const seq = g.state.seq;
+      if (legalCache.seq !== seq) {
+        legalCache.seq = seq;
+        legalCache.answers.clear();
+      }
+      const params = new URLSearchParams({ seat: String(seat) });
+      const name = g.entry?.legal_query;
+      if (name && query[name] !== undefined) params.set(name, String(query[name]));
+      const key = params.toString();
+      if (!legalCache.answers.has(key)) {
+        const ask = api("GET", `/games/${gameId}/legal?${key}`, { token: g.tokens[seat] });
+        ask.catch(() => legalCache.seq === seq && legalCache.answers.delete(key));
+        legalCache.answers.set(key, ask);
+      }
+      return legalCache.answers.get(key);
+    },
+    hint(seat) {
+      return api("GET", `/games/${gameId}/hint?seat=${seat}`, { token: g.tokens[seat] });
+    },
+  };
+
+  let boardFor = null;
+  async function ensureBoard(game) {
+    if (boardFor === game) return;
+    boardFor = game;
+    try {
+      g.entry = await gameEntry(game);
+      const mod = await loadBoard(g.entry);
+      if (g.gone || boardFor !== game) return;
+      g.board?.destroy();
+      g.board = mod.createBoard({ el: boardWrap, side: boardSide, entry: g.entry, readOnly: false, host,
+        play, say });
+      render();
+    } catch (err) {
+      boardFor = null;
+      say(err.message);
+    }
+  }
 
   // ---- state from the host ------------------------------------------------------------
   function applyState(s) {
     if (!s || s.id !== gameId) return;
     if (g.state && s.seq < g.state.seq) return; // an older picture than the one shown
     const seqChanged = !g.state || s.seq !== g.state.seq;
-    const sizeChanged = !g.state || s.size !== g.state.size;
     g.state = s;
-    if (seqChanged) {
-      const a = activeSeat();
-      if (g.hand && (g.hand.seat !== a || !s.seats[a - 1].pieces_left.includes(g.hand.piece))) {
-        g.hand = null;
-        g.drag = null;
-      }
-      if (!g.hand) say("");
-    }
-    if (sizeChanged) {
-      g.board = new Board(s.size);
-      boardWrap.replaceChildren(g.board.el);
-      attachPointer(g.board.el);
-    }
+    if (seqChanged) say("");
     if (activeSeat()) g.lastActive = activeSeat();
+    ensureBoard(s.game);
     render();
   }
 
@@ -134,24 +159,17 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const s = g.state;
     if (!s) return;
     const a = activeSeat();
-    const v = viewSeat();
-    const col = colours();
-    document.body.dataset.turn = s.to_move ? col[s.to_move] : "";
+    document.body.dataset.turn = s.to_move ? colourOf(s.to_move) : "";
     screen.dataset.hotseat = String(isHotSeat());
-    // Open corners of the seat whose tray is shown (or of the seat to move, for watchers).
-    const cornerSeat = v || s.to_move;
-    const corners = cornerSeat ? s.seats[cornerSeat - 1].open_corners || [] : [];
-    g.board.paint(s, { colours: col, corners, cornerColour: cornerSeat ? col[cornerSeat] : null });
+    screen.dataset.game = s.game || "";
+    g.board?.render(s, boardView());
     turn.textContent = turnText();
-    turn.className = `turn ${s.to_move && !finished() ? "t-" + col[s.to_move] : ""}`;
-    renderTray(v, a);
-    renderSeats(v);
+    turn.className = `turn ${s.to_move && !finished() ? "t c-" + colourOf(s.to_move) : ""}`;
+    renderSeats();
     renderPanel();
-    renderHand();
-    const playing = !!a;
     const spectator = mySeats().length === 0;
     turnControls.hidden = spectator || finished();
-    b.pass.disabled = !playing || s.seats[a - 1].can_move;
+    b.pass.disabled = !a || s.seats[a - 1].can_move;
     b.undo.disabled = spectator || !s.last_move || g.busy;
     b.leave.disabled = spectator;
   }
@@ -176,40 +194,11 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     return `${who}'s turn${seat?.away ? " (away)" : ""}`;
   }
 
-  // Tray buttons are made once per seat shown and then updated in place, so keyboard focus
-  // survives the host's pushes (presence, thinking) that re-render the screen.
-  let trayFor = null;
-  const trayButtons = new Map();
-  function renderTray(v, a) {
-    tray.hidden = !v || finished();
-    if (tray.hidden) return;
-    const seat = g.state.seats[v - 1];
-    if (trayFor !== v) {
-      trayFor = v;
-      trayButtons.clear();
-      tray.replaceChildren(...PIECE_NAMES.map((p) => {
-        const el = h("button.piece", { type: "button", "data-testid": `piece-${p}`, onclick: () => toggleLift(p) },
-          shapeSvg(PIECES[p], 12));
-        trayButtons.set(p, el);
-        return el;
-      }));
-    }
-    const left = new Set(seat.pieces_left);
-    tray.setAttribute("aria-label", `${title(seat.colour)}'s pieces`);
-    tray.className = `tray c-${seat.colour}`;
-    for (const [p, el] of trayButtons) {
-      const held = g.hand?.piece === p;
-      const n = PIECES[p].length;
-      el.hidden = !left.has(p);
-      el.disabled = v !== a;
-      el.setAttribute("aria-pressed", String(held));
-      el.setAttribute("aria-label", `${held ? "Put back" : "Pick up"} ${p}, ${n} square${n > 1 ? "s" : ""}`);
-    }
-  }
-
-  function renderSeats(v) {
-    seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking, viewSeat: finished() ? null : v,
-      finished: finished(), canDeclare: mySeats().length > 0 || !!memory.hostToken(gameId), onDeclareLeft: declareLeft }));
+  function renderSeats() {
+    const view = boardView();
+    seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking,
+      finished: finished(), canDeclare: mySeats().length > 0 || !!memory.hostToken(gameId), onDeclareLeft: declareLeft,
+      detail: (seat) => g.board?.seatDetail?.(seat, view) || null }));
   }
 
   let panelKey = "";
@@ -219,7 +208,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const mine = mySeats();
     // Rebuilt only when what it shows changes, so a half-typed name is not wiped by a push.
     const key = JSON.stringify([g.watch, mine, s.seats.map((x) => [x.claimed, x.left, x.kind]), s.undo_request,
-      s.status, s.result, s.rematch_id]);
+      s.status, s.result, s.rematch_id, !!g.entry]);
     if (key === panelKey) return;
     panelKey = key;
     // Claim a seat: a name, remembered on this phone.
@@ -252,175 +241,22 @@ export function mountGame(root, gameId, { watch = false } = {}) {
 
   function gameOver() {
     const mine = mySeats().length ? mySeats() : Object.keys(g.tokens);
-    return gameOverCard(g.state, { gameId, canRematch: mine.length > 0 || !!memory.hostToken(gameId),
-      onRematch: rematch });
-  }
-
-  // ---- the piece in hand --------------------------------------------------------------
-  const handCells = () => g.hand.cells.map(([x, y]) => [x + g.hand.x, y + g.hand.y]);
-
-  const legalEntry = (seat, piece) => g.legal.get(g.state.seq, seat, piece);
-
-  function loadLegal(seat, piece) {
-    g.legal.load(g.state.seq, seat, piece, g.tokens[seat])
-      .then((arrived) => arrived && g.hand?.piece === piece && renderHand())
-      .catch((err) => say(err.message));
-  }
-
-  /** "legal", "illegal", or "pending" while the list is loading; never a rule of our own. */
-  function verdict() {
-    const cells = handCells();
-    if (!cells.every(g.board.inside)) return "illegal";
-    const entry = legalEntry(g.hand.seat, g.hand.piece);
-    if (!entry) return "pending";
-    return entry.byKey.has(cellsKey(cells)) ? "legal" : "illegal";
-  }
-
-  function renderHand() {
-    const hand = g.hand;
-    handControls.hidden = !hand;
-    b.rotate.hidden = !hand || !canRotate(hand.piece);
-    b.flip.hidden = !hand || !canFlip(hand.piece);
-    b.place.disabled = !hand || g.busy;
-    if (!g.board) return;
-    if (!hand) {
-      g.board.setCover([]);
-      g.board.setPreview([], "none");
-      delete g.board.el.dataset.hand;
-      handInfo.textContent = "";
-      return;
-    }
-    g.board.el.dataset.hand = colourOf(hand.seat);
-    const entry = legalEntry(hand.seat, hand.piece);
-    if (entry === undefined) loadLegal(hand.seat, hand.piece); // the seq moved on, still my turn
-    g.board.setCover(entry ? entry.cover : []);
-    paintPreview();
-  }
-
-  function paintPreview() {
-    const v = verdict();
-    const cells = handCells();
-    g.board.setPreview(cells, v);
-    const where = cells.filter(g.board.inside).map(([x, y]) => cellName(x, y));
-    handInfo.textContent = `${g.hand.piece} at ${where.join(" ") || "off the board"}: ${v === "legal" ? "fits" : v === "pending" ? "checking" : "does not fit"}`;
-  }
-
-  function toggleLift(piece) {
-    const a = activeSeat();
-    if (!a || !g.state.seats[a - 1].pieces_left.includes(piece)) return;
-    if (g.hand?.piece === piece) {
-      g.hand = null;
-      say("");
-    } else {
-      const cells = PIECES[piece].map((c) => [...c]);
-      const corner = (g.state.seats[a - 1].open_corners || [])[0];
-      const at = corner ? parseCell(corner) : [Math.floor(g.state.size / 2), Math.floor(g.state.size / 2)];
-      const [ax, ay] = anchorOf(cells);
-      g.hand = { seat: a, piece, cells, x: at[0] - ax, y: at[1] - ay };
-      clampHand();
-      loadLegal(a, piece);
-      say("");
-    }
-    renderTray(viewSeat(), activeSeat());
-    renderHand();
-  }
-
-  function clampHand() {
-    const n = g.state.size;
-    const w = Math.max(...g.hand.cells.map((c) => c[0]));
-    const hgt = Math.max(...g.hand.cells.map((c) => c[1]));
-    g.hand.x = Math.max(0, Math.min(n - 1 - w, g.hand.x));
-    g.hand.y = Math.max(0, Math.min(n - 1 - hgt, g.hand.y));
-  }
-
-  /** Turn or flip the piece in hand about the square nearest its middle. */
-  function turnHand(fn) {
-    if (!g.hand) return;
-    const [ax, ay] = anchorOf(g.hand.cells);
-    const cells = fn(g.hand.cells);
-    const [bx, by] = anchorOf(cells);
-    Object.assign(g.hand, { cells, x: g.hand.x + ax - bx, y: g.hand.y + ay - by });
-    clampHand();
-    paintPreview();
-  }
-
-  function nudge(dx, dy) {
-    if (!g.hand) return;
-    g.hand.x += dx;
-    g.hand.y += dy;
-    clampHand();
-    paintPreview();
-  }
-
-  // ---- touch and mouse ----------------------------------------------------------------
-  function attachPointer(el) {
-    el.addEventListener("pointerdown", (e) => {
-      if (!g.hand || g.busy || (e.pointerType === "mouse" && e.button !== 0)) return;
-      e.preventDefault();
-      const cell = g.board.cellAt(e.clientX, e.clientY);
-      const abs = handCells();
-      const onPiece = abs.some(([x, y]) => x === cell[0] && y === cell[1]);
-      // Grabbing the piece keeps its offset under the finger; touching elsewhere brings it.
-      const grab = onPiece ? [cell[0] - g.hand.x, cell[1] - g.hand.y] : anchorOf(g.hand.cells);
-      g.drag = { id: e.pointerId, grab, moved: false, start: cell, dragged: false };
-      el.setPointerCapture?.(e.pointerId);
-      moveTo(cell, e);
-    });
-    el.addEventListener("pointermove", (e) => {
-      if (!g.drag || e.pointerId !== g.drag.id) return;
-      e.preventDefault();
-      const cell = g.board.cellAt(e.clientX, e.clientY);
-      if (cell[0] !== g.drag.start[0] || cell[1] !== g.drag.start[1]) g.drag.dragged = true;
-      moveTo(cell, e);
-    });
-    const end = (e, cancelled) => {
-      if (!g.drag || e.pointerId !== g.drag.id) return;
-      const { dragged } = g.drag;
-      g.drag = null;
-      // A tap only brings the piece there (the player sees it lit or red first); lifting the
-      // finger after a drag lays it.
-      if (cancelled || !dragged) return;
-      if (!g.board.contains(e.clientX, e.clientY)) {
-        clampHand();
-        paintPreview();
-        say("Still in your hand: drop it on the board, or tap it in the tray to put it back.");
-        return;
-      }
-      place(); // lifting the finger lays the piece (or says why not)
-    };
-    el.addEventListener("pointerup", (e) => end(e, false));
-    el.addEventListener("pointercancel", (e) => end(e, true));
-    el.addEventListener("contextmenu", (e) => e.preventDefault());
-  }
-
-  function moveTo(cell, e) {
-    if (!g.hand) return;
-    const x = cell[0] - g.drag.grab[0];
-    const y = cell[1] - g.drag.grab[1];
-    if (x === g.hand.x && y === g.hand.y && g.drag.moved) return;
-    const began = performance.now();
-    g.drag.moved = true;
-    g.hand.x = x;
-    g.hand.y = y;
-    paintPreview();
-    // Feedback time (docs/performance.md): our work, input event to DOM, and to the next frame.
-    const handled = performance.now();
-    perf.work.push(handled - began);
-    perf.drag.push(handled - e.timeStamp);
-    requestAnimationFrame(() => perf.frame.push(performance.now() - e.timeStamp));
-    if (perf.drag.length > 1000) for (const k of ["work", "drag", "frame"]) perf[k].splice(0, 500);
+    return gameOverCard(g.state, { gameId, formats: g.entry?.formats || [],
+      canRematch: mine.length > 0 || !!memory.hostToken(gameId), onRematch: rematch });
   }
 
   // ---- actions ------------------------------------------------------------------------
   async function act(fn) {
-    if (g.busy) return;
+    if (g.busy) return false;
     g.busy = true;
-    renderHand();
+    if (g.state) g.board?.render(g.state, boardView());
     try {
       await fn();
+      return true;
     } catch (err) {
       say(err instanceof HostError ? err.message : String(err));
       if (err.code === "stale_seq" || err.status === 409) fetchState();
+      return false;
     } finally {
       g.busy = false;
       if (g.state) render();
@@ -430,31 +266,24 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   function afterAction(answer) {
     if (answer?.state) applyState(answer.state);
     // The socket brings the new state; fetch it in case the socket is down.
-    setTimeout(() => g.state && g.state.seq <= seqAtAction && fetchState(), 1200);
+    setTimeout(() => !g.gone && g.state && g.state.seq <= seqAtAction && fetchState(), 1200);
   }
   let seqAtAction = 0;
 
-  function place() {
-    if (!g.hand) return;
-    const cells = handCells();
-    if (!cells.every(g.board.inside)) {
-      say("That doesn't fit: part of the piece is off the board.");
-      return;
-    }
-    const hand = g.hand;
-    const move = legalEntry(hand.seat, hand.piece)?.byKey.get(cellsKey(cells)) || cellsKey(cells);
-    act(async () => {
+  /** The board's move: sent with the seq it was made on; true if the host took it. */
+  function play(seat, move) {
+    if (!g.state || !g.tokens[seat]) return Promise.resolve(false);
+    return act(async () => {
       seqAtAction = g.state.seq;
       const answer = await api("POST", `/games/${gameId}/moves`, {
-        body: { seat: hand.seat, move, seq: g.state.seq }, token: g.tokens[hand.seat] });
-      if (g.hand === hand) g.hand = null;
+        body: { seat, move, seq: g.state.seq }, token: g.tokens[seat] });
       say("");
       afterAction(answer);
     });
   }
 
   function pass() {
-    say("Nothing you hold fits: the host skips your turn by itself.");
+    say("You have no move: the host skips your turn by itself.");
   }
 
   function undo() {
@@ -465,7 +294,6 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     act(async () => {
       seqAtAction = s.seq;
       const answer = await api("POST", `/games/${gameId}/undo`, { body: { seat, seq: s.seq }, token: g.tokens[seat] });
-      g.hand = null;
       if (answer?.undo_request) say("Asked the others to allow the takeback…");
       afterAction(answer);
     });
@@ -517,7 +345,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const n = g.state.seats.length;
     const text = n === 2
       ? "With two players, leaving resigns: the other player wins this game."
-      : "You stop placing and cannot win. Your pieces stay on the board and the others play on to the end.";
+      : "You stop playing and cannot win. What you played stays on the board and the others play on to the end.";
     dialog.replaceChildren(h("h2", { id: "leave-title" }, `Leave as ${title(colourOf(seat))}?`),
       h("p", { "data-testid": "leave-text" }, text),
       h("div.controls", {},
@@ -527,29 +355,19 @@ export function mountGame(root, gameId, { watch = false } = {}) {
           act(async () => {
             seqAtAction = g.state.seq;
             const answer = await api("POST", `/games/${gameId}/leave`, { body: { seat }, token: g.tokens[seat] });
-            g.hand = null;
             afterAction(answer);
           });
         }, ".danger")));
     dialog.showModal();
   }
 
-  // ---- keyboard -----------------------------------------------------------------------
+  // ---- keyboard: the board first (its own keys), then the table's ---------------------
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey || dialog.open) return;
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    if (g.board?.onKey?.(e)) return;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    if (moves[key] && g.hand) {
-      e.preventDefault();
-      nudge(...moves[key]);
-    } else if (key === "r" && g.hand) turnHand(rotate);
-    else if (key === "f" && g.hand) turnHand(flip);
-    else if (key === " " && g.hand) {
-      e.preventDefault();
-      place();
-    } else if (key === "z") undo();
-    else if (key === "Escape" && g.hand) toggleLift(g.hand.piece);
+    if (key === "z") undo();
   }
   document.addEventListener("keydown", onKey);
 
@@ -585,7 +403,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
         g.thinking[msg.seat] = !!msg.thinking;
         if (g.state) {
           turn.textContent = turnText();
-          renderSeats(viewSeat());
+          renderSeats();
         }
       },
     });
@@ -598,6 +416,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   window.ccGame = g; // for debugging from the console
 
   return () => {
+    g.gone = true;
+    g.board?.destroy();
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("visibilitychange", onVisible);
     document.body.dataset.turn = "";

@@ -1,38 +1,63 @@
-// The lobby (the host page): create a game by number of players, list games to join or watch.
+// The lobby (the host page): create a game, list games to join or watch. The create form is
+// built from the host's catalog (GET /api/catalog): a game, one of its variants and seat
+// counts, each seat's colour, who plays it (computer levels from the catalog) and the
+// variant's options as inputs by kind. Nothing here names a game.
 
 import { api, memory, seatTokens } from "./api.js";
-import { h, COLOUR_LETTER, title } from "./dom.js";
+import { catalog, colourMark, loadBoard, variantOf } from "./catalog.js";
+import { h, title } from "./dom.js";
 
-const VARIANT_BY_PLAYERS = { 2: "duo", 3: "trio", 4: "classic" };
-const COLOURS = { duo: ["blue", "green"], trio: ["blue", "yellow", "red"], classic: ["blue", "yellow", "red", "green"] };
-const BOARD = { duo: "14×14", trio: "20×20", classic: "20×20" };
-// The host's computer levels (engine/ai LEVELS), from GET /api/health.
-let levels = [];
-
-function seatRow(colour, i, spec, onChange) {
+function seatRow(colour, i, spec, levels, onChange) {
   const kind = h("select", { "data-testid": `seat-kind-${i}`, "aria-label": `${title(colour)} seat is played by`,
     onchange: (e) => onChange({ kind: e.target.value }) },
     h("option", { value: "open" }, "Open — someone joins"),
     h("option", { value: "local" }, "This device"),
-    h("option", { value: "computer" }, "Computer"));
+    levels.length ? h("option", { value: "computer" }, "Computer") : null);
   kind.value = spec.kind;
   const level = h("select", { "data-testid": `seat-level-${i}`, "aria-label": `${title(colour)} computer level`,
     hidden: spec.kind !== "computer", onchange: (e) => onChange({ level: Number(e.target.value) }) },
-    levels.map((l) => h("option", { value: l.number }, `Level ${l.number} · ${l.name}`)));
+    levels.map((l) => h("option", { value: l.number, title: l.description || "" }, `Level ${l.number} · ${l.name}`)));
   level.value = spec.level;
   const name = h("input", { type: "text", maxlength: 24, placeholder: "Name", value: spec.name || "",
     "data-testid": `seat-name-${i}`, "aria-label": `${title(colour)} player's name`,
     hidden: spec.kind !== "local", oninput: (e) => onChange({ name: e.target.value }, false) });
   return h("div.seat-row", {},
-    h(`span.chip.c-${colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[colour]),
+    h(`span.chip.c-${colour}`, { "aria-hidden": "true" }, colourMark(colour)),
     h("span.seat-colour", {}, title(colour)), kind, level, name);
 }
 
-function gameLine(g) {
+/** An input for one of a variant's options, by its kind (int, bool, choice). */
+function optionInput(opt, value, onChange) {
+  const attrs = { "data-testid": `option-${opt.name}`, "aria-label": opt.label, title: opt.description || "" };
+  let input;
+  if (opt.kind === "bool") {
+    input = h("input", { ...attrs, type: "checkbox", onchange: (e) => onChange(e.target.checked) });
+    input.checked = !!value;
+  } else if (opt.kind === "choice") {
+    input = h("select", { ...attrs, onchange: (e) => onChange(e.target.value) },
+      (opt.choices || []).map((c) => h("option", { value: c }, title(c))));
+    input.value = value;
+  } else {
+    input = h("input", { ...attrs, type: "number", inputmode: "numeric", step: 1, min: opt.minimum ?? undefined,
+      max: opt.maximum ?? undefined, value: String(value), oninput: (e) => onChange(Number(e.target.value)) });
+  }
+  return h("label.field.option", {}, opt.label, " ", input,
+    opt.description ? h("span.note", {}, opt.description) : null);
+}
+
+/** How a game line is named: the game and variant labels from the catalog (when it came). */
+function describe(g, games) {
+  const entry = games.find((e) => e.game === g.game);
+  const variant = variantOf(entry, g.variant);
   const names = g.seats.map((s) => (s.kind === "computer" ? "Computer" : s.name || (s.claimed ? "Player" : "open")));
+  const what = entry ? `${entry.title} · ${variant?.label || title(g.variant)}` : title(g.variant);
+  return `${what} · ${names.join(", ")}`;
+}
+
+function gameLine(g, games) {
   const open = (g.open_seats || []).length;
-  const label = `${title(g.variant)} · ${names.join(", ")}`;
-  return h("li.game-line", { "data-testid": `game-${g.id}` },
+  const label = describe(g, games);
+  return h("li.game-line", { "data-testid": `game-${g.id}`, "data-game": g.game || "" },
     h("span.game-desc", {}, label, open ? h("span.tag", {}, `${open} open`) : null),
     h("span.game-actions", {},
       open && g.status === "open"
@@ -47,51 +72,91 @@ function gameLine(g) {
 }
 
 export function mountLobby(root) {
-  let players = 2;
+  let games = []; // the catalog's games
+  let entry = null; // the chosen game
+  let variant = null; // the chosen variant
+  let players = 0; // the chosen seat count
   let specs = [];
-  const resetSpecs = () => {
-    specs = COLOURS[VARIANT_BY_PLAYERS[players]].map((_, i) =>
-      i === 0 ? { kind: "local", name: memory.name, level: 1 } : { kind: players === 2 ? "computer" : "open", level: 1 });
-  };
-  resetSpecs();
+  let options = {};
 
-  const seatsBox = h("div.seat-rows");
+  const form = h("div.new-game", { "data-testid": "new-game-form" }, h("p.note", {}, "Asking the host what it plays…"));
   const error = h("p.error", { role: "alert", "data-testid": "lobby-error" });
   const lists = h("div.lists");
   const yourName = h("input", { type: "text", maxlength: 24, value: memory.name, placeholder: "Your name",
     "data-testid": "your-name", "aria-label": "Your name", autocomplete: "nickname",
     oninput: (e) => { memory.name = e.target.value.trim(); } });
 
-  const drawSeats = () => {
-    const variant = VARIANT_BY_PLAYERS[players];
-    seatsBox.replaceChildren(...COLOURS[variant].map((c, i) => seatRow(c, i + 1, specs[i], (change, redraw = true) => {
-      Object.assign(specs[i], change);
-      if (redraw) drawSeats();
-    })));
-  };
-  const countButtons = [2, 3, 4].map((n) => h("button.count", { type: "button", "data-testid": `players-${n}`,
-    "aria-pressed": String(n === players),
-    onclick: () => {
-      players = n;
+  const levels = () => entry?.levels || [];
+  function resetSpecs() {
+    const computer = levels().length ? "computer" : "local";
+    specs = Array.from({ length: players }, (_, i) =>
+      i === 0 ? { kind: "local", name: memory.name, level: levels()[0]?.number || 1 }
+        : { kind: players === 2 ? computer : "open", level: levels()[0]?.number || 1 });
+  }
+  function choose({ game, variantName, count } = {}) {
+    if (game !== undefined) {
+      entry = games.find((e) => e.game === game) || games[0];
+      variantName = entry.variants[0]?.name;
+      loadBoard(entry).then(draw, () => {}); // the board module brings the game's seat colours
+    }
+    if (variantName !== undefined) {
+      variant = variantOf(entry, variantName) || entry.variants[0];
+      count = variant.seats[0];
+      options = Object.fromEntries((variant.options || []).map((o) => [o.name, o.default]));
+    }
+    if (count !== undefined) {
+      players = count;
       resetSpecs();
-      countButtons.forEach((b, j) => b.setAttribute("aria-pressed", String(j + 2 === n)));
-      boardNote.textContent = `${title(VARIANT_BY_PLAYERS[n])} · ${BOARD[VARIANT_BY_PLAYERS[n]]} board`;
-      drawSeats();
-    } }, `${n} players`));
-  const boardNote = h("p.note", {}, "Duo · 14×14 board");
+    }
+    draw();
+  }
+
+  function draw() {
+    if (!entry) return;
+    const pressed = (on) => String(!!on);
+    const gamePick = h("select", { "data-testid": "pick-game", "aria-label": "Game",
+      onchange: (e) => choose({ game: e.target.value }) },
+    games.map((e) => h("option", { value: e.game }, e.title)));
+    gamePick.value = entry.game;
+    const variantButtons = h("div.counts", { role: "group", "aria-label": "Variant" },
+      entry.variants.map((v) => h("button.count", { type: "button", "data-testid": `variant-${v.name}`,
+        "aria-pressed": pressed(v === variant), title: v.description || "",
+        onclick: () => choose({ variantName: v.name }) },
+      v.seats.length === 1 ? `${v.label} · ${v.seats[0]} players` : v.label)));
+    const countButtons = variant.seats.length > 1
+      ? h("div.counts", { role: "group", "aria-label": "Number of players" },
+        variant.seats.map((n) => h("button.count", { type: "button", "data-testid": `players-${n}`,
+          "aria-pressed": pressed(n === players), onclick: () => choose({ count: n }) }, `${n} players`)))
+      : null;
+    const seatRows = variant.colours.slice(0, players).map((c, i) => seatRow(c, i + 1, specs[i], levels(),
+      (change, redraw = true) => {
+        Object.assign(specs[i], change);
+        if (redraw) draw();
+      }));
+    const optionRows = (variant.options || []).map((o) => optionInput(o, options[o.name], (value) => {
+      options[o.name] = value;
+    }));
+    form.replaceChildren(
+      h("label.field", {}, "Game ", gamePick),
+      variantButtons, countButtons,
+      h("p.note", { "data-testid": "variant-note" }, variant.description || variant.label),
+      h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), optionRows,
+        h("button.btn.primary.big", { type: "submit", "data-testid": "create" }, "Create game")));
+  }
 
   async function create(e) {
     e.preventDefault();
     error.textContent = "";
-    const variant = VARIANT_BY_PLAYERS[players];
     const seats = specs.map((s, i) => {
       const out = { kind: s.kind };
-      if (s.kind === "computer") out.level = s.level || 1;
-      if (s.kind === "local") out.name = (s.name || "").trim() || (i === 0 && memory.name) || title(COLOURS[variant][i]);
+      if (s.kind === "computer") out.level = s.level || levels()[0]?.number || 1;
+      if (s.kind === "local") out.name = (s.name || "").trim() || (i === 0 && memory.name) || title(variant.colours[i]);
       return out;
     });
+    const body = { game: entry.game, variant: variant.name, seats };
+    if (Object.keys(options).length) body.options = options;
     try {
-      const answer = await api("POST", "/games", { body: { variant, seats } });
+      const answer = await api("POST", "/games", { body });
       memory.remember(answer.id, { seats: seatTokens(answer), host: answer.host_token });
       location.hash = `#/game/${answer.id}`;
     } catch (err) {
@@ -102,11 +167,11 @@ export function mountLobby(root) {
   async function refresh() {
     try {
       const data = await api("GET", "/games");
-      const games = Array.isArray(data) ? data : data.games || [];
+      const list = Array.isArray(data) ? data : data.games || [];
       const group = (status, heading) => {
-        const list = games.filter((g) => g.status === status).sort((a, b) => (b.created_at || 0) - (a.created_at || 0));
+        const some = list.filter((g) => g.status === status).sort((a, b) => (b.created_at || 0) - (a.created_at || 0));
         return h("section", { "data-testid": `games-${status}` }, h("h3", {}, heading),
-          list.length ? h("ul.games", {}, list.slice(0, 30).map(gameLine)) : h("p.note", {}, "None."));
+          some.length ? h("ul.games", {}, some.slice(0, 30).map((g) => gameLine(g, games))) : h("p.note", {}, "None."));
       };
       lists.replaceChildren(group("open", "Waiting for players"), group("running", "Playing"), group("finished", "Finished"));
     } catch (err) {
@@ -114,28 +179,29 @@ export function mountLobby(root) {
     }
   }
 
-  drawSeats();
   root.append(h("div.lobby", {},
     h("header.bar", {}, h("h1", {}, "Corner Claim"),
       h("span.controls", {},
-        h("a.btn", { href: "/ladder.html", "data-testid": "ladder" }, "Ladder & replays"), // issue 6
+        h("a.btn", { href: "/ladder.html", "data-testid": "ladder" }, "Ladder & replays"),
         h("a.btn", { href: "#/invite", "data-testid": "invite", "aria-label": "Invite: show the address as a QR code" }, "Invite"))),
     h("section.card", { "aria-labelledby": "new-game" },
       h("h2", { id: "new-game" }, "New game"),
       h("label.field", {}, "Your name ", yourName),
-      h("div.counts", { role: "group", "aria-label": "Number of players" }, countButtons),
-      boardNote,
-      h("form", { onsubmit: create }, seatsBox,
-        h("button.btn.primary.big", { type: "submit", "data-testid": "create" }, "Create game")),
-      error),
+      form, error),
     h("section.card", { "aria-label": "Games on this host" }, lists)));
-  refresh();
-  api("GET", "/health").then((hth) => {
-    if (Array.isArray(hth?.levels) && hth.levels.length) {
-      levels = hth.levels.map((l) => (typeof l === "object" ? l : { number: l, name: "" }));
-      drawSeats();
+  catalog().then((data) => {
+    games = data.games || [];
+    if (!games.length) {
+      form.replaceChildren(h("p.note", {}, "This host offers no games."));
+      return;
     }
-  }).catch(() => {});
+    choose({ game: games[0].game });
+    refresh();
+  }).catch((err) => {
+    form.replaceChildren();
+    error.textContent = `Cannot read the host's games: ${err.message}`;
+  });
+  refresh();
   const timer = setInterval(refresh, 3000);
   return () => clearInterval(timer);
 }

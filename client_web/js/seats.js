@@ -1,8 +1,9 @@
-// The seats list (scores, tags, every other seat's remaining shapes) and the game-over table.
-// Pure views: they take the host's state and what this phone knows, and return elements.
+// The seats list (scores, tags, and what the game's board module adds under a seat) and the
+// game-over table. Pure views: they take the host's state and what this phone knows, and
+// return elements.
 
-import { h, COLOUR_LETTER, title } from "./dom.js";
-import { PIECES, shapeSvg } from "./shapes.js";
+import { h, title } from "./dom.js";
+import { colourMark } from "./catalog.js";
 
 /** A seat's display name: its player's name, or its colour for computers and empty seats. */
 export function seatName(seat) {
@@ -11,8 +12,9 @@ export function seatName(seat) {
 }
 
 /**
- * One card per seat. `ctx`: {tokens, thinking, viewSeat (its shapes are in the tray, not
- * here), finished, canDeclare (this phone holds a seat or the host token), onDeclareLeft(seat)}.
+ * One card per seat. `ctx`: {tokens, thinking, finished, canDeclare (this phone holds a seat
+ * or the host token), onDeclareLeft(seat), detail(seat) → the board module's element for the
+ * seat (Corner Claim: its pieces left) or null}.
  */
 export function seatCards(state, ctx) {
   return state.seats.map((seat) => {
@@ -27,14 +29,14 @@ export function seatCards(state, ctx) {
     return h(`div.seat.c-${seat.colour}`, { "data-testid": `seat-${seat.seat}`,
       "data-to-move": String(state.to_move === seat.seat && !ctx.finished) },
       h("div.seat-head", {},
-        h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[seat.colour]),
+        h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)),
         h("span.seat-name", {}, seat.kind === "computer" ? colour : seat.name || colour),
         tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
-        h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${colour} score ${seat.score}` },
-          String(seat.score))),
+        seat.score === null || seat.score === undefined ? null
+          : h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${colour} score ${seat.score}` },
+            String(seat.score))),
       declareButton(seat, ctx, state.seats.length),
-      seat.seat === ctx.viewSeat ? null : h("div.mini", { "aria-label": `${seat.pieces_left.length} pieces left` },
-        seat.pieces_left.map((p) => shapeSvg(PIECES[p], 5, "mini-piece"))));
+      ctx.detail ? ctx.detail(seat) : null);
   });
 }
 
@@ -51,15 +53,15 @@ function declareButton(seat, ctx, nuSeats) {
     onclick: () => ctx.onDeclareLeft(seat.seat) }, empty ? "Play without" : "Declare left");
 }
 
-/** Final scores, winner or draw, match points, rematch and replay links. `ctx`: {gameId,
- * canRematch, onRematch}. */
+/** Final scores, winner or draw, match points, rematch and replay links (JSON, and the
+ * game's own formats from the catalog). `ctx`: {gameId, formats, canRematch, onRematch}. */
 export function gameOverCard(state, ctx) {
   const r = state.result || {};
   const w = r.winners || [];
   const name = (n) => seatName(state.seats[n - 1]);
   const rows = state.seats.map((seat, i) => h("tr", { "data-testid": `final-${seat.seat}` },
-    h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[seat.colour]), " ", name(seat.seat)),
-    h("td.num", {}, String(r.scores ? r.scores[i] : seat.score)),
+    h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)), " ", name(seat.seat)),
+    h("td.num", {}, String(r.scores ? r.scores[i] : seat.score ?? "")),
     h("td", {}, r.results ? r.results[i] : ""),
     h("td.num", {}, r.points ? `+${r.points[i]}` : "")));
   const id = ctx.gameId;
@@ -76,6 +78,7 @@ export function gameOverCard(state, ctx) {
             onclick: ctx.onRematch }, "Rematch")
           : null,
       h("a.btn", { href: `/replay.html?game=${encodeURIComponent(id)}`, "data-testid": "replay-viewer" }, "Watch the replay"),
-      h("a.btn", { href: `/api/games/${id}/replay.json`, download: `cornerclaim-${id}.json`, "data-testid": "replay" }, "Replay (JSON)"),
-      h("a.btn", { href: `/api/games/${id}/replay.blksgf`, download: `cornerclaim-${id}.blksgf` }, "Replay (Pentobi)")));
+      h("a.btn", { href: `/api/games/${id}/replay.json`, download: `${state.game}-${id}.json`, "data-testid": "replay" }, "Replay (JSON)"),
+      (ctx.formats || []).map((f) => h("a.btn", { href: `/api/games/${id}/replay.${f.ext}`, download: `${state.game}-${id}.${f.ext}`,
+        "data-testid": `replay-${f.ext}` }, `Replay (${f.label})`))));
 }

@@ -1,8 +1,8 @@
-// The board as a grid of cells (data-testid cell-<name>, a1 bottom-left), with markers for
+// Corner Claim's board as a grid of cells (data-testid cell-<name>, a1 bottom-left), with markers for
 // open corners, where the lifted piece can go, the last move, and the piece in hand.
 
-import { cellName } from "./shapes.js";
-import { h } from "./dom.js";
+import { h } from "/js/dom.js";
+import { cellName } from "/js/boards/cornerclaim/shapes.js";
 
 export class Board {
   constructor(size) {
@@ -37,17 +37,18 @@ export class Board {
 
   inside = ([x, y]) => x >= 0 && y >= 0 && x < this.size && y < this.size;
 
-  /** Paint stones and markers from the host's state. `colours[seat]` is a colour name. */
-  paint(state, { colours, corners = [], cornerColour = null }) {
+  /** Paint the host's board view ({size, rows}: top row first, seat numbers) and markers.
+   * `colours[seat]` is a colour name; `last` the move text of the last move (or null). */
+  paint(board, { colours, last: lastMove = null, corners = [], cornerColour = null }) {
     this.setPreview([], "none");
     this.setCover([]);
     const n = this.size;
-    const last = new Set(state.last_move ? state.last_move.move.split(",") : []);
+    const last = new Set(lastMove ? lastMove.split(",") : []);
     const cornerSet = new Set(corners);
     for (let row = 0; row < n; row++) {
       const y = n - 1 - row;
       for (let x = 0; x < n; x++) {
-        const seat = state.board[row][x];
+        const seat = Number(board.rows[row][x]);
         const name = cellName(x, y);
         const c = this.cells[y][x];
         let cls = "cell";

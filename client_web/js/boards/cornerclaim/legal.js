@@ -1,13 +1,13 @@
-// The legal placements the host reported, per (seq, seat, piece): asked once when a piece is
-// first lifted, dropped when the host's seq moves on. Looking a placement up is all the
-// client does with them; it never decides legality itself.
+// The legal placements the host reported, per (seq, seat, piece): asked once (through the
+// shell's host API) when a piece is first lifted, dropped when the host's seq moves on.
+// Looking a placement up is all the board does with them; it never decides legality itself.
 
-import { api } from "./api.js";
-import { moveKey } from "./shapes.js";
+import { moveKey } from "/js/boards/cornerclaim/shapes.js";
 
 export class LegalPlacements {
-  constructor(gameId) {
-    this.gameId = gameId;
+  /** `ask(seat, {piece})` → Promise<{seat, seq, moves}>: the shell's host.legal. */
+  constructor(ask) {
+    this.ask = ask;
     this.seq = null;
     this.entries = new Map(); // "seat:piece" -> {byKey: Map(cells key -> move text), cover: [cell names]} | null (loading)
   }
@@ -18,7 +18,7 @@ export class LegalPlacements {
   }
 
   /** Ask the host (once per seq) for `piece`'s placements; resolves true when a list arrived. */
-  async load(seq, seat, piece, token) {
+  async load(seq, seat, piece) {
     if (this.seq !== seq) {
       this.seq = seq;
       this.entries.clear();
@@ -27,13 +27,12 @@ export class LegalPlacements {
     if (this.entries.has(key)) return false;
     this.entries.set(key, null);
     try {
-      const path = `/games/${this.gameId}/legal?seat=${seat}&piece=${encodeURIComponent(piece)}`;
-      const ans = await api("GET", path, { token });
+      const ans = await this.ask(seat, { piece });
       if (this.seq !== seq || ans.seq !== seq) return false; // the game moved on meanwhile
       const byKey = new Map();
       const cover = new Set();
       for (const m of ans.moves || []) {
-        if (m.piece !== piece) continue;
+        if (m.piece !== undefined && m.piece !== piece) continue;
         byKey.set(moveKey(m.move), m.move);
         for (const c of m.move.split(",")) cover.add(c.trim());
       }

@@ -1,4 +1,6 @@
-// Piece shapes and cell names: geometry only, no rules. The host says what is legal.
+// Corner Claim's piece shapes and cell names: geometry only, no rules (the host says what is
+// legal). No endpoint of the host gives the shapes, so this table is the board module's own
+// knowledge of its game; the shell never sees it.
 // Cells are [x, y] with y growing upwards (a1 is the bottom-left square), as in engine/cornerclaim/pieces.py.
 
 export const PIECES = {
