@@ -250,21 +250,26 @@ class Game(Generic[S]):
                 latest=self.seq,
             )
 
-    def play(self, seat: int, move: str, *, seq: int | None = None) -> Event:
+    def play(self, seat: int, move: str, *, seq: int | None = None,
+             now: float | None = None) -> Event:
         self._check_seq(seq)
-        event = self.rules.play(self.state, seat, move)
-        self.append(event)
-        return event
+        return self._append_new(self.rules.play(self.state, seat, move, now=now))
 
-    def undo(self, seat: int, *, seq: int | None = None) -> Event:
+    def undo(self, seat: int, *, seq: int | None = None, now: float | None = None) -> Event:
         self._check_seq(seq)
-        event = self.rules.undo(self.state, seat)
-        self.append(event)
-        return event
+        return self._append_new(self.rules.undo(self.state, seat, now=now))
 
-    def leave(self, seat: int, *, seq: int | None = None) -> Event:
+    def leave(self, seat: int, *, seq: int | None = None, now: float | None = None) -> Event:
         self._check_seq(seq)
-        event = self.rules.leave(self.state, seat)
+        return self._append_new(self.rules.leave(self.state, seat, now=now))
+
+    def act(self, seat: int, action: str, *, seq: int | None = None,
+            now: float | None = None) -> Event:
+        """A game's own action (resign, offer a draw…: `Rules.actions`)."""
+        self._check_seq(seq)
+        return self._append_new(self.rules.act(self.state, seat, action, now=now))
+
+    def _append_new(self, event: Event) -> Event:
         self.append(event)
         return event
 

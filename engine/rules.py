@@ -111,17 +111,22 @@ class VariantSpec:
 
 @dataclass(frozen=True)
 class LevelSpec:
-    """A computer level: its number (1 = weakest), name, what it does, and about how many
-    seconds a move takes."""
+    """A computer level: its number (1 = weakest), name, what it does, about how many
+    seconds a move takes, and (optionally) the fixed rating the ladder gives it (None: the
+    ladder's default for the level's number)."""
 
     number: int
     name: str
     description: str
     seconds: float
+    rating: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "name": self.name, "description": self.description,
-                "seconds": self.seconds}
+        d: dict[str, Any] = {"number": self.number, "name": self.name,
+                             "description": self.description, "seconds": self.seconds}
+        if self.rating is not None:
+            d["rating"] = self.rating
+        return d
 
 
 @dataclass(frozen=True)
@@ -246,10 +251,18 @@ class Rules(Protocol[S]):
     def initial_state(self, created: GameCreated) -> S: ...
     def apply(self, state: S, event: Event) -> S: ...
 
-    # commands
-    def play(self, state: S, seat: int, move: str) -> Event: ...
-    def undo(self, state: S, seat: int) -> Event: ...
-    def leave(self, state: S, seat: int) -> Event: ...
+    # commands (`now`: the host's wall clock in seconds, for games with a clock; None in
+    # analysis and tests)
+    def play(self, state: S, seat: int, move: str, *, now: float | None = None) -> Event: ...
+    def undo(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
+    def leave(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
+    def act(self, state: S, seat: int, action: str, *, now: float | None = None) -> Event: ...
+
+    # time: when the host must call `expire` (a clock's flag), and what a host that was down
+    # appends when it starts again (a clock restarted without charging the downtime)
+    def deadline(self, state: S) -> float | None: ...
+    def expire(self, state: S, now: float) -> Event | None: ...
+    def resume(self, state: S, now: float) -> Event | None: ...
 
     # queries
     def seats(self, state: S) -> int: ...
@@ -269,6 +282,7 @@ class Rules(Protocol[S]):
     def choose_move(self, state: S, seat: int, *, level: int, seed: int) -> str | None: ...
     def hint(self, state: S, seat: int) -> str | None: ...
     def warm_up(self) -> float: ...
+    def prepare_host(self) -> None: ...
 
     # records besides the JSON log
     def export(self, game: Game, fmt: str) -> str: ...
@@ -290,6 +304,26 @@ class BaseRules:
     hint_level: int | None = None
     #: The move query the legal list accepts (Corner Claim: "piece"), None for none.
     legal_query: str | None = None
+    #: What a seat may do besides moving, taking back and leaving, each an event of the
+    #: game's own (Corners: "resign", "offer_draw", "accept_draw", "decline_draw").
+    actions: tuple[str, ...] = ()
+
+    def act(self, state, seat: int, action: str, *, now: float | None = None) -> Event:
+        raise EngineError(f"{self.title} has no action {action!r}",
+                          actions=list(self.actions))
+
+    def deadline(self, state) -> float | None:
+        """The host's wall-clock time (seconds) at which `expire` must run; None: never."""
+        return None
+
+    def expire(self, state, now: float) -> Event | None:
+        """The event due at `now` (a flag fall), or None if nothing is due yet."""
+        return None
+
+    def resume(self, state, now: float) -> Event | None:
+        """The event a host appends to a running game when it starts (a clock restarted at
+        `now`, so the time the host was down is not charged), or None."""
+        return None
 
     def legal_json(self, state, seat: int, query: str | None = None) -> bytes:
         """The legal list as a compact JSON array."""
@@ -328,6 +362,12 @@ class BaseRules:
     def warm_up(self) -> float:
         return 0.0
 
+    def prepare_host(self) -> None:
+        """Ready a long-running host process to serve this game before it takes requests:
+        build the tables its first game would otherwise build with every phone waiting,
+        bound caches that would grow for as long as the host runs. Not the computer
+        players' warm-up (`warm_up`, run in the bot workers). The default does nothing."""
+
     def export(self, game: Game, fmt: str) -> str:
         raise EngineError(f"{self.title} has no {fmt} format", formats=sorted(self.formats))
 
@@ -343,5 +383,5 @@ class BaseRules:
                 "levels": [lv.to_dict() for lv in self.levels.values()],
                 "formats": [f.to_dict() for f in self.formats.values()],
                 "stats": [s.to_dict() for s in self.stats],
-                "legal_query": self.legal_query,
+                "legal_query": self.legal_query, "actions": list(self.actions),
                 "hint": self.hint_level is not None}

@@ -234,12 +234,14 @@ class CornerClaimRules(BaseRules):
                      _next_to_move(state.variant, pos, placements, left))
 
     # -- commands --------------------------------------------------------------------------
-    def play(self, state: State, seat: int, move: str) -> PiecePlaced:
+    def play(self, state: State, seat: int, move: str, *,
+             now: float | None = None) -> PiecePlaced:
         """Check `move` (cells in Pentobi notation) for `seat`; return the event to append."""
         m = self.check_placement(state, seat, move)
         return PiecePlaced(seq=state.seq + 1, seat=seat, move=state.move_str(m))
 
-    def undo(self, state: State, seat: int, *, count: int = 1) -> MoveTakenBack:
+    def undo(self, state: State, seat: int, *, count: int = 1,
+             now: float | None = None) -> MoveTakenBack:
         """Take back the seat's latest `count` placements and every placement after them."""
         self._check_seat(state, seat)
         own = [q for q, s, _ in state.placements if s == seat]
@@ -249,7 +251,7 @@ class CornerClaimRules(BaseRules):
         self._check_undo(state, seat, event.from_seq)
         return event
 
-    def leave(self, state: State, seat: int) -> PlayerLeft:
+    def leave(self, state: State, seat: int, *, now: float | None = None) -> PlayerLeft:
         self._check_leave(state, seat)
         return PlayerLeft(seq=state.seq + 1, seat=seat)
 

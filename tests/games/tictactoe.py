@@ -138,18 +138,18 @@ class TicTacToeRules(BaseRules):
         if not any(q == from_seq and s == seat for q, s, _, _ in state.marks):
             raise NothingToUndoError(f"seat {seat} has no mark to take back")
 
-    def play(self, state: State, seat: int, move: str) -> Marked:
+    def play(self, state: State, seat: int, move: str, *, now=None) -> Marked:
         x, y = self._check_mark(state, seat, move)
         return Marked(seq=state.seq + 1, seat=seat, move=name(x, y))
 
-    def undo(self, state: State, seat: int) -> MoveTakenBack:
+    def undo(self, state: State, seat: int, *, now=None) -> MoveTakenBack:
         own = [q for q, s, _, _ in state.marks if s == seat]
         if not own:
             raise NothingToUndoError(f"seat {seat} has no mark to take back")
         self._check_undo(state, seat, own[-1])
         return MoveTakenBack(seq=state.seq + 1, seat=seat, from_seq=own[-1])
 
-    def leave(self, state: State, seat: int) -> PlayerLeft:
+    def leave(self, state: State, seat: int, *, now=None) -> PlayerLeft:
         self._check_seated(state, seat)
         return PlayerLeft(seq=state.seq + 1, seat=seat)
 
