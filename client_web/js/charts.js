@@ -1,7 +1,6 @@
 // Line charts as inline SVG (score over time, rating over time). No library: a few paths.
 
 const SVG = "http://www.w3.org/2000/svg";
-export const COLOURS = { blue: "#2f6fde", yellow: "#e0b400", red: "#d63c3c", green: "#2e9e4f" };
 
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);

@@ -1,10 +1,13 @@
 // The replay viewer: /replay.html?game=<id> (a game on this host, running or finished) or
 // ?import=<id> (a record imported with POST /api/replays); without either, an import form.
-// Every fact (board, whose turn, scores, result) comes from the host's replay data.
+// Every fact (board, whose turn, scores, result) comes from the host's replay data; the board
+// is drawn by the game's own board module (read-only), the export links are the game's
+// formats from the catalog (and the JSON log).
 
 import { api, HostError } from "./api.js";
-import { h, COLOUR_LETTER, title } from "./dom.js";
-import { COLOURS, lineChart, svg } from "./charts.js";
+import { catalog, colourFill, colourMark, gameEntry, loadBoard } from "./catalog.js";
+import { h, title } from "./dom.js";
+import { lineChart } from "./charts.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1000; // one move a second at 1×
@@ -13,32 +16,19 @@ const POLL_MS = 3000; // a running game's replay is fetched again this often
 const params = new URLSearchParams(location.search);
 const root = document.getElementById("view");
 
-function boardSvg(frame, data) {
-  const n = data.size;
-  const last = new Set(frame.kind === "placed" && frame.move ? frame.move.split(",") : []);
-  const el = svg("svg", { viewBox: `0 0 ${n} ${n}`, role: "img", "data-testid": "replay-board",
-    "aria-label": `Board after move ${frame.index}` });
-  el.append(svg("rect", { width: n, height: n, fill: "#dde3ec" }));
-  frame.board.forEach((row, r) => {
-    for (let x = 0; x < n; x++) {
-      const seat = Number(row[x]);
-      const cell = `${String.fromCharCode(97 + x)}${n - r}`;
-      const attrs = { x, y: r, width: 1, height: 1, stroke: "#b9c2d0", "stroke-width": 0.04,
-        fill: seat ? COLOURS[data.colours[seat - 1]] : "none" };
-      if (seat) attrs["data-cell"] = cell;
-      if (last.has(cell)) Object.assign(attrs, { stroke: "#111", "stroke-width": 0.12, "data-last": "" });
-      if (seat || last.has(cell)) el.append(svg("rect", attrs));
-    }
-  });
-  return el;
+/** A frame as the board module sees a state: the same board view and seat views. */
+function frameState(f) {
+  return { seq: f.seq, board: f.board, seats: f.seats || [], to_move: f.to_move, result: f.result,
+    last_move: f.kind === "move" && f.move ? { seat: f.seat, move: f.move, seq: f.seq } : null };
 }
 
-function moveLabel(f, data) {
+function moveLabel(f, data, board) {
   const who = data.players[f.seat - 1];
-  if (f.kind === "placed") return `${who}: ${f.piece} ${f.move}`;
+  if (f.kind === "move") return `${who}: ${board?.describeMove?.(f) || f.move}`;
   if (f.kind === "left") return `${who} left`;
   if (f.kind === "takeback") return `${who} took back`;
-  return "Start";
+  if (f.kind === "start") return "Start";
+  return f.seat ? `${who}: ${f.kind}` : f.kind;
 }
 
 function resultText(result, data) {
@@ -59,7 +49,7 @@ function mountViewer(source, id) {
 
   const heading = h("h1", { "data-testid": "replay-title" }, "Replay");
   const error = h("p.error", { role: "alert", "data-testid": "replay-error" });
-  const boardBox = h("div.rv-board");
+  const boardBox = h("div.rv-board", { "data-testid": "replay-board", role: "img", "aria-label": "Board" });
   const counter = h("span.rv-counter", { "data-testid": "replay-counter", "aria-live": "polite" });
   const status = h("div.rv-status", { "data-testid": "replay-status" });
   const turn = h("p.note", { "data-testid": "replay-turn" });
@@ -79,6 +69,9 @@ function mountViewer(source, id) {
   SPEEDS.map((s) => h("option", { value: s }, `${s}×`)));
   speedSel.value = "1";
   let chart = null;
+  let board = null; // the game's board module, read-only
+  let entry = null; // the game's catalog line
+  let boardGame = null;
 
   function go(i) {
     if (!data) return;
@@ -105,7 +98,8 @@ function mountViewer(source, id) {
   function render() {
     const f = data.frames[index];
     const last = data.frames.length - 1;
-    boardBox.replaceChildren(boardSvg(f, data));
+    board?.render(frameState(f), { finished: !!f.result, readOnly: true });
+    boardBox.setAttribute("aria-label", `Board after move ${f.index}`);
     counter.textContent = `Move ${index} / ${last}`;
     slider.max = last;
     slider.value = index;
@@ -113,7 +107,7 @@ function mountViewer(source, id) {
       const colour = data.colours[i];
       return h(`span.rv-seat${f.to_move === i + 1 ? ".to-move" : ""}${f.left.includes(i + 1) ? ".gone" : ""}`,
         { "data-testid": `replay-seat-${i + 1}` },
-        h(`span.chip.c-${colour}`, { "aria-hidden": "true" }, COLOUR_LETTER[colour]),
+        h(`span.chip.c-${colour}`, { "aria-hidden": "true" }, colourMark(colour)),
         `${name}: `, h("b", { "data-testid": `replay-score-${i + 1}` }, String(f.scores[i])),
         f.left.includes(i + 1) ? " (left)" : "");
     }));
@@ -133,23 +127,38 @@ function mountViewer(source, id) {
 
   function build() {
     const kind = data.source === "import" ? "Imported replay" : "Replay";
-    heading.textContent = `${kind} · ${title(data.variant)} · ${data.players.join(", ")}`;
-    document.title = `${heading.textContent} · Corner Claim`;
+    const variant = entry?.variants.find((v) => v.name === data.variant);
+    heading.textContent = `${kind} · ${data.title || entry?.title || data.game} · ${variant?.label || title(data.variant)} · ${data.players.join(", ")}`;
+    document.title = heading.textContent;
     moveList.replaceChildren(...data.frames.map((f) => h(`li${f.taken_back ? ".withdrawn" : ""}`,
       { "data-index": f.index },
       h("button", { type: "button", "data-testid": `replay-move-${f.index}`, onclick: () => { stop(); go(f.index); } },
         h("span", {}, String(f.index)),
-        f.seat ? h(`span.chip.c-${data.colours[f.seat - 1]}`, { "aria-hidden": "true" }, COLOUR_LETTER[data.colours[f.seat - 1]]) : null,
-        moveLabel(f, data)))));
-    chart = lineChart(data.players.map((name, i) => ({ label: name, colour: COLOURS[data.colours[i]],
+        f.seat ? h(`span.chip.c-${data.colours[f.seat - 1]}`, { "aria-hidden": "true" }, colourMark(data.colours[f.seat - 1])) : null,
+        moveLabel(f, data, board)))));
+    chart = lineChart(data.players.map((name, i) => ({ label: name, colour: colourFill(data.colours[i]),
       values: data.series.scores[i] })), { label: "Score after each move, per seat", testid: "replay-chart" });
     chartBox.replaceChildren(h("h3", {}, "Score over the game"), chart.el);
     takebacksLabel.hidden = !data.takebacks;
     const a = (href, text, testid, download) => h("a.btn.small", { href, "data-testid": testid, download }, text);
+    const api_ = `/api${base}`;
+    const name = `${data.game}-${data.id}`;
+    const formats = (entry?.formats || data.formats || []).filter((f) => f.ext !== "json");
     links.replaceChildren(
-      a(data.links.board_svg, "Final board (SVG)", "replay-download-svg", `cornerclaim-${data.id}.svg`),
-      a(data.links.blksgf, "Export .blksgf", "replay-export-sgf", `cornerclaim-${data.id}.blksgf`),
-      a(data.links.json, "Export .json", "replay-export-json", `cornerclaim-${data.id}.json`));
+      data.links?.board_svg ? a(data.links.board_svg, "Final board (SVG)", "replay-download-svg", `${name}.svg`) : "",
+      ...formats.map((f) => a(`${api_}/replay.${f.ext}`, `Export .${f.ext} (${f.label})`, `replay-export-${f.ext}`, `${name}.${f.ext}`)),
+      a(`${api_}/replay.json`, "Export .json", "replay-export-json", `${name}.json`));
+  }
+
+  /** The game's catalog line and board module, once (a replay's game does not change). */
+  async function ensureBoard() {
+    if (boardGame === data.game) return;
+    boardGame = data.game;
+    entry = await gameEntry(data.game);
+    const mod = await loadBoard(entry);
+    board?.destroy();
+    board = mod.createBoard({ el: boardBox, side: null, entry, readOnly: true, host: null,
+      play: () => Promise.resolve(false), say: () => {} });
   }
 
   async function load(reset = false) {
@@ -158,6 +167,7 @@ function mountViewer(source, id) {
       const atEnd = !data || index >= data.frames.length - 1;
       const first = !data;
       data = fresh;
+      await ensureBoard();
       build();
       if (first) index = data.frames.length - 1;
       else if (reset || atEnd) index = data.frames.length - 1;
@@ -205,16 +215,23 @@ function mountViewer(source, id) {
 
 function mountImport() {
   const error = h("p.error", { role: "alert", "data-testid": "import-error" });
-  const file = h("input", { type: "file", accept: ".blksgf,.sgf,.json", "data-testid": "import-file",
-    "aria-label": "A .blksgf or .json game record" });
+  const note = h("p.note", { "data-testid": "import-note" }, "A game's JSON log.");
+  const file = h("input", { type: "file", accept: ".json", "data-testid": "import-file",
+    "aria-label": "A game record" });
+  // The records this host reads: any game's JSON log, and each game's own formats.
+  catalog().then(({ games }) => {
+    const own = games.flatMap((g) => (g.formats || []).map((f) => ({ ...f, title: g.title })));
+    file.accept = [".json", ...own.map((f) => `.${f.ext}`)].join(",");
+    note.textContent = ["A game's JSON log", ...own.map((f) => `a ${f.title} .${f.ext} file (${f.label})`)].join(", or ") + ".";
+  }).catch(() => {});
   async function send(e) {
     e.preventDefault();
     error.textContent = "";
     const f = file.files[0];
-    if (!f) return (error.textContent = "Choose a .blksgf file first.");
+    if (!f) return (error.textContent = "Choose a game record first.");
     try {
       const res = await fetch("/api/replays", { method: "POST", body: await f.arrayBuffer(),
-        headers: { "Content-Type": "application/x-blokus-sgf", Accept: "application/json" } });
+        headers: { "Content-Type": "application/octet-stream", Accept: "application/json" } });
       const body = await res.json().catch(() => null);
       if (!res.ok) throw new HostError(res.status, body);
       location.href = body.url;
@@ -223,8 +240,7 @@ function mountImport() {
     }
   }
   root.append(h("header.bar", {}, h("h1", {}, "Watch a replay"), h("a.btn.small", { href: "/ladder.html" }, "Ladder")),
-    h("section.card", {}, h("h2", {}, "Import a game record"),
-      h("p.note", {}, "A Pentobi .blksgf file (Duo, Blokus, Blokus Three-Player) or a Corner Claim .json log."),
+    h("section.card", {}, h("h2", {}, "Import a game record"), note,
       h("form", { onsubmit: send }, file, h("button.btn.primary", { type: "submit", "data-testid": "import-send" }, "View")),
       error));
 }

@@ -59,7 +59,8 @@ function miniPieces(names) {
 
 /**
  * ctx: {el, side, readOnly, host: {legal(seat, {piece})}, play(seat, move) → Promise<bool>,
- * say(text)}. Returns {render(state, view), seatDetail(seat, view), onKey(e), destroy()}.
+ * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame), onKey(e),
+ * destroy()}.
  */
 export function createBoard(ctx) {
   const g = {
@@ -106,7 +107,7 @@ export function createBoard(ctx) {
     const colours = Object.fromEntries(state.seats.map((s, i) => [i + 1, s.colour]));
     // Open corners of the seat whose tray is shown (or of the seat to move, for watchers).
     const cornerSeat = view.shown || state.to_move;
-    const corners = cornerSeat && !view.finished ? seatView(cornerSeat).open_corners || [] : [];
+    const corners = cornerSeat && !view.finished && !ctx.readOnly ? seatView(cornerSeat).open_corners || [] : [];
     g.grid.el.className = `board cc-board${cornerSeat ? " c-" + colourOf(cornerSeat) : ""}`;
     g.grid.paint(state.board, { colours, corners, last: state.last_move?.move || null });
     if (ctx.readOnly) return;
@@ -342,9 +343,13 @@ export function createBoard(ctx) {
     return miniPieces(seat.view?.pieces_left || []);
   }
 
+  /** A replay's move line: the piece and its squares. */
+  const describeMove = (frame) => (frame.details?.piece ? `${frame.details.piece} ${frame.move}` : frame.move);
+
   return {
     render,
     seatDetail,
+    describeMove,
     onKey,
     destroy() {
       handInfo.remove();
