@@ -50,11 +50,18 @@ class Host:
         self.url = url
         self.app = app
 
-    def create(self, variant: str, seats: list[dict]) -> dict:
-        r = requests.post(f"{self.url}/api/games", json={"variant": variant, "seats": seats},
-                          timeout=10)
+    def create(self, variant: str, seats: list[dict], game: str | None = None,
+               options: dict | None = None) -> dict:
+        body = {"variant": variant, "seats": seats} | ({"game": game} if game else {}) | (
+            {"options": options} if options else {})
+        r = requests.post(f"{self.url}/api/games", json=body, timeout=10)
         r.raise_for_status()
         return r.json()
+
+    def catalog(self) -> list[dict]:
+        r = requests.get(f"{self.url}/api/catalog", timeout=10)
+        r.raise_for_status()
+        return r.json()["games"]
 
     def state(self, game_id: str) -> dict:
         r = requests.get(f"{self.url}/api/games/{game_id}", timeout=10)
