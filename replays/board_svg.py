@@ -1,84 +1,94 @@
-"""A board as a standalone SVG image, to download or share. Pure: a `State` in, text out.
+"""A board as a standalone SVG image, to download or share, for any game. Pure: a game's
+rules and a state in, text out.
 
-The picture: the grid with a1 at the bottom left, each covered cell in its seat's colour
-(the phone UI's palette), column letters and row numbers around it, and a caption line per
-seat with its name, score and result when the game is over. No fonts or scripts are
-embedded, so the file opens in any browser or image viewer.
+The picture is the game's own (`rules.picture(state)`): a grid of colour names, row 0 at the
+top, with its column and row labels around it and its marks as text on their cells; each
+colour name is filled from `PALETTE` (an unknown name gets `UNKNOWN`). Under the grid, a
+caption line per seat with its colour, name, score, result once the game is over, and
+"(left)". No fonts or scripts are embedded, so the file opens in any browser or image viewer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
+from typing import Any
 
-from engine.cornerclaim import RULES, State
-from engine.cornerclaim.notation import COLUMNS
-
-PALETTE = {"blue": "#2f6fde", "yellow": "#e0b400", "red": "#d63c3c", "green": "#2e9e4f"}
+#: Fills for the colour names games use (the phone UI's palette for Corner Claim's four).
+PALETTE = {"blue": "#2f6fde", "yellow": "#e0b400", "red": "#d63c3c", "green": "#2e9e4f",
+           "white": "#f4f4f0", "black": "#23262d", "cross": "#c4561d", "nought": "#1f8a9e",
+           "orange": "#ee8a1c", "purple": "#8a4fd1"}
+UNKNOWN = "#8a8f99"
 EMPTY = "#dde3ec"
 GRID = "#b9c2d0"
 INK = "#1d2330"
 
 
-def board_svg(state: State, *, cell: int = 24, title: str | None = None,
-              names: list[str] | tuple[str, ...] | None = None) -> str:
-    """The board of `state` as SVG text (UTF-8, ~40 KB for a 20×20 board). `names` (one per
-    seat) replace the log's player names in the caption."""
-    n = state.variant.size
+def fill(colour: str) -> str:
+    """The fill of a colour name."""
+    return PALETTE.get(colour, UNKNOWN)
+
+
+def board_svg(rules: Any, state: Any, *, cell: int = 24, title: str | None = None,
+              names: Sequence[str] | None = None) -> str:
+    """The board of `state` (a state of the game `rules` plays) as SVG text. `names` (one
+    per seat) label the caption (default: each seat's colour)."""
+    picture = rules.picture(state)
+    view = rules.public_view(state)
+    rows, cols = len(picture.cells), max((len(r) for r in picture.cells), default=0)
+    names = tuple(names) if names else tuple(s.colour.capitalize() for s in view.seats)
     margin = cell
-    caption = cell * (len(state.players) + (2 if title else 1))
-    width = n * cell + 2 * margin
-    height = n * cell + 2 * margin + caption
+    caption = cell * (len(view.seats) + (2 if title else 1))
+    width = cols * cell + 2 * margin
+    height = rows * cell + 2 * margin + caption
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{cell // 2}">',
-        f"<title>{escape(title or _default_title(state))}</title>",
+        f"<title>{escape(title or rules.title + ': ' + ', '.join(names))}</title>",
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-        f'<rect x="{margin}" y="{margin}" width="{n * cell}" height="{n * cell}" '
+        f'<rect x="{margin}" y="{margin}" width="{cols * cell}" height="{rows * cell}" '
         f'fill="{EMPTY}" stroke="{GRID}"/>',
     ]
-    out += _cells(state, cell, margin)
-    out += _labels(n, cell, margin)
-    out += _caption(state, cell, margin, n * cell + 2 * margin, title,
-                    tuple(names) if names else state.players)
+    out += _cells(picture, cell, margin)
+    out += _labels(picture, cell, margin)
+    out += _caption(rules, state, view, cell, margin, rows * cell + 2 * margin, title, names)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _default_title(state: State) -> str:
-    return f"Corner Claim {state.variant.name}: " + ", ".join(state.players)
-
-
-def _cells(state: State, cell: int, margin: int) -> list[str]:
-    colours = state.variant.colours
+def _cells(picture, cell: int, margin: int) -> list[str]:
     out = []
-    for row, line in enumerate(state.board()):
-        for x, seat in enumerate(line):
-            fill = PALETTE[colours[seat - 1]] if seat else None
+    for row, line in enumerate(picture.cells):
+        for x, colour in enumerate(line):
             px, py = margin + x * cell, margin + row * cell
-            if fill:
+            if colour:
                 out.append(f'<rect x="{px}" y="{py}" width="{cell}" height="{cell}" '
-                           f'fill="{fill}" stroke="{INK}" stroke-width="0.5"/>')
+                           f'fill="{fill(colour)}" stroke="{INK}" stroke-width="0.5"/>')
             else:
                 out.append(f'<rect x="{px}" y="{py}" width="{cell}" height="{cell}" '
                            f'fill="none" stroke="{GRID}" stroke-width="0.5"/>')
+    for row, x, text in picture.marks:
+        cx, cy = margin + x * cell + cell // 2, margin + row * cell + cell // 2 + cell // 6
+        out.append(f'<text x="{cx}" y="{cy}" text-anchor="middle" fill="{INK}">'
+                   f"{escape(text)}</text>")
     return out
 
 
-def _labels(n: int, cell: int, margin: int) -> list[str]:
+def _labels(picture, cell: int, margin: int) -> list[str]:
     out = []
     half = cell // 2
-    for x in range(n):
+    for x, label in enumerate(picture.columns):
         cx = margin + x * cell + half
         out.append(f'<text x="{cx}" y="{margin - 6}" text-anchor="middle" '
-                   f'fill="{INK}">{COLUMNS[x]}</text>')
-    for row in range(n):
+                   f'fill="{INK}">{escape(label)}</text>')
+    for row, label in enumerate(picture.rows):
         cy = margin + row * cell + half + cell // 6
         out.append(f'<text x="{margin - 4}" y="{cy}" text-anchor="end" '
-                   f'fill="{INK}">{n - row}</text>')
+                   f'fill="{INK}">{escape(label)}</text>')
     return out
 
 
-def _caption(state: State, cell: int, margin: int, top: int, title: str | None,
+def _caption(rules, state, view, cell: int, margin: int, top: int, title: str | None,
              names: tuple[str, ...]) -> list[str]:
     out = []
     y = top
@@ -86,16 +96,17 @@ def _caption(state: State, cell: int, margin: int, top: int, title: str | None,
         out.append(f'<text x="{margin}" y="{y}" fill="{INK}" font-weight="bold">'
                    f"{escape(title)}</text>")
         y += cell
-    outcome = RULES.outcome(state) if state.is_over else None
-    for seat in state.seats:
-        colour = state.variant.colours[seat - 1]
-        text = f"{names[seat - 1]}: {state.score(seat)}"
-        if outcome is not None:
-            text += f" ({outcome.results[seat - 1]})"
-        if seat in state.left:
+    outcome = rules.outcome(state)
+    over = rules.is_over(state)
+    for i, seat in enumerate(view.seats):
+        name = names[i] if i < len(names) else f"Seat {i + 1}"
+        text = f"{name}: {outcome.scores[i]}"
+        if over:
+            text += f" ({outcome.results[i]})"
+        if seat.left:
             text += " (left)"
         out.append(f'<rect x="{margin}" y="{y - cell // 2}" width="{cell // 2}" '
-                   f'height="{cell // 2}" fill="{PALETTE[colour]}"/>')
+                   f'height="{cell // 2}" fill="{fill(seat.colour)}"/>')
         out.append(f'<text x="{margin + cell}" y="{y}" fill="{INK}">{escape(text)}</text>')
         y += cell
     return out

@@ -1,16 +1,20 @@
-"""A replay of one game's log: its frames (the start, then one per event that counts) and a
-cursor that steps, jumps and tells whose turn it was and the scores at every point. Pure:
-events in, values out; every fact comes from the engine's fold (`Game.state_at`, `RULES`).
+"""A replay of one game's log, for any game: its frames (the start, then one per event that
+counts) and a cursor that steps, jumps and tells whose turn it was and the scores at every
+point. Pure: events in, values out; every fact comes from the game's rules (`game.rules`:
+`step`, `outcome`, `public_view`, `to_move`, `left`) folding the log (`Game.state_at`).
 
 Two views of the same log:
 
-- **takebacks hidden** (the default): the game as it stands — the placements that count and
-  the seats that left, in order. Taken-back placements and the takeback events are left out,
-  and the positions are those of a log without them, so the board never shows a piece that
-  was withdrawn.
+- **takebacks hidden** (the default): the game as it stands — the moves that count and the
+  game's other events (a seat leaving), in order. Taken-back moves and the takeback events
+  are left out, and the positions are those of a log without them, so the board never shows
+  a move that was withdrawn.
 - **takebacks shown**: every event is a frame at the state right after it
-  (`Game.state_at(seq)`); a placement later withdrawn carries `taken_back=True`, and each
+  (`Game.state_at(seq)`); a move later withdrawn carries `taken_back=True`, and each
   takeback is a frame of its own.
+
+A takeback (`MoveTakenBack`) withdraws the events from its `from_seq` up to itself whose
+step is a "move"; the game's other events in that range (a seat leaving) stay.
 
 Cost: building a replay folds the log once more (hidden view: the cleaned log), about as
 much as loading the game; frames then share the engine's immutable states.
@@ -19,70 +23,88 @@ much as loading the game; frames then share the engine's immutable states.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft
-from engine.cornerclaim import RULES, PiecePlaced, State
-from engine.cornerclaim.pieces import PIECES
+from engine.core import Event, Game, GameCreated, MoveTakenBack
 from engine.errors import EngineError
 
 
 @dataclass(frozen=True)
 class Frame:
-    """One point of a replay: the state right after event `seq` (the start: seq 1)."""
+    """One point of a replay: the state right after event `seq` (the start: seq 1).
+
+    `kind` is "start" or the step's kind ("move", "left", "takeback", or a game's own word);
+    `details` the game's own facts about the step (Corner Claim: piece and squares)."""
 
     index: int
     seq: int
-    kind: str  # "start" | "placed" | "left" | "takeback"
-    state: State = field(repr=False, compare=False)
+    kind: str
+    state: Any = field(repr=False, compare=False)
+    rules: Any = field(repr=False, compare=False)
     seat: int | None = None
     move: str | None = None
-    piece: str | None = None
-    squares: int = 0  # squares this placement laid
-    taken_back: bool = False  # a placement a later takeback withdrew (shown view only)
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
+    taken_back: bool = False  # a move a later takeback withdrew (shown view only)
 
     @property
     def to_move(self) -> int | None:
-        return self.state.to_move
+        return self.rules.to_move(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_over(self.state)
+
+    @property
+    def outcome(self):
+        return self.rules.outcome(self.state)
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return tuple(self.state.score(s) for s in self.state.seats)
+        return tuple(self.outcome.scores)
 
-    def squares_placed(self) -> tuple[int, ...]:
-        pos = self.state.position
-        return tuple(pos.squares_placed[s - 1] for s in self.state.seats)
+    @property
+    def left(self) -> list[int]:
+        return sorted(self.rules.left(self.state))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON for a viewer: the move, whose turn, scores, board rows and (at the end) result."""
-        state = self.state
+        """JSON for a viewer (docs/formats.md, "Replay frames")."""
+        view = self.rules.public_view(self.state)
+        outcome = self.outcome
         return {
             "index": self.index, "seq": self.seq, "kind": self.kind, "seat": self.seat,
-            "move": self.move, "piece": self.piece, "squares": self.squares,
-            "taken_back": self.taken_back, "to_move": state.to_move,
-            "scores": list(self.scores), "squares_placed": list(self.squares_placed()),
-            "pieces_left": [len(state.pieces_left(s)) for s in state.seats],
-            "left": sorted(state.left),
-            "board": ["".join(str(c) for c in row) for row in state.board()],
-            "result": RULES.outcome(state).to_dict() if state.is_over else None,
+            "move": self.move, "details": dict(self.details), "taken_back": self.taken_back,
+            "to_move": self.to_move, "scores": list(outcome.scores), "left": self.left,
+            "board": view.board,
+            "seats": [asdict(s) for s in view.seats],
+            "result": outcome.to_dict() if self.over else None,
         }
 
 
-def _placement_frame(index: int, event: PiecePlaced, state: State, *,
-                     taken_back: bool = False) -> Frame:
-    """Right after a placement, the state's last placement is that one."""
-    piece = PIECES[state.position.bc.move_piece[state.placements[-1][2]]]
-    return Frame(index, event.seq, "placed", state, event.seat, event.move, piece.name,
-                 piece.size, taken_back)
+def players_of(game: Game) -> tuple[str, ...]:
+    """The players' names as the log has them; a log without names: each seat's colour."""
+    created = game.events[0]
+    assert isinstance(created, GameCreated)
+    if created.players:
+        return tuple(created.players)
+    view = game.rules.public_view(game.state_at(1))
+    return tuple(s.colour.capitalize() for s in view.seats)
+
+
+def colours_of(game: Game) -> tuple[str, ...]:
+    return tuple(s.colour for s in game.rules.public_view(game.state_at(1)).seats)
 
 
 class Replay:
-    """The frames of one game in one view. Frame 0 is the empty board."""
+    """The frames of one game in one view. Frame 0 is the start."""
 
     def __init__(self, game: Game, *, show_takebacks: bool = False) -> None:
         self.game = game
+        self.rules = game.rules
         self.show_takebacks = show_takebacks
+        created = game.events[0]
+        assert isinstance(created, GameCreated)
+        self.created = created
         self.frames: tuple[Frame, ...] = tuple(
             _shown_frames(game) if show_takebacks else _hidden_frames(game))
 
@@ -98,12 +120,21 @@ class Replay:
         return self.frames[-1]
 
     @property
+    def game_id(self) -> str:
+        """The game's id in the registry ("cornerclaim")."""
+        return self.created.game
+
+    @property
     def variant(self) -> str:
-        return self.game.state.variant.name
+        return self.created.variant
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.game.state.players
+        return players_of(self.game)
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return colours_of(self.game)
 
     def index_of_seq(self, seq: int) -> int:
         """The last frame at or before event `seq` (a hidden event shows the frame before)."""
@@ -116,82 +147,94 @@ class Replay:
 
     def score_series(self) -> list[list[int]]:
         """Per seat, its score at every frame (the score-over-time chart's lines)."""
-        return [[f.scores[s] for f in self.frames] for s in range(len(self.players))]
+        scores = [f.scores for f in self.frames]
+        return [[s[i] for s in scores] for i in range(len(scores[0]))]
 
     def squares_per_turn(self) -> list[list[int]]:
-        """Per seat, the squares each of its placements laid, in order (taken-back ones too
-        in the shown view)."""
-        out: list[list[int]] = [[] for _ in self.players]
+        """Per seat, the `squares` detail of each of its moves, in order (taken-back ones too
+        in the shown view); empty lists for a game whose steps carry no squares."""
+        out: list[list[int]] = [[] for _ in self.frames[0].scores]
         for f in self.frames:
-            if f.kind == "placed":
-                out[f.seat - 1].append(f.squares)
+            if f.kind == "move" and f.seat and "squares" in f.details:
+                out[f.seat - 1].append(f.details["squares"])
         return out
 
+    def moves(self) -> int:
+        """How many moves the frames show."""
+        return sum(f.kind == "move" for f in self.frames)
+
     def to_dict(self) -> dict[str, Any]:
-        """Everything a viewer needs: players, colours, size, frames, series, final result."""
-        state = self.game.state
+        """Everything a viewer needs: the game, players, colours, frames, series, result."""
+        final = self.final
         return {
-            "variant": state.variant.name, "size": state.variant.size,
-            "players": list(state.players), "colours": list(state.variant.colours),
-            "seq": self.game.seq, "over": state.is_over,
+            "game": self.game_id, "title": self.rules.title, "variant": self.variant,
+            "options": dict(self.created.options),
+            "players": list(self.players), "colours": list(self.colours),
+            "seq": self.game.seq, "over": self.rules.is_over(self.game.state),
             "show_takebacks": self.show_takebacks,
             "takebacks": sum(isinstance(e, MoveTakenBack) for e in self.game.events),
             "frames": [f.to_dict() for f in self.frames],
             "series": {"scores": self.score_series(), "squares": self.squares_per_turn()},
-            "result": RULES.outcome(state).to_dict() if state.is_over else None,
+            "result": final.outcome.to_dict() if final.over else None,
         }
 
 
 def _withdrawn(game: Game) -> set[int]:
-    """Seqs of placements some later takeback withdrew."""
+    """Seqs of the moves some later takeback withdrew: events from a takeback's `from_seq`
+    up to it whose step (on the real log) is a "move"."""
+    spans = [(e.from_seq, e.seq) for e in game.events if isinstance(e, MoveTakenBack)]
+    if not spans:
+        return set()
     gone: set[int] = set()
-    placed: list[int] = []
-    for e in game.events:
-        if isinstance(e, PiecePlaced):
-            placed.append(e.seq)
-        elif isinstance(e, MoveTakenBack):
-            gone.update(q for q in placed if q >= e.from_seq)
-            placed = [q for q in placed if q < e.from_seq]
+    for e in game.events[1:]:
+        if isinstance(e, MoveTakenBack) or not any(a <= e.seq < b for a, b in spans):
+            continue
+        if game.rules.step(game.state_at(e.seq), e).kind == "move":
+            gone.add(e.seq)
     return gone
+
+
+def _start(game: Game) -> Frame:
+    return Frame(0, 1, "start", game.state_at(1), game.rules)
+
+
+def _frame(index: int, rules, event: Event, state, *, taken_back: bool = False) -> Frame:
+    step = rules.step(state, event)
+    return Frame(index, event.seq, step.kind, state, rules, step.seat, step.move,
+                 dict(step.details), taken_back)
 
 
 def _shown_frames(game: Game) -> list[Frame]:
     gone = _withdrawn(game)
-    frames = [Frame(0, 1, "start", game.state_at(1))]
+    frames = [_start(game)]
     for e in game.events[1:]:
-        state = game.state_at(e.seq)
-        i = len(frames)
-        if isinstance(e, PiecePlaced):
-            frames.append(_placement_frame(i, e, state, taken_back=e.seq in gone))
-        elif isinstance(e, PlayerLeft):
-            frames.append(Frame(i, e.seq, "left", state, e.seat))
-        elif isinstance(e, MoveTakenBack):
-            frames.append(Frame(i, e.seq, "takeback", state, e.seat))
+        frames.append(_frame(len(frames), game.rules, e, game.state_at(e.seq),
+                             taken_back=e.seq in gone))
     return frames
 
 
 def _hidden_frames(game: Game) -> list[Frame]:
-    """Frames of the log without its takebacks: folded again so no withdrawn piece shows.
+    """Frames of the log without its takebacks: folded again so no withdrawn move shows.
 
     The cleaned log keeps each event's original seq in the frame (for links to the real
-    log); if it cannot be folded (a leave that only made sense with a withdrawn piece on the
+    log); if it cannot be folded (a leave that only made sense with a withdrawn move on the
     board), the frames fall back to the real states."""
     gone = _withdrawn(game)
     kept = [e for e in game.events[1:]
-            if isinstance(e, PlayerLeft) or (isinstance(e, PiecePlaced) and e.seq not in gone)]
+            if not isinstance(e, MoveTakenBack) and e.seq not in gone]
     created = game.events[0]
-    assert isinstance(created, GameCreated)
-    try:
-        clean = Game.from_events([created] + [_renumber(e, i) for i, e in enumerate(kept, 2)])
-        states = [clean.state_at(i) for i in range(2, len(kept) + 2)]
-    except EngineError:
+    if len(kept) == len(game.events) - 1:  # no takebacks: the log is already clean
         states = [game.state_at(e.seq) for e in kept]
-    frames = [Frame(0, 1, "start", game.state_at(1))]
-    for i, (e, state) in enumerate(zip(kept, states, strict=True), 1):
-        if isinstance(e, PiecePlaced):
-            frames.append(_placement_frame(i, e, state))
-        else:
-            frames.append(Frame(i, e.seq, "left", state, e.seat))
+    else:
+        try:
+            clean = Game.from_events([created]
+                                     + [_renumber(e, i) for i, e in enumerate(kept, 2)])
+            states = [clean.state_at(i) for i in range(2, len(kept) + 2)]
+        except EngineError:
+            states = [game.state_at(e.seq) for e in kept]
+    frames = [_start(game)]
+    for e, state in zip(kept, states, strict=True):
+        frames.append(_frame(len(frames), game.rules, e, state))
     return frames
 
 
@@ -214,7 +257,7 @@ class Cursor:
         return self.replay.frames[self.index]
 
     @property
-    def state(self) -> State:
+    def state(self) -> Any:
         return self.frame.state
 
     @property

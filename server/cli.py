@@ -1,7 +1,15 @@
 """The `cornerclaim` command. Each subcommand lives in its own module, imported on use.
 
 A subcommand module provides `configure(parser)` (cheap: no heavy imports at module level)
-and `run(args) -> int`.
+and `run(args) -> int`; an entry "module:name" names an object in that module with the two.
+
+    cornerclaim replay show FILE [--move N] [--takebacks]
+    cornerclaim replay export GAME_ID [--data-dir DIR] [--format EXT] [-o FILE]
+
+`replay show` prints a record's board (replays.cli, pure text); `replay export` reads the
+host's event store (the same folder `cornerclaim serve` uses) and writes one game in a format
+its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, the default for
+a game that has one), to stdout without `-o`.
 """
 
 from __future__ import annotations
@@ -9,13 +17,97 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
 
 SUBCOMMANDS = {
-    "gtp": ("gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
+    "gtp": ("server.gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
     "serve": ("server.serve", "start the LAN host"),
     "discover": ("server.discover", "list Corner Claim hosts on the LAN"),
-    "replay": ("replays.cli", "show or export a replay"),
+    "replay": ("server.cli:ReplayCommand", "show a game record, or export a stored game"),
 }
+
+
+class ReplayCommand:
+    """`cornerclaim replay show|export`."""
+
+    @staticmethod
+    def configure(parser: argparse.ArgumentParser) -> None:
+        from replays.cli import configure_show
+
+        sub = parser.add_subparsers(dest="replay_command", required=True)
+        configure_show(sub.add_parser(
+            "show", help="print the board of a game record (JSON log or .blksgf)"))
+        export = sub.add_parser("export", help="write a game from the host's store to a file")
+        export.add_argument("game_id", help="the game's id (as in its URL)")
+        export.add_argument("--data-dir", default=None,
+                            help="the host's data folder (default: the user's data folder)")
+        export.add_argument("--format", default=None,
+                            help="json, or a format the game offers (Corner Claim: blksgf); "
+                                 "default: the game's own format if it has one, else json")
+        export.add_argument("-o", "--output", default=None,
+                            help="file to write (default: stdout)")
+
+    @staticmethod
+    def run(args: argparse.Namespace) -> int:
+        if args.replay_command == "show":
+            from replays.cli import run_show
+
+            return run_show(args)
+        return export(args.game_id, args.data_dir, args.format, args.output)
+
+
+def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | None) -> int:
+    """Write one stored game as `fmt`; 2 (with a message on stderr) if it cannot."""
+    from engine.core import Event, Game, log_to_json
+    from engine.errors import EngineError
+    from server.store import SqliteStore
+
+    if data_dir is None:
+        from server.serve import default_data_dir
+
+        data_dir = default_data_dir()
+    db = Path(data_dir) / SqliteStore.FILENAME
+    if not db.is_file():
+        print(f"no game store in {data_dir}", file=sys.stderr)
+        return 2
+    store = SqliteStore(data_dir)
+    try:
+        events = store.events_since(game_id, 0)
+    finally:
+        store.close()
+    if not events:
+        print(f"there is no game {game_id!r} in {data_dir}", file=sys.stderr)
+        return 2
+    try:
+        parsed = [Event.from_dict(e) for e in events]
+        game = Game.from_events(parsed)
+    except EngineError as e:
+        print(f"game {game_id}: its stored log does not fold: {e.message}", file=sys.stderr)
+        return 2
+    rules = game.rules
+    offered = ["json", *rules.formats]
+    fmt = fmt or next(iter(rules.formats), "json")
+    if fmt not in offered:
+        print(f"{rules.title} games export as {', '.join(offered)}, not {fmt}",
+              file=sys.stderr)
+        return 2
+    try:
+        text = log_to_json(parsed) if fmt == "json" else rules.export(game, fmt)
+    except EngineError as e:
+        print(f"game {game_id}: {e.message}", file=sys.stderr)
+        return 2
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"wrote {output}", file=sys.stderr)
+    return 0
+
+
+def _command(spec: str):
+    module, _, name = spec.partition(":")
+    mod = importlib.import_module(module)
+    return getattr(mod, name) if name else mod
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,14 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module, help_text) in SUBCOMMANDS.items():
         try:
-            mod = importlib.import_module(module)
+            command = _command(module)
         except ModuleNotFoundError as e:
             if e.name and module.startswith(e.name):
                 continue  # a subcommand not built yet
             raise
         p = sub.add_parser(name, help=help_text, description=help_text)
-        mod.configure(p)
-        p.set_defaults(_run=mod.run)
+        command.configure(p)
+        p.set_defaults(_run=command.run)
     return parser
 
 
