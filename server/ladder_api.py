@@ -1,16 +1,19 @@
-"""The ladder and replay API under /api: players, replays of the host's games, imports.
+"""The ladder and replay API under /api: players, replays of the host's games, imports,
+for every game the host offers.
 
-    GET  /api/players                    the ladder (sort, order, variant)
-    GET  /api/players/{name}             one player's stats, rating history, recent games
+    GET  /api/players                    one game's ladder (game, variant, sort, order)
+    GET  /api/players/{name}             one player: a section per game, recent games
     GET  /api/games/{id}/replay          the replay viewer's data (frames, series, result)
     GET  /api/games/{id}/board.svg       the board (final, or after move N) as SVG
-    POST /api/replays                    import a .blksgf (or our JSON log) to view here
+    POST /api/replays                    import a record (any game's JSON log, or a game's
+                                         own format: .blksgf) to view here
     GET  /api/replays/{id}               an imported replay's viewer data
-    GET  /api/replays/{id}/board.svg     its board; replay.blksgf / replay.json: the record
+    GET  /api/replays/{id}/board.svg     its board; replay.json / replay.<ext>: the record
 
 Thin views: the numbers come from the `Ladder` projection (server.ladder) and the replay
-cursor (replays.cursor), which take every fact from the engine. `init_ladder` builds the
-projection from the games the service folded at start-up and listens for games finishing.
+cursor (replays.cursor), which take every fact from the game's rules (`engine.registry`).
+`init_ladder` builds the projection from the games the service folded at start-up and
+listens for games finishing.
 """
 
 from __future__ import annotations
@@ -29,10 +32,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
+from engine import registry
 from engine.core import Game, log_to_json
-from engine.cornerclaim.sgf import game_to_sgf, load_game
-from engine.cornerclaim.variants import VARIANTS
-from engine.errors import LogError
+from engine.errors import EngineError, LogError
+from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay
 
@@ -46,7 +49,7 @@ blp = Blueprint("ladder", __name__, url_prefix="/api",
 MAX_IMPORT = 256 * 1024  # bytes: a Pentobi record is a few KB, with comments a few dozen
 MAX_IMPORTS = 200  # imported replays kept on disk (oldest dropped)
 IMPORT_ID = re.compile(r"i[0-9a-f]{15}")  # "i" + 15 hex digits of the record's SHA-256
-SGF_TYPE = "application/x-blokus-sgf"
+JSON_FORMAT = {"ext": "json", "mimetype": "application/json", "label": "JSON event log"}
 
 
 # -- schemas ------------------------------------------------------------------------------
@@ -55,11 +58,29 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+def _known_game(value: str) -> None:
+    ids = [r.game for r in registry.games()]
+    if value not in ids:
+        raise ma.ValidationError(f"there is no game {value!r} on this host "
+                                 f"({', '.join(ids)})")
+
+
 class PlayersQuery(Strict):
+    game = fields.String(load_default=L.DEFAULT_GAME, validate=_known_game)
     sort = fields.String(load_default="rating", validate=validate.OneOf(L.SORT_KEYS))
     order = fields.String(load_default=None, validate=validate.OneOf(["asc", "desc"]))
-    variant = fields.String(load_default=L.ALL,
-                            validate=validate.OneOf([L.ALL, *sorted(VARIANTS)]))
+    variant = fields.String(load_default=L.ALL)
+
+    @ma.validates_schema
+    def _variant_of_game(self, data, **kwargs):
+        game, variant = data.get("game", L.DEFAULT_GAME), data.get("variant", L.ALL)
+        try:
+            variants = list(registry.get(game).variants)
+        except EngineError:
+            return  # the game's own check says so
+        if variant != L.ALL and variant not in variants:
+            raise ma.ValidationError(f"{game} has no variant {variant!r} "
+                                     f"({', '.join([L.ALL, *variants])})", "variant")
 
 
 class ReplayQuery(Strict):
@@ -78,26 +99,41 @@ class StatsSchema(ma.Schema):
     points = fields.Integer(required=True)
     average_score = fields.Float(allow_none=True, required=True)
     best_score = fields.Integer(allow_none=True, required=True)
-    all_placed = fields.Integer(required=True, metadata={"description": "games with all 21 "
-                                                         "pieces placed (+15 or +20)"})
-    single_last = fields.Integer(required=True, metadata={"description": "games ending on "
-                                                          "the single square (+20)"})
-    average_squares_left = fields.Float(allow_none=True, required=True)
+    stats = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True,
+                        metadata={"description": "the game's own statistics (its catalog's "
+                                  "`stats`): a yes/no one as the games it held in "
+                                  "(`all_placed`), a number as its sum and `average_<key>`"})
 
 
-class PlayerRow(StatsSchema):
-    rank = fields.Integer(required=True)
-    name = fields.String(required=True)
-    rating = fields.Integer(required=True)
-    peak_rating = fields.Integer(required=True)
+class RatedSchema(ma.Schema):
+    rating_key = fields.String(allow_none=True, required=True,
+                               metadata={"description": "game/variant of the rating shown"})
+    rating = fields.Integer(allow_none=True, required=True)
+    rating_exact = fields.Float(allow_none=True, required=True)
+    peak_rating = fields.Integer(allow_none=True, required=True)
     rated_games = fields.Integer(required=True)
 
 
+class PlayerRow(StatsSchema, RatedSchema):
+    rank = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class StatLabel(ma.Schema):
+    key = fields.String(required=True)
+    label = fields.String(required=True)
+
+
 class LadderSchema(ma.Schema):
+    game = fields.String(required=True)
+    title = fields.String(required=True)
+    variant = fields.String(required=True)
+    variants = fields.List(fields.String(), required=True)
+    rated_variants = fields.List(fields.String(), required=True)
+    stats = fields.List(fields.Nested(StatLabel), required=True)
     players = fields.List(fields.Nested(PlayerRow), required=True)
     sort = fields.String(required=True)
     order = fields.String(required=True)
-    variant = fields.String(required=True)
     k_factor = fields.Float(required=True)
     start_rating = fields.Float(required=True)
     level_ratings = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
@@ -106,6 +142,8 @@ class LadderSchema(ma.Schema):
 class HistoryPoint(ma.Schema):
     game_id = fields.String(required=True)
     at = fields.Float(required=True)
+    game = fields.String(required=True)
+    variant = fields.String(required=True)
     before = fields.Float(required=True)
     after = fields.Float(required=True)
     opponent = fields.String(required=True)
@@ -115,6 +153,7 @@ class HistoryPoint(ma.Schema):
 class GameLine(ma.Schema):
     game_id = fields.String(required=True)
     at = fields.Float(required=True)
+    game = fields.String(required=True)
     variant = fields.String(required=True)
     seat = fields.Integer(required=True)
     colour = fields.String(required=True)
@@ -126,23 +165,53 @@ class GameLine(ma.Schema):
     opponents = fields.List(fields.String(), required=True)
 
 
-class PlayerSchema(StatsSchema):
-    name = fields.String(required=True)
+class RatingSchema(ma.Schema):
     rating = fields.Integer(required=True)
     rating_exact = fields.Float(required=True)
     peak_rating = fields.Integer(required=True)
     rated_games = fields.Integer(required=True)
+
+
+class GameSection(StatsSchema, RatedSchema):
+    game = fields.String(required=True)
+    title = fields.String(required=True)
+    name = fields.String(required=True)
     by_variant = fields.Dict(keys=fields.String(), values=fields.Nested(StatsSchema),
                              required=True)
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema),
+                          required=True, metadata={"description": "per rated variant"})
     rating_history = fields.List(fields.Nested(HistoryPoint), required=True)
+
+
+class Totals(ma.Schema):
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+
+
+class PlayerSchema(ma.Schema):
+    name = fields.String(required=True)
+    totals = fields.Nested(Totals, required=True)
+    games = fields.Dict(keys=fields.String(), values=fields.Nested(GameSection), required=True,
+                        metadata={"description": "a section per game played, by game id"})
     recent_games = fields.List(fields.Nested(GameLine), required=True)
+
+
+class FormatSchema(ma.Schema):
+    ext = fields.String(required=True)
+    mimetype = fields.String(required=True)
+    label = fields.String(required=True)
 
 
 class ReplaySchema(ma.Schema):
     id = fields.String(required=True)
     source = fields.String(required=True, metadata={"description": "game or import"})
+    game = fields.String(required=True)
+    title = fields.String(required=True)
     variant = fields.String(required=True)
-    size = fields.Integer(required=True)
+    options = fields.Dict(required=True)
     players = fields.List(fields.String(), required=True)
     colours = fields.List(fields.String(), required=True)
     seq = fields.Integer(required=True)
@@ -150,17 +219,20 @@ class ReplaySchema(ma.Schema):
     show_takebacks = fields.Boolean(required=True)
     takebacks = fields.Integer(required=True)
     frames = fields.List(fields.Dict(), required=True, metadata={
-        "description": "index, seq, kind (start/placed/left/takeback), seat, move, piece, "
-                       "squares, taken_back, to_move, scores, squares_placed, pieces_left, "
-                       "left, board (rows top to bottom, one digit per cell: 0 or the seat), "
-                       "result"})
+        "description": "index, seq, kind (start/move/left/takeback or the game's own), "
+                       "seat, move, details (the game's: Corner Claim's piece, squares), "
+                       "taken_back, to_move, scores, left, board (the game's public board, "
+                       "as in a game's state), seats (colour, left, score, can_move, view), "
+                       "result (docs/formats.md)"})
     series = fields.Dict(required=True)
     result = fields.Dict(allow_none=True, required=True)
+    formats = fields.List(fields.Nested(FormatSchema), required=True)
     links = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
 class Imported(ma.Schema):
     id = fields.String(required=True)
+    game = fields.String(required=True)
     variant = fields.String(required=True)
     players = fields.List(fields.String(), required=True)
     moves = fields.Integer(required=True)
@@ -207,7 +279,7 @@ class ImportShelf:
         self._lock = threading.Lock()
 
     def add(self, data: bytes) -> tuple[str, Game]:
-        game = load_record(data)  # raises LogError: nothing is written
+        game = read_record(data)  # raises LogError: nothing is written
         rid = "i" + hashlib.sha256(data).hexdigest()[:15]
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -230,16 +302,12 @@ class ImportShelf:
         path = self.folder / f"{rid}.record"
         if not path.is_file():
             raise ApiError("not_found", f"there is no imported replay {rid!r}", status=404)
-        return load_record(path.read_bytes())
+        return read_record(path.read_bytes())
 
 
-def load_record(data: bytes) -> Game:
-    """A .blksgf record, or our JSON log (it starts with '{'); LogError says what is wrong."""
-    if not data.strip():
-        raise LogError("the file is empty: send a .blksgf record as the request body")
-    if data.lstrip()[:1] == b"{":
-        return Game.from_json(data)
-    return load_game(data)
+def _is_over(table) -> bool:
+    game = table.game
+    return game.rules.is_over(game.state)
 
 
 def init_ladder(app: Flask, api, service) -> L.Ladder:
@@ -249,7 +317,7 @@ def init_ladder(app: Flask, api, service) -> L.Ladder:
     ladder = L.Ladder(L.games_from_tables(service.tables(), db_path))
 
     def on_event(kind: str, table, payload: dict) -> None:
-        if kind != "event" or not table.state.is_over or table.id in ladder:
+        if kind != "event" or table.id in ladder or not _is_over(table):
             return
         at = L.finish_time(db_path, table.id, time.time())
         summary = L.summarise(table.id, at, table.game, list(table.seats))
@@ -278,14 +346,19 @@ class Players(MethodView):
     @blp.response(200, LadderSchema)
     @documented(400, 422)
     def get(self, query):
-        """The ladder: every named player, ranked by `sort` (rating by default)."""
+        """One game's ladder (`game`, default cornerclaim; `variant`, default all): every
+        named player who played it, ranked by `sort` (rating by default)."""
+        game, variant = query["game"], query["variant"]
+        rules = registry.get(game)
         order = query["order"] or ("asc" if query["sort"] == "name" else "desc")
-        rows = ladder().standings(sort=query["sort"], variant=query["variant"],
+        rows = ladder().standings(game=game, variant=variant, sort=query["sort"],
                                   descending=order == "desc")
-        return {"players": rows, "sort": query["sort"], "order": order,
-                "variant": query["variant"], "k_factor": L.K_FACTOR,
-                "start_rating": L.START_RATING,
-                "level_ratings": {str(k): v for k, v in L.LEVEL_RATINGS.items()}}
+        return {"game": game, "title": rules.title, "variant": variant,
+                "variants": list(rules.variants), "rated_variants": L.rated_variants(game),
+                "stats": [s.to_dict() for s in rules.stats],
+                "players": rows, "sort": query["sort"], "order": order,
+                "k_factor": L.K_FACTOR, "start_rating": L.START_RATING,
+                "level_ratings": {str(k): v for k, v in L.level_ratings(game).items()}}
 
 
 @blp.route("/players/<path:name>")
@@ -293,7 +366,8 @@ class PlayerView(MethodView):
     @blp.response(200, PlayerSchema)
     @documented(404)
     def get(self, name):
-        """One player: stats overall and by variant, rating history, recent games."""
+        """One player: totals over every game, a section per game played (stats overall and
+        by variant, ratings, rating history), recent games."""
         player = ladder().player(name)
         if player is None:
             raise ApiError("not_found", f"there is no player {name!r} on this host",
@@ -302,13 +376,13 @@ class PlayerView(MethodView):
 
 
 # -- replays of the host's games ------------------------------------------------------------
-def _seat_names(table) -> list[str]:
+def _seat_names(table, logged: tuple[str, ...]) -> list[str]:
     names = []
-    for record, logged in zip(table.seats, table.state.players, strict=False):
+    for i, record in enumerate(table.seats):
         if record.kind == "computer" and not record.name:
             names.append(f"Computer L{record.level}")
         else:
-            names.append(record.name or logged)
+            names.append(record.name or (logged[i] if i < len(logged) else f"Seat {i + 1}"))
     return names
 
 
@@ -316,20 +390,31 @@ def _game_replay(game_id: str, takebacks: bool) -> tuple[Replay, dict]:
     table = current_app.extensions["cornerclaim"].table(game_id)
     with table.lock:
         key = (game_id, table.game.seq, takebacks)
-        names = _seat_names(table)
 
         def make():
             replay = Replay(table.game, show_takebacks=takebacks)
             return {"replay": replay, "body": replay.to_dict()}
 
         cached = current_app.extensions["cornerclaim_replays"].get(key, make)
+        names = _seat_names(table, cached["replay"].players)
     body = {**cached["body"], "players": names}
     return cached["replay"], body
 
 
-def _links(base: str) -> dict[str, str]:
-    return {"blksgf": f"{base}/replay.blksgf", "json": f"{base}/replay.json",
-            "board_svg": f"{base}/board.svg"}
+def formats_of(rules) -> list[dict[str, str]]:
+    """The record formats a game's replays download as: our JSON log, then its own."""
+    return [dict(JSON_FORMAT), *(f.to_dict() for f in rules.formats.values())]
+
+
+def _links(base: str, rules) -> dict[str, str]:
+    links = {f["ext"]: f"{base}/replay.{f['ext']}" for f in formats_of(rules)}
+    links["board_svg"] = f"{base}/board.svg"
+    return links
+
+
+def _viewer(body: dict, replay: Replay, rid: str, source: str, base: str) -> dict:
+    return {**body, "id": rid, "source": source, "formats": formats_of(replay.rules),
+            "links": _links(base, replay.rules)}
 
 
 @blp.route("/games/<game_id>/replay")
@@ -340,9 +425,8 @@ class GameReplay(MethodView):
     def get(self, query, game_id):
         """A game (running or finished) as a replay: frames with the board, whose turn and
         the scores at each point; takebacks hidden unless `takebacks=true`."""
-        _, body = _game_replay(game_id, query["takebacks"])
-        return {**body, "id": game_id, "source": "game",
-                "links": _links(f"/api/games/{game_id}")}
+        replay, body = _game_replay(game_id, query["takebacks"])
+        return _viewer(body, replay, game_id, "game", f"/api/games/{game_id}")
 
 
 def _svg_response(replay: Replay, move: int | None, name: str,
@@ -352,8 +436,9 @@ def _svg_response(replay: Replay, move: int | None, name: str,
                        status=400)
     frame = replay.final if move is None else replay.frames[move]
     names = names or list(replay.players)
-    text = board_svg(frame.state, names=names, title=f"Corner Claim {replay.variant}: "
-                     + ", ".join(names) + f" — move {frame.index}")
+    text = board_svg(replay.rules, frame.state, names=names,
+                     title=f"{replay.rules.title} {replay.variant}: " + ", ".join(names)
+                     + f" — move {frame.index}")
     return Response(text, mimetype="image/svg+xml", headers={
         "Content-Disposition": f'inline; filename="{name}.svg"'})
 
@@ -366,34 +451,37 @@ class GameBoardSvg(MethodView):
     def get(self, query, game_id):
         """The board as an SVG image: the final (latest) board, or after move `move`."""
         replay, body = _game_replay(game_id, False)
-        return _svg_response(replay, query["move"], f"cornerclaim-{game_id}", body["players"])
+        return _svg_response(replay, query["move"], f"{replay.game_id}-{game_id}",
+                             body["players"])
 
 
 # -- imported replays -----------------------------------------------------------------------
-SGF_BODY = {"required": True, "content": {
-    SGF_TYPE: {"schema": {"type": "string"}},
+RECORD_BODY = {"required": True, "content": {
+    "application/x-blokus-sgf": {"schema": {"type": "string"}},
+    "application/json": {"schema": {"type": "string"}},
     "text/plain": {"schema": {"type": "string"}},
     "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}
 
 
 @blp.route("/replays")
 class Replays(MethodView):
-    @blp.doc(requestBody=SGF_BODY)
+    @blp.doc(requestBody=RECORD_BODY)
     @blp.response(201, Imported)
     @documented(400, 413, 429)
     def post(self):
-        """Import a game record to view on this host: the file itself as the body (Pentobi
-        .blksgf, or our JSON log). A malformed file is refused (400, with where and why)
-        and nothing is stored."""
+        """Import a game record to view on this host: the file itself as the body (any
+        game's JSON log, or a game's own format such as Pentobi's .blksgf). A malformed file
+        is refused (400, with where and why) and nothing is stored."""
         request.max_content_length = MAX_IMPORT
         data = request.get_data(cache=False)
         try:
             rid, game = shelf().add(data)
         except LogError as e:
             raise ApiError(e.code, e.message, status=400) from None
-        state = game.state
-        return {"id": rid, "variant": state.variant.name, "players": list(state.players),
-                "moves": len(state.placements), "url": f"/replay.html?import={rid}"}
+        replay = Replay(game)
+        return {"id": rid, "game": replay.game_id, "variant": replay.variant,
+                "players": list(replay.players), "moves": replay.moves(),
+                "url": f"/replay.html?import={rid}"}
 
 
 @blp.route("/replays/<replay_id>")
@@ -404,8 +492,8 @@ class ImportedReplay(MethodView):
     def get(self, query, replay_id):
         """An imported record as a replay (the same data as a game's replay)."""
         replay = Replay(shelf().game(replay_id), show_takebacks=query["takebacks"])
-        return {**replay.to_dict(), "id": replay_id, "source": "import",
-                "links": _links(f"/api/replays/{replay_id}")}
+        return _viewer(replay.to_dict(), replay, replay_id, "import",
+                       f"/api/replays/{replay_id}")
 
 
 @blp.route("/replays/<replay_id>/board.svg")
@@ -418,26 +506,28 @@ class ImportedBoardSvg(MethodView):
         return _svg_response(Replay(shelf().game(replay_id)), query["move"], replay_id)
 
 
-@blp.route("/replays/<replay_id>/replay.blksgf")
-class ImportedSgf(MethodView):
-    @blp.response(200, content_type=SGF_TYPE, description="Pentobi's SGF game record")
+@blp.route("/replays/<replay_id>/replay.<ext>")
+class ImportedRecord(MethodView):
+    @blp.response(200, content_type="application/octet-stream",
+                  description="the record: our JSON log (replay.json) or a format of the "
+                              "game's own (Corner Claim: replay.blksgf)")
     @documented(404)
-    def get(self, replay_id):
-        """The imported game as a .blksgf record (as we write them)."""
-        text = game_to_sgf(shelf().game(replay_id))
-        return Response(text, mimetype=SGF_TYPE, headers=_attachment(replay_id, "blksgf"))
-
-
-@blp.route("/replays/<replay_id>/replay.json")
-class ImportedJson(MethodView):
-    @blp.response(200, content_type="application/json", description="our JSON game log")
-    @documented(404)
-    def get(self, replay_id):
-        """The imported game as our JSON event log."""
-        text = log_to_json(shelf().game(replay_id).events)
-        return Response(text, mimetype="application/json",
-                        headers=_attachment(replay_id, "json"))
+    def get(self, replay_id, ext):
+        """The imported game as a record: `json` (our event log) or one of its game's
+        formats (the replay's `formats`)."""
+        game = shelf().game(replay_id)
+        rules = game.rules
+        if ext == "json":
+            text, mimetype = log_to_json(game.events), JSON_FORMAT["mimetype"]
+        elif ext in rules.formats:
+            text, mimetype = rules.export(game, ext), rules.formats[ext].mimetype
+        else:
+            offered = ", ".join(f["ext"] for f in formats_of(rules))
+            raise ApiError("not_found", f"{rules.title} records download as {offered}, "
+                           f"not {ext}", status=404)
+        return Response(text, mimetype=mimetype,
+                        headers=_attachment(f"{rules.game}-{replay_id}", ext))
 
 
 def _attachment(name: str, ext: str) -> dict[str, Any]:
-    return {"Content-Disposition": f'attachment; filename="cornerclaim-{name}.{ext}"'}
+    return {"Content-Disposition": f'attachment; filename="{name}.{ext}"'}

@@ -1,15 +1,20 @@
 """The ladder: games played through a real host (service, SQLite store) give match points,
-Elo ratings and stats; the live projection equals one rebuilt from the stored logs."""
+Elo ratings and stats per game; the live projection equals one rebuilt from the stored logs;
+a game that is not Corner Claim (the test-only tic-tac-toe) has its own ratings."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.cornerclaim import RULES
+from engine.core import Game
+from engine.cornerclaim import RULES, new_game
 from server import ladder as L
 from server.app import create_app, shutdown_app
 from server.store import SqliteStore
+from tests.games import tictactoe  # noqa: F401 - registers the game
 from tests.test_sgf import random_game
+
+DUO = "cornerclaim/duo"
 
 
 @pytest.fixture
@@ -74,18 +79,25 @@ def ladder_of(app) -> L.Ladder:
     return app.extensions["cornerclaim_ladder"]
 
 
+def section(name: str, app=None, ladder: L.Ladder | None = None, game: str = "cornerclaim"):
+    """A player's section of one game in their profile."""
+    return (ladder or ladder_of(app)).player(name)["games"][game]
+
+
 def test_ann_beats_bo_in_a_duo_and_both_ratings_move(host):
     app = host()
     table = Table(app, "duo", named("Ann", "Bo"))
     table.place(1, "e9,d10,e10,f10,e11")
     table.leave(2)  # Bo resigns
-    ann, bo = ladder_of(app).player("Ann"), ladder_of(app).player("bo")
+    ann, bo = section("Ann", app), section("bo", app)
     assert (ann["wins"], ann["points"], bo["losses"], bo["points"]) == (1, 22, 1, 3)
     assert ann["rating_exact"] == pytest.approx(1516.0) and bo["rating_exact"] == 1484.0
+    assert ann["rating_key"] == DUO and ann["ratings"]["duo"]["rated_games"] == 1
     assert ann["rating_history"][0] | {"at": 0} == {
-        "game_id": table.id, "at": 0, "before": 1500.0, "after": 1516.0, "opponent": "Bo",
-        "result": "win"}
-    assert bo["recent_games"][0]["left"] and bo["recent_games"][0]["rating_change"] == -16.0
+        "game_id": table.id, "at": 0, "game": "cornerclaim", "variant": "duo",
+        "before": 1500.0, "after": 1516.0, "opponent": "Bo", "result": "win"}
+    recent = ladder_of(app).player("bo")["recent_games"][0]
+    assert recent["left"] and recent["rating_change"] == -16.0 and recent["game"] == "cornerclaim"
 
 
 def test_two_top_seats_draw_in_a_trio_and_no_rating_moves(host):
@@ -100,8 +112,9 @@ def test_two_top_seats_draw_in_a_trio_and_no_rating_moves(host):
             ] == [(1, 0, 8), (0, 1, 3), (1, 0, 8)]
     assert {r["rating"] for r in rows.values()} == {1500}
     assert all(r["rated_games"] == 0 for r in rows.values())
-    assert rows["Ann"]["best_score"] == -19 and rows["Bo"]["average_squares_left"] == 23
-    assert ladder.player("Ann")["by_variant"]["trio"]["draws"] == 1
+    assert rows["Ann"]["best_score"] == -19 and rows["Bo"]["stats"]["average_squares_left"] == 23
+    assert section("Ann", ladder=ladder)["by_variant"]["trio"]["draws"] == 1
+    assert section("Ann", ladder=ladder)["ratings"] == {}
 
 
 def test_a_leaver_who_would_have_won_loses_and_the_best_seated_player_wins(host):
@@ -112,8 +125,9 @@ def test_a_leaver_who_would_have_won_loses_and_the_best_seated_player_wins(host)
     table = Table(app, "trio", named("Ann", "Bo", "Cy"))
     table.replay(moves, leave=(1, len(moves) - 1))  # Ann leaves before Cy's last piece
     assert table.state.is_over and [table.state.score(s) for s in (1, 2, 3)] == [-9, -19, -10]
-    ann, cy = ladder_of(app).player("Ann"), ladder_of(app).player("Cy")
-    assert (ann["losses"], ann["points"], ann["recent_games"][0]["left"]) == (1, 3, True)
+    ann, cy = ladder_of(app).player("Ann"), section("Cy", app)
+    assert ann["totals"]["losses"] == 1 and ann["totals"]["points"] == 3
+    assert ann["recent_games"][0]["left"]
     assert (cy["wins"], cy["points"]) == (1, 22)
 
 
@@ -124,13 +138,13 @@ def test_a_human_against_a_computer_moves_only_the_humans_rating(host):
                                {"kind": "computer", "level": 3}])
     table.replay(moves_of(game))  # the computer's moves go through the bots' own path
     result = RULES.outcome(table.state).results[0]
-    ann = ladder_of(app).player("Ann")
-    expected = 1 / (1 + 10 ** ((L.LEVEL_RATINGS[3] - 1500) / 400))
+    ann = section("Ann", app)
+    expected = 1 / (1 + 10 ** ((L.LEVEL_RATINGS["cornerclaim"][3] - 1500) / 400))
     won = {"win": 1.0, "draw": 0.5, "loss": 0.0}[result]
     assert ann["rating_exact"] == pytest.approx(1500 + L.K_FACTOR * (won - expected))
     assert ann["rating_history"][0]["opponent"] == "Computer L3"
     assert [r["name"] for r in ladder_of(app).standings()] == ["Ann"]  # levels are not entries
-    assert ann["recent_games"][0]["opponents"] == ["Computer L3"]
+    assert ladder_of(app).player("Ann")["recent_games"][0]["opponents"] == ["Computer L3"]
 
 
 def test_unnamed_seats_and_computer_duels_rate_nobody(host):
@@ -155,9 +169,10 @@ def test_a_name_is_one_profile_whatever_its_case_and_blanks(host):
         table = Table(app, "duo", named(*names))
         table.place(1, "e9,d10,e10,f10,e11")
         table.leave(2)
-    ann = ladder_of(app).player("ann")
+    ann = section("ann", app)
     assert (ann["name"], ann["games"], ann["wins"], ann["losses"]) == ("ANN", 2, 1, 1)
     assert ann["rated_games"] == 2 and len(ann["rating_history"]) == 2
+    assert ladder_of(app).player("ann")["name"] == "ANN"
 
 
 def test_the_live_ladder_equals_one_rebuilt_from_the_logs_and_after_a_restart(host, tmp_path):
@@ -172,7 +187,8 @@ def test_the_live_ladder_equals_one_rebuilt_from_the_logs_and_after_a_restart(ho
     vs_computer.leave(1)
     Table(app, "duo", named("Ann", "Cy")).place(1, "e10")  # still running: not counted
     live = ladder_of(app).snapshot()
-    assert live["ann"]["games"] == 3 and live["bo"]["rated_games"] == 2
+    assert live["ann"]["totals"]["games"] == 3
+    assert live["bo"]["games"]["cornerclaim"]["rated_games"] == 2
     store = SqliteStore(tmp_path / "data")
     try:
         rebuilt = L.Ladder(L.games_from_store(store)).snapshot()
@@ -187,9 +203,9 @@ def test_elo_follows_the_order_games_finished_even_when_told_late():
     def duel(game_id: str, at: float, winner: str, loser: str) -> L.FinishedGame:
         def seat(n, name, result):
             return L.SeatResult(n, "blue", "local", name, None, -10, result,
-                                22 if result == "win" else 3, False, False, False, 10)
-        return L.FinishedGame(game_id, at, "duo", (seat(1, winner, "win"),
-                                                   seat(2, loser, "loss")))
+                                22 if result == "win" else 3, False, {"squares_left": 10})
+        return L.FinishedGame(game_id, at, "cornerclaim", "duo",
+                              (seat(1, winner, "win"), seat(2, loser, "loss")), rated=True)
 
     games = [duel("a", 1.0, "Ann", "Bo"), duel("b", 2.0, "Bo", "Cy"), duel("c", 3.0, "Cy", "Ann")]
     ladder = L.Ladder()
@@ -206,18 +222,23 @@ def test_stats_count_bonuses_averages_and_best_score():
                                               (20, "draw", True, True, 0),
                                               (-30, "loss", False, False, 30)):
         stats.add(L.SeatResult(1, "blue", "local", "Ann", None, score, result,
-                               {"win": 22, "draw": 8, "loss": 3}[result], False, full, single,
-                               left))
+                               {"win": 22, "draw": 8, "loss": 3}[result], False,
+                               {"all_placed": full, "single_last": single,
+                                "squares_left": left}))
     assert stats.to_dict() == {
         "games": 4, "wins": 2, "draws": 1, "losses": 1, "points": 55, "average_score": -1.75,
-        "best_score": 20, "all_placed": 2, "single_last": 1, "average_squares_left": 10.5}
+        "best_score": 20, "stats": {"all_placed": 2, "single_last": 1, "squares_left": 42,
+                                    "average_squares_left": 10.5}}
 
 
 def test_k_factor_and_expected_score_are_elos():
     assert L.expected(1500, 1500) == 0.5
     assert L.expected(1700, 1300) == pytest.approx(0.909, abs=1e-3)
     assert L.K_FACTOR == 32 and L.START_RATING == 1500
-    assert sorted(L.LEVEL_RATINGS) == [1, 2, 3, 4, 5, 6]
+    assert sorted(L.LEVEL_RATINGS["cornerclaim"]) == [1, 2, 3, 4, 5, 6]
+    assert L.level_rating("cornerclaim", 3) == 1250 and L.level_rating("cornerclaim", 9) is None
+    assert L.level_rating("tictactoe", 1) == 1000 and L.level_ratings("tictactoe") == {1: 1000}
+    assert L.level_rating("tictactoe", 2) is None
 
 
 def test_a_player_keeps_only_the_recent_game_lines_but_counts_every_game():
@@ -227,23 +248,109 @@ def test_a_player_keeps_only_the_recent_game_lines_but_counts_every_game():
     def seat(n, name, result, score):
         return L.SeatResult(seat=n, colour=("blue", "orange")[n - 1], kind="open", name=name,
                             level=None, score=score, result=result,
-                            points={"win": 3, "draw": 1, "loss": 0}[result], left=False,
-                            all_placed=False, single_last=False, squares_left=10)
+                            points={"win": 3, "draw": 1, "loss": 0}[result], left=False)
 
     n = L.RECENT + 15
-    games = [L.FinishedGame(f"g{i:03d}", 1000.0 + i, "duo",
-                            (seat(1, "Ann", "win", 40 + i), seat(2, "Bo", "loss", 30)))
+    games = [L.FinishedGame(f"g{i:03d}", 1000.0 + i, "cornerclaim", "duo",
+                            (seat(1, "Ann", "win", 40 + i), seat(2, "Bo", "loss", 30)), True)
              for i in range(n)]
     ladder = L.Ladder(games)
     ann = ladder.snapshot()["ann"]
-    assert ann["games"] == n and ann["wins"] == n and ann["rated_games"] == n
-    assert len(ann["rating_history"]) == n
+    duo = ann["games"]["cornerclaim"]
+    assert duo["games"] == n and duo["wins"] == n and duo["rated_games"] == n
+    assert len(duo["rating_history"]) == n
     assert [g["game_id"] for g in ann["recent_games"]] == \
         [f"g{i:03d}" for i in range(n - 1, n - 1 - L.RECENT, -1)]
     # One more game, added live, pushes the oldest line out.
-    ladder.add(L.FinishedGame("g999", 9999.0, "duo", (seat(1, "Ann", "draw", 50),
-                                                       seat(2, "Bo", "draw", 50))))
+    ladder.add(L.FinishedGame("g999", 9999.0, "cornerclaim", "duo",
+                              (seat(1, "Ann", "draw", 50), seat(2, "Bo", "draw", 50)), True))
     ann = ladder.snapshot()["ann"]
-    assert ann["games"] == n + 1 and ann["draws"] == 1
+    assert ann["totals"]["games"] == n + 1 and ann["totals"]["draws"] == 1
     assert len(ann["recent_games"]) == L.RECENT and ann["recent_games"][0]["game_id"] == "g999"
     assert ann["recent_games"][-1]["game_id"] == f"g{n - L.RECENT + 1:03d}"
+
+
+# -- a game that is not Corner Claim ---------------------------------------------------------
+
+
+class Seat:
+    """A seat record as the store keeps it."""
+
+    def __init__(self, seat: int, name: str | None = None, kind: str = "local",
+                 level: int | None = None):
+        self.seat, self.name, self.kind, self.level = seat, name, kind, level
+
+
+def tictactoe_won_by_seat_1(*cells_of_2: str) -> Game:
+    game = Game.new("tictactoe", "3x3", ("Ann", "Bo"))
+    for a, b in zip(("a1", "a2", "a3"), (*cells_of_2, None), strict=True):
+        game.play(1, a)
+        if b and not game.rules.is_over(game.state):
+            game.play(2, b)
+    return game
+
+
+def duo_won_by(winner: int) -> Game:
+    game = new_game("duo", ("Ann", "Bo"))
+    game.play(1, "e9,d10,e10,f10,e11")
+    game.leave(3 - winner)
+    return game
+
+
+def test_a_tictactoe_game_has_its_own_rating_and_leaves_the_duo_rating_alone():
+    duo = L.summarise("d1", 1.0, duo_won_by(2), [Seat(1, "Ann"), Seat(2, "Bo")])
+    ttt = L.summarise("t1", 2.0, tictactoe_won_by_seat_1("b1", "b2"),
+                      [Seat(1, "Ann"), Seat(2, "Bo")])
+    assert (ttt.game, ttt.variant, ttt.rating_key, ttt.rated) == (
+        "tictactoe", "3x3", "tictactoe/3x3", True)
+    assert [(r.colour, r.result, r.points, r.score) for r in ttt.seats] == [
+        ("cross", "win", 2, 3), ("nought", "loss", 0, 2)]
+    ladder = L.Ladder([duo, ttt])
+    ann = ladder.player("Ann")
+    assert sorted(ann["games"]) == ["cornerclaim", "tictactoe"]
+    assert ann["totals"] == {"games": 2, "wins": 1, "draws": 0, "losses": 1, "points": 5}
+    noughts = ann["games"]["tictactoe"]
+    assert (noughts["rating_key"], noughts["rating_exact"]) == ("tictactoe/3x3", 1516.0)
+    assert noughts["by_variant"]["3x3"]["wins"] == 1 and noughts["stats"] == {}
+    assert noughts["rating_history"][0]["game"] == "tictactoe"
+    duo_section = ann["games"]["cornerclaim"]
+    assert (duo_section["rating_key"], duo_section["rating_exact"]) == (DUO, 1484.0)
+    assert len(duo_section["rating_history"]) == 1
+    assert [r["name"] for r in ladder.standings(game="tictactoe")] == ["Ann", "Bo"]
+    assert ladder.standings(game="tictactoe")[0]["rating"] == 1516
+    assert ladder.standings(game="cornerclaim")[0]["name"] == "Bo"
+    assert ladder.standings(game="cornerclaim", variant="trio") == []
+
+
+def test_a_tictactoe_game_against_its_computer_moves_against_the_default_level_rating():
+    ttt = L.summarise("t1", 1.0, tictactoe_won_by_seat_1("b1", "b2"),
+                      [Seat(1, "Ann"), Seat(2, kind="computer", level=1)])
+    ann = section("Ann", ladder=L.Ladder([ttt]), game="tictactoe")
+    assert ann["rating_exact"] == pytest.approx(1500 + L.K_FACTOR * (1 - L.expected(1500, 1000)))
+    assert ann["rating_history"][0]["opponent"] == "Computer L1"
+
+
+def test_an_unfinished_tictactoe_game_counts_for_nothing():
+    game = Game.new("tictactoe", "3x3", ("Ann", "Bo"))
+    game.play(1, "b2")
+    assert L.summarise("t1", 1.0, game, [Seat(1, "Ann"), Seat(2, "Bo")]) is None
+
+
+def test_a_tictactoe_game_on_the_host_folds_in_beside_corner_claims(host, tmp_path):
+    app = host()
+    service = app.extensions["cornerclaim"]
+    created = service.create("3x3", named("Ann", "Bo"), game="tictactoe")
+    tokens = created["tokens"]
+    for n, (seat, cell) in enumerate(((1, "a1"), (2, "b1"), (1, "a2"), (2, "b2"), (1, "a3")), 1):
+        service.move(created["id"], seat, cell, n, tokens[str(seat)])
+    duo = Table(app, "duo", named("Ann", "Bo"))
+    duo.place(1, "e9,d10,e10,f10,e11")
+    duo.leave(1)
+    live = ladder_of(app).snapshot()
+    assert live["ann"]["games"]["tictactoe"]["rating_exact"] == 1516.0
+    assert live["ann"]["games"]["cornerclaim"]["rating_exact"] == 1484.0
+    store = SqliteStore(tmp_path / "data")
+    try:
+        assert L.Ladder(L.games_from_store(store)).snapshot() == live
+    finally:
+        store.close()

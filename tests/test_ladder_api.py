@@ -1,5 +1,6 @@
-"""The ladder and replay API through a real host: /api/players, a game's replay and board
-image, and importing records (Pentobi's own files included) with clear refusals."""
+"""The ladder and replay API through a real host: /api/players per game, a game's replay and
+board image, and importing records (Pentobi's own files included) with clear refusals; the
+same for a game that is not Corner Claim (the test-only tic-tac-toe)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from engine.core import Game
 from engine.cornerclaim.sgf import game_to_sgf, load_game
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record
+from tests.games import tictactoe  # noqa: F401 - registers the game
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer
 from tests.test_sgf import random_game
@@ -55,6 +57,11 @@ def test_the_ladder_lists_players_as_games_finish_sorted_as_asked(client):
         resign(client, game, 2)
     table = client.get("/api/players").json
     assert table["k_factor"] == 32 and table["start_rating"] == 1500
+    assert (table["game"], table["variant"], table["rated_variants"]) == (
+        "cornerclaim", "all", ["duo"])
+    assert table["level_ratings"]["3"] == 1250
+    assert [s["key"] for s in table["stats"]] == ["all_placed", "single_last", "squares_left"]
+    assert table["players"][0]["rating_key"] == "cornerclaim/duo"
     assert [(p["rank"], p["name"]) for p in table["players"]] == [
         (1, "Ann"), (2, "Cy"), (3, "Bo")]
     assert table["players"][0]["rating"] > 1500 > table["players"][2]["rating"]
@@ -63,6 +70,7 @@ def test_the_ladder_lists_players_as_games_finish_sorted_as_asked(client):
     by_points = client.get("/api/players?sort=points&order=asc").json["players"]
     assert [p["points"] for p in by_points] == [6, 25, 44]
     assert client.get("/api/players?variant=classic").json["players"] == []
+    assert client.get("/api/players?game=tictactoe").json["players"] == []
 
 
 def test_a_player_page_has_stats_history_and_recent_games(client):
@@ -70,8 +78,12 @@ def test_a_player_page_has_stats_history_and_recent_games(client):
     play(client, game, [(1, "e9,d10,e10,f10,e11")])
     resign(client, game, 2)
     ann = client.get("/api/players/ann").json
-    assert ann["name"] == "Ann" and ann["wins"] == 1 and ann["by_variant"]["duo"]["points"] == 22
-    assert [h["after"] for h in ann["rating_history"]] == [1516.0]
+    duo = ann["games"]["cornerclaim"]
+    assert ann["name"] == "Ann" and ann["totals"]["wins"] == 1 and duo["wins"] == 1
+    assert duo["title"] == "Corner Claim" and duo["by_variant"]["duo"]["points"] == 22
+    assert duo["stats"]["average_squares_left"] == 84
+    assert duo["ratings"]["duo"]["rating"] == 1516
+    assert [h["after"] for h in duo["rating_history"]] == [1516.0]
     assert ann["recent_games"][0]["game_id"] == game["id"]
     assert ann["recent_games"][0]["opponents"] == ["Bo"]
 
@@ -81,6 +93,10 @@ def test_unknown_players_and_bad_sorts_are_refused_in_the_shared_shape(client):
     assert r.status_code == 404 and r.json["error"]["code"] == "not_found"
     r = client.get("/api/players?sort=luck")
     assert r.status_code == 422 and "sort" in r.json["error"]["message"]
+    r = client.get("/api/players?game=chess")
+    assert r.status_code == 422 and "no game 'chess'" in r.json["error"]["message"]
+    r = client.get("/api/players?game=tictactoe&variant=duo")
+    assert r.status_code == 422 and "tictactoe has no variant 'duo'" in r.json["error"]["message"]
 
 
 # -- a game's replay --------------------------------------------------------------------------
@@ -98,8 +114,10 @@ def test_a_running_game_is_watchable_as_a_replay_with_takebacks_on_demand(client
     assert data["frames"][-1]["to_move"] == 1 and data["frames"][-1]["scores"] == [-88, -88]
     shown = client.get(f"/api/games/{game['id']}/replay?takebacks=true").json
     assert [(f["kind"], f["taken_back"]) for f in shown["frames"]][3:] == [
-        ("placed", True), ("takeback", False)]
+        ("move", True), ("takeback", False)]
     assert data["links"]["blksgf"] == f"/api/games/{game['id']}/replay.blksgf"
+    assert [f["ext"] for f in data["formats"]] == ["json", "blksgf"]
+    assert data["frames"][1]["details"] == {"piece": "1", "squares": 1}
 
 
 def test_the_board_image_is_svg_at_the_end_or_after_any_move(client):
@@ -196,3 +214,50 @@ def test_the_same_file_imported_twice_is_one_replay_and_unknown_ids_are_404(clie
     assert client.get("/api/replays/..%2Fx/board.svg").status_code == 404
     svg = client.get(f"/api/replays/{first['id']}/board.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+
+
+# -- a game that is not Corner Claim -------------------------------------------------------------
+
+
+def tictactoe_game(client) -> dict:
+    seats = [{"kind": "local", "name": n} for n in ("Ann", "Bo")]
+    r = client.post("/api/games", json={"game": "tictactoe", "variant": "3x3", "seats": seats})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def test_a_tictactoe_game_has_its_ladder_and_its_replay(client):
+    game = tictactoe_game(client)
+    play(client, game, [(1, "a1"), (2, "b1"), (1, "a2"), (2, "b2"), (1, "a3")])
+    table = client.get("/api/players?game=tictactoe").json
+    assert (table["title"], table["variants"], table["stats"]) == ("Tic-tac-toe", ["3x3"], [])
+    assert table["level_ratings"] == {"1": 1000.0}
+    assert [(p["name"], p["rating"], p["rating_key"]) for p in table["players"]] == [
+        ("Ann", 1516, "tictactoe/3x3"), ("Bo", 1484, "tictactoe/3x3")]
+    assert client.get("/api/players").json["players"] == []  # Corner Claim's ladder
+    ann = client.get("/api/players/Ann").json
+    assert list(ann["games"]) == ["tictactoe"] and ann["recent_games"][0]["game"] == "tictactoe"
+    data = client.get(f"/api/games/{game['id']}/replay").json
+    assert (data["game"], data["variant"], data["over"]) == ("tictactoe", "3x3", True)
+    assert [f["move"] for f in data["frames"]] == [None, "a1", "b1", "a2", "b2", "a3"]
+    assert data["frames"][-1]["board"] == {"rows": [[1, 0, 0], [1, 2, 0], [1, 2, 0]]}
+    assert [f["ext"] for f in data["formats"]] == ["json"]
+    assert set(data["links"]) == {"json", "board_svg"}
+    svg = client.get(f"/api/games/{game['id']}/board.svg?move=1")
+    assert svg.status_code == 200 and "Tic-tac-toe 3x3: Ann, Bo — move 1" in svg.text
+
+
+def test_a_tictactoe_log_imports_and_downloads_only_as_json(client):
+    log = Game.new("tictactoe", "3x3", ("Ann", "Bo"))
+    log.play(1, "b2")
+    r = client.post("/api/replays", data=log.to_json(),
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.json
+    assert (r.json["game"], r.json["variant"], r.json["moves"]) == ("tictactoe", "3x3", 1)
+    rid = r.json["id"]
+    data = client.get(f"/api/replays/{rid}").json
+    assert data["source"] == "import" and data["links"]["json"].endswith("/replay.json")
+    assert Game.from_json(client.get(f"/api/replays/{rid}/replay.json").data).seq == 2
+    r = client.get(f"/api/replays/{rid}/replay.blksgf")
+    assert r.status_code == 404 and "download as json" in r.json["error"]["message"]
+    assert client.get(f"/api/replays/{rid}/board.svg").status_code == 200

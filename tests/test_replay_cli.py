@@ -1,5 +1,5 @@
-"""`cornerclaim replay show` prints a record's board in the terminal; `replay export` writes a
-game from the host's store as .blksgf or JSON."""
+"""`cornerclaim replay show` prints a record's board in the terminal, for any game; `replay
+export` writes a game from the host's store as JSON or a format its game offers (.blksgf)."""
 
 import pytest
 
@@ -8,6 +8,7 @@ from engine.cornerclaim import new_game
 from engine.cornerclaim.sgf import load_game
 from server.cli import main
 from tests.conftest import PENTOBI
+from tests.games import tictactoe  # noqa: F401 - registers the game
 
 DUO = PENTOBI / "duo_L3_g1.blksgf"
 
@@ -47,6 +48,8 @@ def test_show_reads_our_json_log_with_takebacks_on_demand(tmp_path, capsys):
 @pytest.mark.parametrize("content, words", [
     ("(;GM[Blokus Duo];B[e10];W[e10])", "illegal move at move 2"),
     ('{"format": "something-else"}', "not a Corner Claim game log"),
+    ("", "the file is empty"),
+    ("hello", "not a game record this host reads"),
 ])
 def test_show_explains_a_broken_file(tmp_path, capsys, content, words):
     path = tmp_path / "broken.blksgf"
@@ -82,3 +85,45 @@ def test_export_writes_a_stored_game_as_blksgf_and_json(tmp_path, capsys):
     assert Game.from_json(capsys.readouterr().out).seq == 3
     assert main(["replay", "export", "nope", "--data-dir", str(tmp_path)]) == 2
     assert "there is no game 'nope'" in capsys.readouterr().err
+
+
+def test_show_renders_a_tictactoe_log_from_its_picture(tmp_path, capsys):
+    game = Game.new("tictactoe", "3x3", ("Ann", "Bo"))
+    game.play(1, "b2")
+    game.undo(1)
+    for seat, cell in ((1, "a1"), (2, "b1"), (1, "a2"), (2, "b2"), (1, "a3")):
+        game.play(seat, cell)
+    path = tmp_path / "noughts.json"
+    path.write_text(game.to_json())
+    assert main(["replay", "show", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "3x3 · move 5 of 5: Ann played a3",
+        "3 X . .",
+        "2 X O .",
+        "1 X O .",
+        "  a b c",
+        "  X Ann: 3",
+        "  O Bo: 2",
+        "Game over: won by Ann"]
+    assert main(["replay", "show", str(path), "--takebacks", "--move", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "3x3 · move 2 of 7: Ann took back" and out[2] == "2 . . ."
+    assert out[5] == "  X Ann: 0  <- to move"
+
+
+def test_export_writes_a_tictactoe_game_as_json_only(tmp_path, capsys):
+    from server.service import GameService
+    from server.store import SqliteStore
+
+    store = SqliteStore(tmp_path)
+    service = GameService(store)
+    created = service.create("3x3", [{"kind": "local", "name": "Ann"},
+                                     {"kind": "local", "name": "Bo"}], game="tictactoe")
+    service.move(created["id"], 1, "b2", 1, created["tokens"]["1"])
+    store.close()
+    assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path)]) == 0
+    game = Game.from_json(capsys.readouterr().out)
+    assert game.events[0].game == "tictactoe" and game.seq == 2
+    assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
+                 "--format", "blksgf"]) == 2
+    assert "Tic-tac-toe games export as json, not blksgf" in capsys.readouterr().err
