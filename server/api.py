@@ -1,7 +1,8 @@
 """The REST API under /api: thin views over `GameService`, schemas from `server.schemas`.
 
 A view parses (flask-smorest + marshmallow), reads the Bearer token, calls one service
-method and returns its dict. Rules and checks live in the engine and the service only.
+method and returns its dict. Rules and checks live in the games' rules and the service only;
+which games there are comes from `engine.registry` (`GET /api/catalog`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from engine import registry
+
 from . import schemas as S
-from .service import GameService
+from .errors import ApiError
+from .service import DEFAULT_GAME, GameService
 
 blp = Blueprint("games", __name__, url_prefix="/api",
-                description="Corner Claim games: lobby, seats, moves, takebacks, replays")
+                description="Games: the catalog, lobby, seats, moves, takebacks, replays")
 
 AUTH = [{"bearer": []}]
 ERRORS = (400, 401, 403, 404, 409, 413, 422, 429)
@@ -58,12 +62,26 @@ def documented_errors(fn):
 class Health(MethodView):
     @blp.response(200, S.Health)
     def get(self):
-        """Is the host up? Also the version, how many games it holds and the computer levels."""
-        from engine.cornerclaim.ai import LEVELS
-
+        """Is the host up? Also the version, how many games it holds and the computer levels
+        of its default game (Corner Claim; every game's are in /api/catalog)."""
+        levels = registry.get(DEFAULT_GAME).levels
         return {"ok": True, "version": host_version(), "games": len(service().tables()),
-                "levels": [{"number": lv.number, "name": lv.name, "description": lv.description}
-                           for lv in LEVELS.values()]}
+                "levels": [lv.to_dict() for lv in levels.values()]}
+
+
+def board_url(game: str) -> str:
+    return f"/boards/{game}.js"
+
+
+@blp.route("/catalog")
+class CatalogView(MethodView):
+    @blp.response(200, S.Catalog)
+    def get(self):
+        """Every game this host offers: its variants (seat counts, colours, options, rated),
+        computer levels, record formats, ladder statistics, legal query, whether it gives
+        hints, and the URL of its client board module."""
+        return {"games": [{**rules.catalog(), "board_url": board_url(rules.game)}
+                          for rules in registry.games()]}
 
 
 @blp.route("/invite")
@@ -103,8 +121,10 @@ class Games(MethodView):
     @blp.response(201, S.Created)
     @documented_errors
     def post(self, body):
-        """Create a game; returns the host token and the tokens of its local seats."""
-        return service().create(body["variant"], body["seats"])
+        """Create a game of `game` (default cornerclaim): its variant, one entry per seat and
+        the variant's options; returns the host token and the tokens of its local seats."""
+        return service().create(body["variant"], body["seats"], game=body["game"],
+                                options=body["options"])
 
 
 @blp.route("/games/<game_id>")
@@ -112,7 +132,8 @@ class GameView(MethodView):
     @blp.response(200, S.GameState)
     @documented_errors
     def get(self, game_id):
-        """The game's state: board, seats, pieces left, open corners, scores, result."""
+        """The game's state: the same envelope for every game (board and each seat's view
+        are the game's own)."""
         return fast_json(service().state(game_id))
 
 
@@ -149,9 +170,38 @@ class LegalView(MethodView):
     @blp.response(200, S.Legal)
     @documented_errors
     def get(self, query, game_id):
-        """Every legal placement of the seat now (none when it is not its turn)."""
-        body = service().legal_json(game_id, query["seat"], query.get("piece"))
+        """Every legal move of the seat now (none when it is not its turn), narrowed by the
+        game's legal query if given (Corner Claim: `piece`)."""
+        body = service().legal_json(game_id, query["seat"], legal_query(game_id, query))
         return Response(body, mimetype="application/json")
+
+
+def legal_query(game_id: str, query: dict) -> str | None:
+    """The value of the game's legal query parameter (None without one); 422 for any
+    other parameter."""
+    rules = service().table(game_id).rules
+    name = rules.legal_query
+    extra = {k: v for k, v in query.items() if k != "seat"}
+    unknown = sorted(set(extra) - {name})
+    if unknown:
+        raise ApiError("invalid_request", f"the legal list of {rules.title} takes no "
+                       f"parameter {unknown[0]!r}", legal_query=name)
+    value = extra.get(name) if name else None
+    if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 40):
+        raise ApiError("invalid_request", f"{name} must be 1 to 40 characters")
+    return value
+
+
+@blp.route("/games/<game_id>/hint")
+class HintView(MethodView):
+    @blp.arguments(S.HintQuery(), location="query")
+    @blp.response(200, S.Hint)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def get(self, query, game_id):
+        """The seat's token only, on its turn: the move the game suggests (computed by a bot
+        worker; null if it has none)."""
+        return service().hint(game_id, query["seat"], bearer())
 
 
 @blp.route("/games/<game_id>/moves")
@@ -236,26 +286,25 @@ class ReplayJson(MethodView):
                   description="the engine's JSON game log (format cornerclaim-log)")
     @documented_errors
     def get(self, game_id):
-        """The whole event log, loadable by `engine.core.Game.from_json`."""
-        return Response(service().log_json(game_id), mimetype="application/json",
-                        headers=_attachment(game_id, "json"))
+        """The whole event log, loadable by `engine.core.Game.from_json`: every game has
+        one."""
+        text, game = service().log_json(game_id), service().table(game_id).record.game
+        return Response(text, mimetype="application/json",
+                        headers=_attachment(game, game_id, "json"))
 
 
-@blp.route("/games/<game_id>/replay.blksgf")
-class ReplaySgf(MethodView):
-    @blp.response(200, content_type="application/x-blokus-sgf",
-                  description="Pentobi's SGF game record")
+@blp.route("/games/<game_id>/replay.<fmt>")
+class ReplayFormat(MethodView):
+    @blp.response(200, content_type="text/plain",
+                  description="the record in one of the game's own formats (its catalog's "
+                              "`formats`: Corner Claim's `blksgf`, Pentobi's SGF)")
     @documented_errors
-    def get(self, game_id):
-        """The placements that count, as a Pentobi .blksgf file (the game writes it)."""
-        from engine.cornerclaim.sgf import game_to_sgf
-
-        table = service().table(game_id)
-        with table.lock:
-            text = game_to_sgf(table.game)
-        return Response(text, mimetype="application/x-blokus-sgf",
-                        headers=_attachment(game_id, "blksgf"))
+    def get(self, game_id, fmt):
+        """The game written in a format of its own; 404 no_such_format for a format the game
+        does not have."""
+        game, text, mimetype = service().export(game_id, fmt)
+        return Response(text, mimetype=mimetype, headers=_attachment(game, game_id, fmt))
 
 
-def _attachment(game_id: str, ext: str) -> dict[str, str]:
-    return {"Content-Disposition": f'inline; filename="cornerclaim-{game_id}.{ext}"'}
+def _attachment(game: str, game_id: str, ext: str) -> dict[str, str]:
+    return {"Content-Disposition": f'inline; filename="{game}-{game_id}.{ext}"'}

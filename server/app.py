@@ -9,7 +9,8 @@ Config keys (all optional except DATA_DIR):
     AWAY_GRACE         seconds a seat is away before it may be declared left (120)
     UNDO_TIMEOUT       seconds a takeback request waits for answers (30)
     MAX_CONTENT_LENGTH request body limit in bytes (16 KiB)
-    CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo)
+    CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo); a game's
+                       board module is served at /boards/<game>.js
     START_BOTS         start the bot runner (True)
     BOT_WARM_UP        bot workers compile the search before their first job, and start
                        with the bot runner (True; `server.bots.start_worker`)
@@ -32,23 +33,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, request, send_from_directory
+from flask import Flask, abort, request, send_file, send_from_directory
 from flask_smorest import Api
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import PathConverter
 
+from engine import registry
+from engine.errors import EngineError
+
 from . import schemas as S
 from .api import blp
-from .bots import BotPool, BotRunner
+from .bots import BotPool, BotRunner, hint_in_worker
 from .errors import ApiError, error_body, from_store
-from .ladder_api import init_ladder  # issue 6: ladder and replays
+from .ladder_api import init_ladder
 from .limits import DataDirLock, RateLimiter
 from .realtime import init_realtime
 from .service import GameService
 from .store import SqliteStore, StoreError
 
 REPO = Path(__file__).resolve().parent.parent
+HINT_TIMEOUT = 60.0  # seconds a hint may take in a bot worker (Corner Claim's: ~0.3 s)
 SOCKET_IO_JS = "node_modules/socket.io-client/dist/socket.io.min.js"
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -133,7 +138,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api = HostApi(app)
     api.register_blueprint(blp)
-    init_ladder(app, api, service)  # issue 6: /api/players, replays; ladder follows game ends
+    init_ladder(app, api, service)  # /api/players, replays; the ladder follows game ends
     service.park_finished()  # the ladder has read them: finished games fold again on demand
 
     @app.errorhandler(ApiError)
@@ -162,6 +167,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     pool = BotPool(app.config["BOT_WORKERS"], warm=bool(app.config["BOT_WARM_UP"]))
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking)
     app.extensions["cornerclaim_bots"] = runner
+    # hints are searches too: a bot worker computes them, never the web server's loop
+    service.hinter = lambda log_json, seat: pool.call(hint_in_worker, log_json, seat,
+                                                      registry.modules(), timeout=HINT_TIMEOUT)
     if app.config["START_BOTS"]:
         if pool.warm_up:
             pool.warm()  # workers start and warm up now, not at the first computer move
@@ -225,6 +233,20 @@ def _static_routes(app: Flask, client: Path) -> None:
         if not (client / SOCKET_IO_JS).is_file():
             abort(404, "the phone UI's socket.io client is not installed (npm install)")
         return send_from_directory(client, SOCKET_IO_JS, mimetype="text/javascript")
+
+    @app.get("/boards/<game>.js")
+    def board_module(game: str):
+        """The game's client board module: a file under the client's js/boards/, or the
+        file the game registered by its path."""
+        try:
+            board = registry.registration(game).board
+        except EngineError as e:
+            raise ApiError(e.code, e.message, status=404, **e.details) from None
+        path = client / "js" / "boards" / board if isinstance(board, str) else Path(board)
+        if not path.is_file():
+            raise ApiError("not_found", f"the board module of {game} is not installed",
+                           game=game)
+        return send_file(path, mimetype="text/javascript")
 
     app.url_map.converters["client_path"] = ClientPath
 

@@ -3,15 +3,19 @@
 Why processes: a strong bot is CPU-bound pure Python, and the GIL would make every request,
 socket and other game wait while it thinks. The pool uses the *spawn* context (the same on
 Linux, macOS and Windows, and safe with the web server's threads) and leaves one core to the
-web server. A worker gets the game's log as JSON, folds it with the engine and calls
-`engine.cornerclaim.ai.choose_move`; the answer comes back as a placement and goes through the same
-service command as a person's move (seq-checked, so a takeback meanwhile just discards it).
+web server. A worker gets the game's log as JSON, folds it with the engine and asks the game's
+rules (`Rules.choose_move`); the move text comes back and goes through the same service
+command as a person's move (seq-checked, so a takeback meanwhile just discards it). A job
+names the modules that register the host's games besides the built-ins
+(`engine.registry.modules`), which the worker imports first, so it knows every game the host
+serves. Hints (`Rules.hint`) are computed in the same pool (`BotPool.call`).
 
 If a worker dies (killed, out of memory) the pool is broken: the runner replaces the pool and
 retries the job. While a bot computes, listeners hear `thinking` (true, then false).
 
-Every worker warms up when it starts (`start_worker`: the engine's compiled search kernels are
-compiled or loaded from numba's cache before the worker takes a job), and the host starts
+Every worker warms up when it starts (`start_worker`: every game's `Rules.warm_up`, which for
+Corner Claim compiles its search kernels or loads them from numba's cache, before the worker
+takes a job), and the host starts
 its workers with the bots (`BotPool.warm`), so the first computer move of a fresh install
 takes its level's time and not 20 s more (docs/performance.md, "First move"). A worker
 also ends when the host process does, however the host ended.
@@ -19,6 +23,7 @@ also ends when the host process does, however the host ended.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -30,38 +35,61 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from engine import registry
+
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
 
 
-def choose_in_worker(log_json: str, seat: int, level: int, seed: int) -> str | None:
-    """Runs in a worker process: fold the log, ask the engine's player, return cells text."""
+def _know_games(modules: tuple[str, ...] | list[str]) -> None:
+    """Import the modules that register the host's games besides the built-ins."""
+    for module in modules:
+        importlib.import_module(module)
+
+
+def choose_in_worker(log_json: str, seat: int, level: int, seed: int,
+                     modules: tuple[str, ...] | list[str] = ()) -> str | None:
+    """Runs in a worker process: fold the log, ask the game's computer player for `seat`'s
+    move at `level`; returns the move text (None: it has none)."""
     from engine.core import Game
-    from engine.cornerclaim import RULES  # noqa: F401 - registers Corner Claim's rules
-    from engine.cornerclaim.ai import choose_move
 
-    state = Game.from_json(log_json).state
-    move = choose_move(state, seat, level=level, seed=seed)
-    return None if move is None else state.move_str(move)
+    _know_games(modules)
+    game = Game.from_json(log_json)
+    return game.rules.choose_move(game.state, seat, level=level, seed=seed)
 
 
-def start_worker(warm: bool) -> None:
-    """A worker's initializer: exit with the host, then warm up (`engine.cornerclaim.ai.warm_up`) if
-    asked. A failed warm-up is logged, never raised (a raising initializer would break the
-    pool); the worker then compiles on demand."""
+def hint_in_worker(log_json: str, seat: int,
+                   modules: tuple[str, ...] | list[str] = ()) -> str | None:
+    """Runs in a worker process: the game's hint for `seat` (move text or None)."""
+    from engine.core import Game
+
+    _know_games(modules)
+    game = Game.from_json(log_json)
+    return game.rules.hint(game.state, seat)
+
+
+def start_worker(warm: bool, modules: tuple[str, ...] | list[str] = ()) -> None:
+    """A worker's initializer: exit with the host, import the host's other games' modules,
+    then warm up every game (`Rules.warm_up`) if asked. A failed import or warm-up is logged,
+    never raised (a raising initializer would break the pool); the worker then compiles on
+    demand."""
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
                          name="exit-with-host").start()
+    try:
+        _know_games(modules)
+    except Exception:
+        log.exception("bot worker could not import a game's module")
     if not warm:
         return
-    try:
-        from engine.cornerclaim.ai import warm_up
-
-        log.info("bot worker %d warmed up in %.1f s", os.getpid(), warm_up())
-    except Exception:
-        log.exception("bot worker warm-up failed")
+    for rules in registry.games():
+        try:
+            log.info("bot worker %d warmed up %s in %.1f s", os.getpid(), rules.game,
+                     rules.warm_up())
+        except Exception:
+            log.exception("bot worker warm-up failed for %s", rules.game)
 
 
 def _exit_with(sentinel) -> None:
@@ -99,7 +127,7 @@ class BotPool:
                 ctx = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
                                                  initializer=start_worker,
-                                                 initargs=(self.warm_up,))
+                                                 initargs=(self.warm_up, registry.modules()))
             return self._pool
 
     def warm(self) -> None:
@@ -159,6 +187,20 @@ class BotPool:
             threading.Thread(target=self._submit, args=(fn, args, done, attempt + 1),
                              daemon=True).start()
 
+    def call(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:
+        """Run `fn(*args)` in a worker and wait for its result (its exception is raised here;
+        TimeoutError after `timeout` seconds). Under gevent the wait yields to the loop."""
+        future: Future = Future()
+
+        def done(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        self.submit(fn, *args, done=done)
+        return future.result(timeout)
+
     def worker_pids(self) -> list[int]:
         """Pids of the live workers (for tests and diagnostics)."""
         with self._lock:
@@ -207,7 +249,7 @@ class BotRunner:
         with table.lock:
             if table.status != "running":
                 return None
-            seat = table.state.to_move
+            seat = table.to_move
             if seat is None or table.seats[seat - 1].kind != "computer":
                 return None
             return seat, table.seats[seat - 1].level or 1, table.game.seq, table.game.to_json()
@@ -253,7 +295,8 @@ class BotRunner:
             if error is None:
                 self.poke(game_id)
 
-        self.pool.submit(choose_in_worker, log_json, seat, level, seed, done=done)
+        self.pool.submit(choose_in_worker, log_json, seat, level, seed, registry.modules(),
+                         done=done)
 
     def _release(self, game_id: str) -> None:
         with self._lock:

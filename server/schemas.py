@@ -1,14 +1,13 @@
 """Marshmallow schemas for every REST request and response, published by flask-smorest in
-/api/openapi.json. They check shape and types only; whether a move is legal is the engine's
-question. Unknown fields are refused (422) so a typo never silently does nothing.
+/api/openapi.json. They check shape and types only; whether a move is legal, and which games,
+variants and options exist, is the game's question (its `Rules`, in the service). Unknown
+fields are refused (422) so a typo never silently does nothing.
 """
 
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields, validate
-
-from engine.cornerclaim.variants import VARIANTS
 
 from .limits import check_name
 
@@ -42,9 +41,19 @@ class SeatSpec(Strict):
 
 
 class CreateGame(Strict):
-    variant = fields.String(required=True, validate=validate.OneOf(sorted(VARIANTS)))
+    game = fields.String(load_default="cornerclaim", validate=validate.Length(min=1, max=40),
+                         metadata={"description": "a game of GET /api/catalog"})
+    variant = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                            metadata={"description": "one of the game's variants",
+                                      "example": "duo"})
     seats = fields.List(fields.Nested(SeatSpec), required=True,
-                        validate=validate.Length(min=2, max=4))
+                        validate=validate.Length(min=1, max=4),
+                        metadata={"description": "one per seat, in seat order; how many the "
+                                  "variant allows is in its catalog line"})
+    options = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=40)),
+                          load_default=dict,
+                          metadata={"description": "the variant's options by name; "
+                                    "defaults fill the rest"})
 
 
 class Claim(Strict):
@@ -72,9 +81,20 @@ class SeatOnly(Strict):
     seat = fields.Integer(required=True, strict=True, validate=SEAT)
 
 
-class LegalQuery(Strict):
+class LegalQuery(ma.Schema):
+    """`seat`, and optionally the game's legal query (its catalog's `legal_query`, Corner
+    Claim's `piece`); any other parameter is refused by the service."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
     seat = fields.Integer(required=True, validate=SEAT)
-    piece = fields.String(validate=validate.Length(min=1, max=4))
+    piece = fields.String(validate=validate.Length(min=1, max=40),
+                          metadata={"description": "Corner Claim's legal query: a piece name"})
+
+
+class HintQuery(Strict):
+    seat = fields.Integer(required=True, validate=SEAT)
 
 
 class InviteQuery(Strict):
@@ -117,10 +137,10 @@ class SeatState(ma.Schema):
     connected = fields.Boolean()
     away = fields.Boolean()
     left = fields.Boolean()
-    score = fields.Integer()
-    pieces_left = fields.List(fields.String())
-    open_corners = fields.List(fields.String())
+    score = fields.Integer(allow_none=True)
     can_move = fields.Boolean()
+    view = fields.Dict(metadata={"description": "the game's own facts of the seat (Corner "
+                                 "Claim: pieces_left, open_corners)"})
 
 
 class Result(ma.Schema):
@@ -147,14 +167,16 @@ class UndoRequestState(ma.Schema):
 
 class GameState(ma.Schema):
     id = fields.String()
+    game = fields.String()
     variant = fields.String()
-    size = fields.Integer()
+    options = fields.Dict()
     status = fields.String(metadata={"enum": ["open", "running", "finished"]})
     closed = fields.Boolean()
     seq = fields.Integer()
     to_move = fields.Integer(allow_none=True)
-    board = fields.List(fields.List(fields.Integer()),
-                        metadata={"description": "rows, top row first; 0 or seat number"})
+    board = fields.Dict(metadata={"description": "the game's own picture of the table (Corner "
+                                  "Claim: size, and rows top row first of 0 or a seat "
+                                  "number)"})
     seats = fields.List(fields.Nested(SeatState))
     result = fields.Nested(Result, allow_none=True)
     last_move = fields.Nested(LastMove, allow_none=True)
@@ -171,7 +193,9 @@ class LobbySeat(ma.Schema):
 
 class LobbyEntry(ma.Schema):
     id = fields.String()
+    game = fields.String()
     variant = fields.String()
+    options = fields.Dict()
     status = fields.String()
     seq = fields.Integer()
     created_at = fields.Float()
@@ -183,15 +207,19 @@ class Lobby(ma.Schema):
     games = fields.List(fields.Nested(LobbyEntry))
 
 
-class LegalMove(ma.Schema):
-    piece = fields.String()
-    move = fields.String()
-
-
 class Legal(ma.Schema):
     seat = fields.Integer()
     seq = fields.Integer()
-    moves = fields.List(fields.Nested(LegalMove))
+    moves = fields.List(fields.Dict(), metadata={
+        "description": "each a move as the game lists it: at least `move` (its text); "
+                       "Corner Claim adds `piece`",
+        "example": [{"piece": "X", "move": "e9,d10,e10,f10,e11"}]})
+
+
+class Hint(ma.Schema):
+    seat = fields.Integer()
+    seq = fields.Integer()
+    move = fields.String(allow_none=True, metadata={"description": "the move text, or null"})
 
 
 class EventResult(ma.Schema):
@@ -218,6 +246,61 @@ class Level(ma.Schema):
     number = fields.Integer()
     name = fields.String()
     description = fields.String()
+    seconds = fields.Float(metadata={"description": "about how long a move takes"})
+    rating = fields.Float(metadata={"description": "the ladder's fixed rating of the level, "
+                                    "if the game sets one"})
+
+
+class OptionSpec(ma.Schema):
+    name = fields.String()
+    label = fields.String()
+    default = fields.Raw()
+    kind = fields.String(metadata={"enum": ["int", "bool", "choice"]})
+    description = fields.String()
+    minimum = fields.Integer(allow_none=True)
+    maximum = fields.Integer(allow_none=True)
+    choices = fields.List(fields.String())
+
+
+class VariantSpec(ma.Schema):
+    name = fields.String()
+    label = fields.String()
+    seats = fields.List(fields.Integer(), metadata={"description": "seat counts allowed"})
+    colours = fields.List(fields.String(), metadata={"description": "seat colours in order"})
+    rated = fields.Boolean()
+    options = fields.List(fields.Nested(OptionSpec))
+    description = fields.String()
+
+
+class FormatSpec(ma.Schema):
+    ext = fields.String()
+    mimetype = fields.String()
+    label = fields.String()
+
+
+class StatSpec(ma.Schema):
+    key = fields.String()
+    label = fields.String()
+
+
+class CatalogGame(ma.Schema):
+    game = fields.String()
+    title = fields.String()
+    variants = fields.List(fields.Nested(VariantSpec))
+    levels = fields.List(fields.Nested(Level))
+    formats = fields.List(fields.Nested(FormatSpec),
+                          metadata={"description": "records besides replay.json"})
+    stats = fields.List(fields.Nested(StatSpec))
+    legal_query = fields.String(allow_none=True,
+                                metadata={"description": "the legal list's query parameter"})
+    actions = fields.List(fields.String(), metadata={
+        "description": "what a seat may do besides moving, taking back and leaving"})
+    hint = fields.Boolean()
+    board_url = fields.String(metadata={"description": "the game's client board module"})
+
+
+class Catalog(ma.Schema):
+    games = fields.List(fields.Nested(CatalogGame))
 
 
 class Health(ma.Schema):

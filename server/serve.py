@@ -87,30 +87,27 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-SMALL_WINDOW_LIMIT = 8_000  # entries per generation and board size
 FULL_COLLECTION_EVERY = 100  # middle-generation collections (Python's default: 10)
 
 
 def settle() -> None:
-    """Before serving: build every board size's tables, then freeze what start-up made.
+    """Before serving: let every game ready the host process, then freeze what start-up made.
 
-    The tables would otherwise be built by the first game of a size (60 ms with the loop
-    stopped). `gc.freeze()` moves the start-up objects (Flask, the schemas, the tables, the
-    games folded from the store: ~80,000) out of the collector's reach, so a full collection
-    scans only what play creates: 1–2 ms instead of ~45 ms with every phone waiting.
-    The small-window move cache is bounded (`SMALL_WINDOW_LIMIT`): unbounded it grows with
-    every new game for hours; bounded it levels off within the first minutes of a party, at
-    no measurable cost per move (docs/performance.md).
+    A game's `Rules.prepare_host` builds what its first game would otherwise build with the
+    loop stopped and bounds the caches that would grow for as long as the host runs (the
+    computer players warm up in the bot workers, not here). `gc.freeze()` moves the start-up
+    objects (Flask, the schemas, the games' tables, the games folded from the store:
+    ~80,000) out of the collector's reach, so a full collection scans only what play
+    creates: 1–2 ms instead of ~45 ms with every phone waiting (docs/performance.md).
     """
     import gc
 
-    from engine.cornerclaim.board import BoardConst
-    from engine.cornerclaim.position import bound_small_window
-    from engine.cornerclaim.variants import VARIANTS
+    from engine import registry
 
-    for size in sorted({v.size for v in VARIANTS.values()}):
-        BoardConst.get(size)
-    bound_small_window(SMALL_WINDOW_LIMIT)
+    for rules in registry.games():
+        prepare = getattr(rules, "prepare_host", None)
+        if prepare is not None:
+            prepare()
     gc.collect()
     gc.freeze()
     # A full collection walks every socket's greenlets and their suspended stacks: 40–60 ms

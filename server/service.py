@@ -1,10 +1,13 @@
 """The one service layer that REST, the socket and the bot runner all go through.
 
 Each command takes a game's lock (one writer per game), checks credentials and host policy,
-asks the engine for the event (the engine holds every rule), commits it to the store, folds
-it into the live `Game`, and only then tells the listeners (socket broadcast, bot runner) —
-so an acknowledged or broadcast move is always on disk, and events reach rooms in seq order.
-At start-up every game is rebuilt by folding its stored events.
+asks the game's rules for the event (the rules hold every rule), commits it to the store,
+folds it into the live `Game`, and only then tells the listeners (socket broadcast, bot
+runner) — so an acknowledged or broadcast move is always on disk, and events reach rooms in
+seq order. At start-up every game is rebuilt by folding its stored events.
+
+Nothing here knows a game: a table's game is looked up in `engine.registry` and every fact
+(whose turn, the legal moves, whether it is over) comes from its `Rules`.
 """
 
 from __future__ import annotations
@@ -17,11 +20,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from engine import registry
 from engine.core import Event, Game
-from engine.cornerclaim import new_game
-from engine.cornerclaim.ai import LEVELS
-from engine.cornerclaim.pieces import PIECE_NAMES, PIECES
-from engine.errors import EngineError, GameOverError, StaleSeqError
+from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeqError
 
 from . import views
 from .errors import ApiError, from_engine
@@ -31,9 +32,8 @@ from .table import Table, UndoRequest, new_token
 
 log = logging.getLogger(__name__)
 
-#: Board constants -> per placement, its legal-list entry as JSON (encoded on first use; at
-#: most one entry per placement of the board: 13,729 on 14x14, 30,433 on 20x20).
-_FRAGMENTS: dict[Any, list[bytes | None]] = {}
+#: The game a request names when it names none.
+DEFAULT_GAME = "cornerclaim"
 
 #: listener(kind, table, payload) with kind in "event", "state", "presence", "undo_request".
 Listener = Callable[[str, Table, dict[str, Any]], None]
@@ -46,6 +46,9 @@ class GameService:
                  away_grace: float = 120.0, max_games: int = 300,
                  clock: Callable[[], float] = time.monotonic):
         self.store = store
+        #: hinter(log_json, seat) -> move text or None: where hints are computed (the app
+        #: sets the bot pool's; None computes in the caller's thread).
+        self.hinter: Callable[[str, int], str | None] | None = None
         self.max_games = max_games
         self.undo_timeout = undo_timeout
         self.away_grace = away_grace
@@ -151,86 +154,114 @@ class GameService:
         with table.lock:
             return table.game.to_json()
 
-    def legal(self, game_id: str, seat: int, piece: str | None = None) -> dict[str, Any]:
-        """Legal placements of `seat` now (empty when it is not that seat's turn)."""
-        table = self._legal_table(game_id, seat, piece)
-        with table.lock:
-            return self._legal_body(table, seat, piece)
-
-    def legal_json(self, game_id: str, seat: int, piece: str | None = None) -> bytes:
-        """`legal` as compact JSON, built once per (seq, seat, piece) from per-placement
-        fragments encoded once per board: a phone that asks again, or piece by piece, costs
-        a dict lookup, and a new list one move generation plus a join."""
-        table = self._legal_table(game_id, seat, piece)
-        with table.lock:
-            return table.memo(("legal_json", seat, piece),
-                              lambda: self._legal_bytes(table, seat, piece))
-
-    def _legal_table(self, game_id: str, seat: int, piece: str | None) -> Table:
-        if piece is not None and piece not in PIECE_NAMES:
-            raise ApiError("bad_piece", f"there is no piece {piece!r}", pieces=list(PIECE_NAMES))
+    def export(self, game_id: str, fmt: str) -> tuple[str, str, str]:
+        """(game id, text, mimetype) of the game's record in its format `fmt`; no_such_format
+        if its game has none by that name."""
         table = self.table(game_id)
-        table.seat(seat)
-        return table
+        with table.lock:
+            rules = table.rules
+            spec = rules.formats.get(fmt)
+            if spec is None:
+                raise ApiError("no_such_format", f"{rules.title} has no .{fmt} records",
+                               formats=sorted(rules.formats))
+            try:
+                return rules.game, rules.export(table.game, fmt), spec.mimetype
+            except EngineError as e:
+                raise from_engine(e) from None
+
+    def legal(self, game_id: str, seat: int, query: str | None = None) -> dict[str, Any]:
+        """Legal moves of `seat` now (empty when it is not that seat's turn), narrowed by the
+        game's legal query (Corner Claim: a piece name) if given."""
+        return json.loads(self.legal_json(game_id, seat, query))
+
+    def legal_json(self, game_id: str, seat: int, query: str | None = None) -> bytes:
+        """`legal` as compact JSON, built once per (seq, seat, query) from the rules'
+        `legal_json`: a phone that asks again, or piece by piece, costs a dict lookup."""
+        table = self.table(game_id)
+        with table.lock:
+            table.seat(seat)
+            return table.memo(("legal_json", seat, query),
+                              lambda: self._legal_bytes(table, seat, query))
 
     @staticmethod
-    def _legal_body(table: Table, seat: int, piece: str | None) -> dict[str, Any]:
-        state = table.state
-        moves = []
-        for m in GameService._legal_list(table, seat, piece):
-            moves.append({"piece": PIECES[state.position.bc.move_piece[m]].name,
-                          "move": state.move_str(m)})
-        return {"seat": seat, "seq": table.game.seq, "moves": moves}
-
-    @staticmethod
-    def _legal_bytes(table: Table, seat: int, piece: str | None) -> bytes:
-        state = table.state
-        bc = state.position.bc
-        fragments = _FRAGMENTS.get(bc)
-        if fragments is None:
-            fragments = _FRAGMENTS.setdefault(bc, [None] * len(bc.move_piece))
-        parts = []
-        for m in GameService._legal_list(table, seat, piece):
-            part = fragments[m]
-            if part is None:
-                part = fragments[m] = json.dumps(
-                    {"piece": PIECES[bc.move_piece[m]].name, "move": state.move_str(m)},
-                    separators=(",", ":")).encode()
-            parts.append(part)
+    def _legal_bytes(table: Table, seat: int, query: str | None) -> bytes:
+        try:
+            moves = table.rules.legal_json(table.state, seat, query)
+        except EngineError as e:  # a query the game does not know (bad_piece)
+            raise from_engine(e) from None
+        if table.finished:  # closed by the host: the query was checked, nothing is legal
+            moves = b"[]"
         head = json.dumps({"seat": seat, "seq": table.game.seq}, separators=(",", ":"))
-        return b"".join((head[:-1].encode(), b',"moves":[', b",".join(parts), b"]}"))
+        return b"".join((head[:-1].encode(), b',"moves":', moves, b"}"))
 
-    @staticmethod
-    def _legal_list(table: Table, seat: int, piece: str | None = None) -> list[int]:
-        """The engine's legal placements of `seat` (of `piece` only, if given), in the
-        engine's order; the whole list is generated once per seq."""
-
-        def build() -> list[int]:
-            state = table.state
-            if state.to_move != seat or table.finished:
-                return []
-            return state.legal_moves(seat)
-
-        moves = table.memo(("legal", seat), build)
-        if piece is None:
-            return moves
-        index = PIECE_NAMES.index(piece)
-        of_piece = table.state.position.bc.move_piece
-        return [m for m in moves if of_piece[m] == index]
+    def hint(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
+        """The move the game's hint suggests for `seat` now (its token required; only on its
+        turn). Computed by `hinter` (the bot pool) outside the game's lock, once per seq."""
+        table = self.table(game_id)
+        with table.lock:
+            table.require_seat_token(seat, token)
+            rules = table.rules
+            if getattr(rules, "hint_level", None) is None:
+                raise ApiError("no_hints", f"{rules.title} gives no hints", game=rules.game)
+            self._require_playing(table)
+            if table.finished:
+                raise from_engine(GameOverError("the game is over"))
+            if table.to_move != seat:
+                raise from_engine(NotYourTurnError(
+                    f"it is seat {table.to_move}'s turn, not seat {seat}'s",
+                    to_move=table.to_move))
+            seq = table.game.seq
+            cached = table.memo(("hint", seat), dict)  # filled below once computed
+            if cached:
+                return cached["body"]
+            log_json, state = table.game.to_json(), table.state
+        try:
+            if self.hinter is not None:
+                move = self.hinter(log_json, seat)
+            else:
+                move = rules.hint(state, seat)
+        except EngineError as e:
+            raise from_engine(e) from None
+        body = {"seat": seat, "seq": seq, "move": move}
+        with table.lock:
+            if table.game.seq == seq:
+                table.memo(("hint", seat), dict)["body"] = body
+        return body
 
     # -- creating and seating --------------------------------------------------------------
     def create(self, variant: str, seats: list[dict[str, Any]], *,
+               game: str = DEFAULT_GAME, options: dict[str, Any] | None = None,
                rematch_of: Table | None = None) -> dict[str, Any]:
-        """A new game. Returns its id, the host token and the local seats' tokens."""
-        for i, spec in enumerate(seats, start=1):
-            if spec["kind"] == "computer" and spec.get("level", 1) not in LEVELS:
-                raise ApiError("invalid_request", f"seat {i}: no computer level {spec['level']}",
-                               levels=sorted(LEVELS))
+        """A new game of `game` (its `variant`, with `options`): checked against the
+        variant's seat counts, options and the game's computer levels. Returns its id, the
+        host token and the local seats' tokens."""
+        try:
+            rules = registry.get(game)
+        except EngineError as e:
+            raise from_engine(e) from None
+        variant_spec = rules.variants.get(variant)
+        if variant_spec is None:
+            raise ApiError("no_such_variant", f"{rules.title} has no variant {variant!r}",
+                           game=game, variants=sorted(rules.variants))
+        if len(seats) not in variant_spec.seats:
+            counts = " or ".join(str(n) for n in variant_spec.seats)
+            raise ApiError("invalid_request", f"{variant_spec.label} takes {counts} seats, "
+                           f"not {len(seats)}", seats=list(variant_spec.seats))
+        try:
+            options = variant_spec.option_values(options)
+        except EngineError as e:
+            raise from_engine(e) from None
+        levels = sorted(rules.levels)
+        for i, seat in enumerate(seats, start=1):
+            if seat["kind"] == "computer" and seat.get("level", 1) not in levels:
+                raise ApiError("invalid_request",
+                               f"seat {i}: {rules.title} has no computer level "
+                               f"{seat.get('level', 1)}", levels=levels)
         if rematch_of is None:
             self._require_room()
-        names = tuple(spec.get("name") or f"Seat {i}" for i, spec in enumerate(seats, 1))
+        names = tuple(seat.get("name") or f"Seat {i}" for i, seat in enumerate(seats, 1))
         try:
-            game = new_game(variant, names)
+            fresh = Game.new(game, variant, names, options)
         except EngineError as e:
             raise from_engine(e) from None
         host_token, host_hash = new_token()
@@ -244,13 +275,13 @@ class GameService:
                 tokens[i], token_hash = new_token()
             records.append(SeatRecord(i, kind, spec.get("name"), level, token_hash))
         record = GameRecord(uuid.uuid4().hex[:12], time.time(), variant, host_hash,
-                            rematch_of=rematch_of.id if rematch_of else None)
+                            rematch_of=rematch_of.id if rematch_of else None, game=game)
         if rematch_of is not None:  # same people at the same seats: same credentials
             record.host_hash = rematch_of.record.host_hash
             for new, old in zip(records, rematch_of.seats, strict=True):
                 new.token_hash = old.token_hash if old.kind != "computer" else None
-        self.store.create_game(record, records, game.events[0].to_dict())
-        table = self._new_table(record, game, records)
+        self.store.create_game(record, records, fresh.events[0].to_dict())
+        table = self._new_table(record, fresh, records)
         with self._lock:
             self._tables[record.id] = table
         with table.lock:
@@ -272,7 +303,7 @@ class GameService:
             record = table.seat(seat)
             if record.kind != "open":
                 raise ApiError("not_open", f"seat {seat} is a {record.kind} seat, not open")
-            if record.token_hash or seat in table.state.left:
+            if record.token_hash or seat in table.left:
                 raise ApiError("seat_taken", f"seat {seat} is already taken")
             if table.finished:
                 raise ApiError("closed", "this game has finished")
@@ -311,7 +342,7 @@ class GameService:
     def _require_playing(self, table: Table) -> None:
         if table.record.closed:
             raise ApiError("closed", "the host closed this game")
-        if table.status == "open" and not table.state.is_over:
+        if table.status == "open" and not table.over:
             raise ApiError("not_started", "waiting for open seats to be claimed",
                            open_seats=table.unclaimed())
 
@@ -320,7 +351,7 @@ class GameService:
         with table.lock:
             table.require_seat_token(seat, token)
             self._require_playing(table)
-            return self._commit(table, lambda g: g.play(seat, move, seq=seq))
+            return self._commit(table, lambda g: g.play(seat, move, seq=seq, now=time.time()))
 
     def bot_move(self, game_id: str, seat: int, move: str, seq: int) -> dict | None:
         """A computer seat's placement, computed for `seq`; None if the game moved on."""
@@ -329,7 +360,7 @@ class GameService:
             if table.seat(seat).kind != "computer" or table.finished or table.status != "running":
                 return None
             try:
-                return self._commit(table, lambda g: g.play(seat, move, seq=seq))
+                return self._commit(table, lambda g: g.play(seat, move, seq=seq, now=time.time()))
             except ApiError as e:
                 if e.code not in ("stale_seq", "not_your_turn"):
                     log.warning("game %s: bot move %s refused: %s", game_id, move, e.message)
@@ -341,7 +372,7 @@ class GameService:
             table.require_seat_token(seat, token)
             if table.record.closed:
                 raise ApiError("closed", "the host closed this game")
-            return self._commit(table, lambda g: g.leave(seat))
+            return self._commit(table, lambda g: g.leave(seat, now=time.time()))
 
     def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The host or another seated player declares an away seat left after the grace."""
@@ -366,7 +397,7 @@ class GameService:
                                f"wait {wait:.0f} s more", seconds_left=wait)
             if table.record.closed:
                 raise ApiError("closed", "the host closed this game")
-            return self._commit(table, lambda g: g.leave(seat))
+            return self._commit(table, lambda g: g.leave(seat, now=time.time()))
 
     # -- undo ------------------------------------------------------------------------------
     def undo(self, game_id: str, seat: int, seq: int, token: str | None) -> dict[str, Any]:
@@ -376,11 +407,11 @@ class GameService:
         with table.lock:
             table.require_seat_token(seat, token)
             self._require_playing(table)
-            if table.state.is_over:
+            if table.over:
                 raise from_engine(GameOverError("the game is over: no more takebacks"))
             others = [s for s in table.humans() if s != seat and table.seats[s - 1].kind == "open"]
             if not others:
-                event = self._commit(table, lambda g: g.undo(seat, seq=seq))
+                event = self._commit(table, lambda g: g.undo(seat, seq=seq, now=time.time()))
                 return {"event": event, "undo_request": None}
             if table.undo_request is not None:
                 raise ApiError("undo_pending", "a takeback is already waiting for an answer",
@@ -390,7 +421,7 @@ class GameService:
                     f"the game has moved on: you acted on {seq}, the latest is "
                     f"{table.game.seq}", latest=table.game.seq))
             try:
-                table.game.rules.undo(table.state, seat)  # is there anything to take back?
+                table.game.rules.undo(table.state, seat, now=time.time())  # anything to take back?
             except EngineError as e:
                 raise from_engine(e) from None
             request = UndoRequest(seat, seq, others, expires_in=self.undo_timeout)
@@ -418,7 +449,8 @@ class GameService:
             if request.waiting:
                 self._notify("undo_request", table, {"undo_request": request.to_dict()})
                 return {"event": None, "undo_request": request.to_dict()}
-            event = self._commit(table, lambda g: g.undo(request.seat, seq=request.seq))
+            event = self._commit(table, lambda g: g.undo(request.seat, seq=request.seq,
+                                                            now=time.time()))
             return {"event": event, "undo_request": None}
 
     def _expire_undo(self, table: Table, request: UndoRequest) -> None:
@@ -477,7 +509,8 @@ class GameService:
             if not table.finished:
                 raise ApiError("not_finished", "the game is still being played")
             specs = [{"kind": s.kind, "name": s.name, "level": s.level or 1} for s in table.seats]
-            created = self.create(table.record.variant, specs, rematch_of=table)
+            created = self.create(table.record.variant, specs, game=table.record.game,
+                                  options=table.options, rematch_of=table)
             self.store.link_rematch(game_id, created["id"])
             table.record.rematch_id = created["id"]
             self._notify("state", table, {})

@@ -1,5 +1,7 @@
 """One live game on the host: its engine `Game` (the fold of the stored log), its seats and
-credentials, and the transient things around it (a pending undo request).
+credentials, and the transient things around it (a pending undo request). Every fact about
+the game's state comes from its game's `Rules` (`engine.registry`): the table holds a game of
+any kind the same way.
 
 Credentials are random `secrets.token_urlsafe` strings handed to the client once; the host
 keeps only their SHA-256 (a slow KDF buys nothing for 256-bit random tokens) and compares
@@ -16,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.core import Game
-from engine.cornerclaim import State
+from engine import registry
+from engine.core import Game, GameCreated
+from engine.rules import Rules
 
 from .errors import ApiError
 from .store import GameRecord, SeatRecord
@@ -62,7 +65,6 @@ class Summary(NamedTuple):
     seq: int
     is_over: bool
     left: frozenset[int]
-    variant: str
 
 
 @dataclass
@@ -85,6 +87,32 @@ class Table:
     _memo_key: tuple[int, bool] = (0, False)
     loader: Callable[[], Game] | None = field(default=None, repr=False)
     _summary: Summary | None = field(default=None, repr=False)
+    _created: GameCreated | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self._game is not None:
+            self._created = self._game.events_since(0)[0]
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this table's game."""
+        return registry.get(self.record.game)
+
+    @property
+    def created(self) -> GameCreated:
+        """The log's first event: the game, variant, players' names and options."""
+        if self._created is None:
+            self._created = self.game.events_since(0)[0]
+        return self._created
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.created.options
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The display names the log was created with, in seat order."""
+        return self.created.players
 
     @property
     def game(self) -> Game:
@@ -108,9 +136,9 @@ class Table:
         if self._game is None or self.loader is None or not self.finished \
                 or self.undo_request is not None:
             return False
-        state = self._game.state
-        self._summary = Summary(self._game.seq, state.is_over, frozenset(state.left),
-                                state.variant.name)
+        rules, state = self._game.rules, self._game.state
+        self._summary = Summary(self._game.seq, rules.is_over(state),
+                                frozenset(rules.left(state)))
         self._game = None
         self.forget()
         return True
@@ -121,18 +149,33 @@ class Table:
 
     @property
     def variant(self) -> str:
-        return self._summary.variant if self._game is None else self._game.state.variant.name
+        return self.record.variant
 
-    def _left(self) -> frozenset[int] | set[int]:
-        return self._summary.left if self._game is None else self._game.state.left
+    def _left(self) -> frozenset[int]:
+        if self._game is None:
+            return self._summary.left
+        return self._game.rules.left(self._game.state)
 
     @property
     def id(self) -> str:
         return self.record.id
 
     @property
-    def state(self) -> State:
+    def state(self) -> Any:
+        """The game's current state (its rules' own value: read it through `rules`)."""
         return self.game.state
+
+    @property
+    def left(self) -> frozenset[int]:
+        """Seats that left the table."""
+        return self._left()
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move now; None once the game is over or closed."""
+        if self.finished:
+            return None
+        return self.game.rules.to_move(self.game.state)
 
     def memo(self, key: Any, build: Callable[[], Any]) -> Any:
         """`build()` once per (seq, closed) and `key`; the caller holds `lock`.
@@ -166,10 +209,16 @@ class Table:
                 if s.kind == "open" and not s.token_hash and s.seat not in left]
 
     @property
+    def over(self) -> bool:
+        """Whether the game is over by its rules (a closed game may not be)."""
+        if self._game is None:
+            return self._summary.is_over
+        return self._game.rules.is_over(self._game.state)
+
+    @property
     def finished(self) -> bool:
-        if self.record.closed:
-            return True
-        return self._summary.is_over if self._game is None else self._game.state.is_over
+        """Over, or closed by the host."""
+        return self.record.closed or self.over
 
     @property
     def status(self) -> str:

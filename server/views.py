@@ -1,44 +1,35 @@
 """What clients see: a game's public state (GET /api/games/{id}, the socket's `state`) and
-its lobby line. Every fact comes from the engine's state (board, open corners, pieces left,
-scores, outcome); nothing here decides a rule.
+its lobby line. Every fact comes from the game's rules (`Rules.public_view`, `.outcome`,
+`.to_move`); nothing here decides a rule, and the envelope is the same for every game: only
+`board` and each seat's `view` are the game's own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.cornerclaim import RULES, PiecePlaced
-
 from .presence import Presence
 from .table import Table
-
-
-def _seat_facts(table: Table, seat: int) -> dict[str, Any]:
-    """The parts of a seat's line that change only with the seq (or the game closing)."""
-    state = table.state
-    return {
-        "colour": state.variant.colours[seat - 1],
-        "left": seat in state.left,
-        "score": state.score(seat),
-        "pieces_left": state.pieces_left(seat),
-        "open_corners": state.open_corners(seat),
-        "can_move": state.can_move(seat) and not table.record.closed,
-    }
 
 
 def _seq_facts(table: Table) -> dict[str, Any]:
     """Everything of the state that is a function of (seq, closed): built once per move and
     shared by every broadcast and GET until the game moves on (treat it as read-only)."""
-    state = table.state
+    rules, state = table.rules, table.state
+    view = rules.public_view(state)
+    closed = table.record.closed
     finished = table.finished
     return {
-        "variant": state.variant.name,
-        "size": state.variant.size,
-        "to_move": None if finished else state.to_move,
-        "board": state.board(),
-        "seats": {s: _seat_facts(table, s) for s in state.seats},
-        "result": RULES.outcome(state).to_dict() if finished else None,
-        "last_move": last_move(table),
+        "game": table.record.game,
+        "variant": table.variant,
+        "options": table.options,
+        "to_move": None if finished else rules.to_move(state),
+        "board": view.board,
+        "seats": {s: {"colour": seat.colour, "left": seat.left, "score": seat.score,
+                      "can_move": seat.can_move and not closed, "view": seat.view}
+                  for s, seat in enumerate(view.seats, start=1)},
+        "result": rules.outcome(state).to_dict() if finished else None,
+        "last_move": view.last_move,
     }
 
 
@@ -54,45 +45,37 @@ def seat_body(table: Table, seat: int, presence: Presence,
     human = record.kind != "computer"
     connected = presence.connected(table.id, seat) if human else True
     left = fixed["left"]
+    players = table.players
+    logged = players[seat - 1] if claimed and seat <= len(players) else None
     return {
         "seat": seat,
         "colour": fixed["colour"],
         "kind": record.kind,
-        "name": record.name or (table.state.players[seat - 1] if claimed else None),
+        "name": record.name or logged,
         "level": record.level,
         "claimed": claimed,
         "connected": connected,
         "away": human and claimed and not connected and not left and not table.finished,
         "left": left,
         "score": fixed["score"],
-        "pieces_left": fixed["pieces_left"],
-        "open_corners": fixed["open_corners"],
         "can_move": fixed["can_move"],
+        "view": fixed["view"],
     }
-
-
-def last_move(table: Table) -> dict[str, Any] | None:
-    """The placement that counts last (after any takeback), or None."""
-    placements = table.state.placements
-    if not placements:
-        return None
-    seq, seat, move = placements[-1]
-    event = table.game.events_since(seq - 1)[0]  # not `events`: that copies the whole log
-    text = event.move if isinstance(event, PiecePlaced) else table.state.move_str(move)
-    return {"seat": seat, "move": text, "seq": seq}
 
 
 def game_body(table: Table, presence: Presence) -> dict[str, Any]:
     """The full public state of a game; the caller holds `table.lock`.
 
-    The board, scores, pieces and corners come from `seq_facts` (built once per seq); only
-    the seats' people and presence, the status and the pending takeback are read each time.
-    The lists inside are shared between calls: callers serialise the body, never change it."""
+    The board, scores and the seats' game facts come from `seq_facts` (built once per seq);
+    only the seats' people and presence, the status and the pending takeback are read each
+    time. The lists inside are shared between calls: callers serialise the body, never
+    change it."""
     facts = seq_facts(table)
     return {
         "id": table.id,
+        "game": facts["game"],
         "variant": facts["variant"],
-        "size": facts["size"],
+        "options": facts["options"],
         "status": table.status,
         "closed": table.record.closed,
         "seq": table.game.seq,
@@ -120,7 +103,9 @@ def lobby_entry(table: Table) -> dict[str, Any]:
     """One line of the lobby: enough to pick a game to join or watch."""
     return {
         "id": table.id,
+        "game": table.record.game,
         "variant": table.variant,
+        "options": table.options,
         "status": table.status,
         "seq": table.seq,
         "created_at": table.record.created_at,

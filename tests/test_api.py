@@ -46,12 +46,15 @@ def test_a_new_game_shows_in_the_lobby_and_its_state_reads_from_the_engine(clien
     lobby = client.get("/api/games").json["games"]
     assert [g["id"] for g in lobby] == [gid] and lobby[0]["status"] == "running"
     s = state(client, gid)
-    assert (s["variant"], s["size"], s["status"], s["seq"], s["to_move"]) == (
-        "duo", 14, "running", 1, 1)
-    assert len(s["board"]) == 14 and all(v == 0 for row in s["board"] for v in row)
+    assert (s["game"], s["variant"], s["options"], s["status"], s["seq"], s["to_move"]) == (
+        "cornerclaim", "duo", {}, "running", 1, 1)
+    assert lobby[0]["game"] == "cornerclaim" and lobby[0]["options"] == {}
+    rows = s["board"]["rows"]
+    assert s["board"]["size"] == 14 and len(rows) == 14 and all(v == 0 for r in rows for v in r)
     blue = s["seats"][0]
     assert blue["colour"] == "blue" and blue["kind"] == "local" and blue["claimed"]
-    assert blue["open_corners"] == ["e10"] and len(blue["pieces_left"]) == 21
+    assert blue["view"] == {"open_corners": ["e10"], "pieces_left": blue["view"]["pieces_left"]}
+    assert len(blue["view"]["pieces_left"]) == 21
     assert blue["score"] == -89 and blue["can_move"]
     assert s["result"] is None and s["last_move"] is None and s["undo_request"] is None
 
@@ -63,9 +66,9 @@ def test_alice_places_her_cross_and_the_board_turns_blue_at_e10(client, duo):
     assert r.json["event"] == {"type": "piece_placed", "seq": 2, "seat": 1, "move": PLUS}
     s = state(client, gid)
     assert s["seq"] == 2 and s["to_move"] == 2
-    assert s["board"][14 - 10][4] == 1  # e10: row 10 counted from the bottom
+    assert s["board"]["rows"][14 - 10][4] == 1  # e10: row 10 counted from the bottom
     assert s["last_move"] == {"seat": 1, "move": PLUS, "seq": 2}
-    assert "X" not in s["seats"][0]["pieces_left"]
+    assert "X" not in s["seats"][0]["view"]["pieces_left"]
 
 
 def test_an_open_seat_is_claimed_once_and_the_game_waits_until_it_is(client):
@@ -108,8 +111,13 @@ def test_events_and_replays_tell_the_whole_story(client, duo):
     replay = client.get(f"/api/games/{gid}/replay.json")
     assert replay.status_code == 200 and replay.mimetype == "application/json"
     assert Game.from_json(replay.data).seq == 3
-    sgf = client.get(f"/api/games/{gid}/replay.blksgf").get_data(as_text=True)
+    assert f'filename="cornerclaim-{gid}.json"' in replay.headers["Content-Disposition"]
+    r = client.get(f"/api/games/{gid}/replay.blksgf")
+    assert r.mimetype == "application/x-blokus-sgf"
+    assert f'filename="cornerclaim-{gid}.blksgf"' in r.headers["Content-Disposition"]
+    sgf = r.get_data(as_text=True)
     assert "GM[Blokus Duo]" in sgf and f";B[{PLUS}]" in sgf and f";W[{GREEN_X}]" in sgf
+    assert_error(client.get(f"/api/games/{gid}/replay.pgn"), 404, "no_such_format")
 
 
 def test_health_openapi_and_the_page_at_root(client):
@@ -123,7 +131,8 @@ def test_health_openapi_and_the_page_at_root(client):
                  "/api/games/{game_id}/legal", "/api/games/{game_id}/moves",
                  "/api/games/{game_id}/undo", "/api/games/{game_id}/leave",
                  "/api/games/{game_id}/events", "/api/games/{game_id}/replay.json",
-                 "/api/games/{game_id}/replay.blksgf", "/api/health"):
+                 "/api/games/{game_id}/replay.{fmt}", "/api/games/{game_id}/hint",
+                 "/api/catalog", "/api/health"):
         assert path in paths, path
     assert "ErrorBody" in json.dumps(doc.json["components"])
     page = client.get("/")
@@ -219,19 +228,26 @@ def test_malformed_requests_get_the_same_error_shape(client, duo):
     assert state(client, gid)["seq"] == 1
 
 
-@pytest.mark.parametrize("body", [
-    {"variant": "chess", "seats": [{"kind": "local"}, {"kind": "local"}]},
-    {"variant": "duo", "seats": [{"kind": "robot"}, {"kind": "local"}]},
-    {"variant": "duo", "seats": [{"kind": "local"}]},
-    {"variant": "duo"},
-    {"variant": "duo", "seats": [{"kind": "computer", "level": 98}, {"kind": "local"}]},
+TWO = [{"kind": "local"}, {"kind": "local"}]
+
+
+@pytest.mark.parametrize("body, code", [
+    ({"variant": "chess", "seats": TWO}, "no_such_variant"),
+    ({"game": "chess", "variant": "duo", "seats": TWO}, "no_such_game"),
+    ({"variant": "duo", "seats": TWO, "options": {"rounds": 3}}, "bad_option"),
+    ({"variant": "duo", "seats": TWO, "options": []}, "invalid_request"),
+    ({"variant": "duo", "seats": [{"kind": "robot"}, {"kind": "local"}]}, "invalid_request"),
+    ({"variant": "duo", "seats": [{"kind": "local"}]}, "invalid_request"),
+    ({"variant": "duo"}, "invalid_request"),
+    ({"variant": "duo", "seats": [{"kind": "computer", "level": 98}, {"kind": "local"}]},
+     "invalid_request"),
 ])
-def test_a_game_that_cannot_exist_is_not_created(client, body):
-    assert_error(client.post("/api/games", json=body), 422, "invalid_request")
+def test_a_game_that_cannot_exist_is_not_created(client, body, code):
+    assert_error(client.post("/api/games", json=body), 422, code)
     assert client.get("/api/games").json["games"] == []
 
 
-def test_the_engine_decides_how_many_seats_a_variant_has(client):
+def test_the_variant_decides_how_many_seats_a_game_has(client):
     r = client.post("/api/games", json={"variant": "trio", "seats": [{"kind": "local"}] * 2})
-    err = assert_error(r, 400, "engine_error")
-    assert "3 seats" in err["message"]
+    err = assert_error(r, 422, "invalid_request")
+    assert "3 seats" in err["message"] and err["details"] == {"seats": [3]}

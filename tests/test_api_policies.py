@@ -47,7 +47,7 @@ def test_on_a_hot_seat_a_takeback_happens_at_once(client):
     assert r.json["event"] == {"type": "move_taken_back", "seq": 4, "seat": 1, "from_seq": 2}
     s = state(client, gid)
     assert s["seq"] == 4 and s["to_move"] == 1 and s["last_move"] is None
-    assert all(v == 0 for row in s["board"] for v in row)
+    assert all(v == 0 for row in s["board"]["rows"] for v in row)
     assert len(client.get(f"/api/games/{gid}/events").json["events"]) == 4  # nothing deleted
     assert_error(undo(client, gid, 1, 4, t1), 409, "nothing_to_undo")
     assert_error(undo(client, gid, 1, 3, t1), 409, "stale_seq")
