@@ -103,7 +103,7 @@ def test_alice_plays_the_computer_by_touch(host, open_page):
     finger to lay it, and sees the board and scores change; then the computer answers."""
     page = open_page("Pixel 7", "/", script=THINKING_SPY)
     page.get_by_test_id("your-name").fill("Alice")
-    page.get_by_test_id("players-2").tap()
+    page.get_by_test_id("variant-duo").tap()
     expect(page.get_by_test_id("seat-kind-2")).to_have_value("computer")
     page.get_by_test_id("create").tap()
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
@@ -242,7 +242,7 @@ def test_two_phones_see_each_others_moves_and_a_watcher_sees_both(host, open_pag
 
 def test_hot_seat_turns_the_screen_to_the_seat_to_move(host, open_page):
     page = open_page("Pixel 7", "/")
-    page.get_by_test_id("players-3").tap()
+    page.get_by_test_id("variant-trio").tap()
     page.get_by_test_id("seat-kind-1").select_option("local")
     page.get_by_test_id("seat-name-1").fill("Ann")
     page.get_by_test_id("seat-kind-2").select_option("local")
@@ -433,7 +433,7 @@ def test_a_tap_on_the_board_moves_the_piece_without_laying_it(host, open_page):
 
 def test_the_creator_starts_a_four_player_game_without_the_empty_seat(host, open_page):
     page = open_page("Pixel 7", "/")
-    page.get_by_test_id("players-4").tap()
+    page.get_by_test_id("variant-classic").tap()
     page.get_by_test_id("seat-kind-2").select_option("computer")
     page.get_by_test_id("seat-kind-3").select_option("computer")
     expect(page.get_by_test_id("seat-kind-4")).to_have_value("open")

@@ -208,7 +208,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const mine = mySeats();
     // Rebuilt only when what it shows changes, so a half-typed name is not wiped by a push.
     const key = JSON.stringify([g.watch, mine, s.seats.map((x) => [x.claimed, x.left, x.kind]), s.undo_request,
-      s.status, s.result, s.rematch_id, !!g.entry]);
+      s.status, s.result, s.rematch_id, finished() && !!g.entry]); // the game-over card lists its formats
     if (key === panelKey) return;
     panelKey = key;
     // Claim a seat: a name, remembered on this phone.
