@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cornerclaim import new_game
+from engine import registry
+from engine.core import Game
 from server.bots import BotPool, choose_in_worker, default_workers, start_worker
 from tests.server_fixtures import DEADLINE, alive
 
@@ -31,7 +32,7 @@ def ask(pool: BotPool, log_json: str, seat: int = 1):
 
 
 def test_a_worker_folds_the_log_and_names_a_legal_placement(pool):
-    game = new_game("duo")
+    game = Game.new("cornerclaim", "duo")
     move, error = ask(pool, game.to_json())
     assert error is None
     game.play(1, move)  # the engine accepts it
@@ -39,7 +40,7 @@ def test_a_worker_folds_the_log_and_names_a_legal_placement(pool):
 
 
 def test_the_pool_survives_a_killed_worker(pool):
-    game = new_game("duo")
+    game = Game.new("cornerclaim", "duo")
     assert ask(pool, game.to_json())[1] is None
     for pid in pool.worker_pids():
         os.kill(pid, signal.SIGKILL)
@@ -79,14 +80,13 @@ def test_warm_starts_every_worker_and_each_has_compiled_the_search_before_its_fi
 
 
 def test_a_failing_warm_up_is_logged_and_the_worker_still_serves(monkeypatch, caplog):
-    import engine.cornerclaim.ai
-
     def broken() -> float:
         raise RuntimeError("no compiler")
 
-    monkeypatch.setattr(engine.cornerclaim.ai, "warm_up", broken)
-    start_worker(True)  # must not raise: a raising initializer would break the pool
-    assert "warm-up failed" in caplog.text
+    monkeypatch.setattr(registry.get("cornerclaim"), "warm_up", broken)
+    start_worker(True, ["no.such.module"])  # must not raise: that would break the pool
+    assert "could not import" in caplog.text
+    assert "warm-up failed for cornerclaim" in caplog.text
 
 
 def test_the_workers_end_with_a_killed_host(tmp_path):
