@@ -47,7 +47,8 @@ def test_a_pentobi_game_steps_jumps_and_autoplays_to_its_final_scores(host, open
     page.keyboard.press("ArrowRight")
     expect(counter).to_have_text("Move 1 / 32")
     assert scores(page) == ["-84", "-89"]
-    expect(page.locator("[data-testid=replay-board] rect[data-last]")).to_have_count(5)
+    # The replay's board is Corner Claim's board module, read-only: the last piece outlined.
+    expect(page.locator("[data-testid=replay-board] .cell.last")).to_have_count(5)
     page.get_by_test_id("replay-forward").click()
     page.get_by_test_id("replay-back").click()
     page.get_by_test_id("replay-back").click()
@@ -57,8 +58,8 @@ def test_a_pentobi_game_steps_jumps_and_autoplays_to_its_final_scores(host, open
     page.get_by_test_id("replay-move-10").click()  # jump from the move list
     expect(counter).to_have_text("Move 10 / 32")
     assert scores(page) == [str(s) for s in expected["scores"]]
-    covered = sum(ch != "0" for row in expected["board"] for ch in row)
-    expect(page.locator("[data-testid=replay-board] rect[data-cell]")).to_have_count(covered)
+    covered = sum(seat != 0 for row in expected["board"]["rows"] for seat in row)
+    expect(page.locator("[data-testid=replay-board] .cell[aria-label]")).to_have_count(covered)
     page.get_by_test_id("replay-slider").fill("20")  # jump with the slider
     expect(counter).to_have_text("Move 20 / 32")
     page.get_by_test_id("replay-last").click()
@@ -103,8 +104,11 @@ def test_a_running_game_with_a_takeback_on_a_phone(host, open_page):
     href = page.get_by_test_id("replay-download-svg").get_attribute("href")
     svg = requests.get(host.url + href, timeout=10)
     assert svg.headers["Content-Type"].startswith("image/svg+xml") and "Ann: -86" in svg.text
-    assert page.get_by_test_id("replay-export-sgf").get_attribute("href").endswith(
+    # Export links: the JSON log and the game's own formats from the catalog.
+    assert page.get_by_test_id("replay-export-blksgf").get_attribute("href").endswith(
         "/replay.blksgf")
+    assert page.get_by_test_id("replay-export-json").get_attribute("href").endswith(
+        "/replay.json")
     assert page.errors == []
 
 
@@ -121,6 +125,12 @@ def test_the_ladder_and_a_players_rating_chart(host, open_page):
     page.get_by_test_id("ladder").tap()  # the lobby links to the ladder
     row = page.get_by_test_id("ladder-row-Xia")
     expect(row).to_contain_text("44")  # two wins, 22 points each
+    # One game's ladder, picked from the catalog; its own statistics labelled from it.
+    expect(page.get_by_test_id("ladder-game")).to_have_value("cornerclaim")
+    entry = next(g for g in host.catalog() if g["game"] == "cornerclaim")
+    for stat in entry["stats"]:
+        label = page.get_by_test_id(f"col-stat-{stat['key']}")
+        expect(label).to_have_text(stat["label"][0].upper() + stat["label"][1:])
     page.get_by_test_id("sort-name").tap()
     expect(page.locator("table.ladder th[aria-sort]")).to_contain_text("Player")
     names = page.locator("tbody tr td:nth-child(2)").all_inner_texts()
