@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 import tests.games.tictactoe as tictactoe  # registers the test-only game with the registry
 from engine import registry
+from engine.rules import OptionSpec, VariantSpec
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
 from tests.browser_fixtures import screenshot
 
@@ -23,6 +24,19 @@ BOARD = Path(tictactoe.__file__).with_name("tictactoe.js")
 
 def register() -> None:
     registry.register(tictactoe.RULES, board=BOARD, module=tictactoe.__name__)
+
+
+class WithOptions(tictactoe.TicTacToeRules):
+    """Tic-tac-toe with a variant that takes an option of every kind (it ignores them): for
+    the lobby's option inputs."""
+
+    game = "tictactoe_options"
+    title = "Tic-tac-toe with options"
+    variants = {"3x3": VariantSpec("3x3", "3×3", (2,), ("cross", "nought"), options=(
+        OptionSpec("rounds", "Rounds", 1, "int", 1, 5, description="games in the match"),
+        OptionSpec("swap", "Swap sides", False, "bool"),
+        OptionSpec("opening", "Opening", "free", "choice", choices=("free", "centre")),
+    ))}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -65,6 +79,7 @@ def test_the_lobby_offers_the_games_of_the_catalog(host, open_page):
     page = open_page("Pixel 7", "/")
     picker = page.get_by_test_id("pick-game")
     expect(picker).to_have_value("cornerclaim")
+    expect(page.get_by_test_id("new-game-form")).not_to_contain_text("null")
     assert options_of(picker) == [[g["game"], g["title"]] for g in catalog]
     for v in catalog[0]["variants"]:
         expect(page.get_by_test_id(f"variant-{v['name']}")).to_be_visible()
@@ -168,3 +183,28 @@ def test_a_phone_plays_tic_tac_toe_against_the_computer(host, open_page):
     page.get_by_test_id("replay-viewer").tap()
     expect(page.get_by_test_id("replay-counter")).to_have_text(f"Move {marks} / {marks}")
     assert page.errors == []
+
+
+def test_a_variants_options_are_inputs_by_kind_and_go_to_the_host(host, open_page):
+    registry.register(WithOptions(), board=BOARD, module=__name__)
+    try:
+        page = open_page("Pixel 7", "/")
+        page.get_by_test_id("pick-game").select_option(WithOptions.game)
+        rounds = page.get_by_test_id("option-rounds")
+        expect(rounds).to_have_value("1")  # the catalog's default
+        expect(rounds).to_have_attribute("max", "5")
+        expect(page.get_by_test_id("option-swap")).not_to_be_checked()
+        expect(page.get_by_test_id("option-opening")).to_have_value("free")
+        rounds.fill("3")
+        page.get_by_test_id("option-swap").check()
+        page.get_by_test_id("option-opening").select_option("centre")
+        page.get_by_test_id("seat-kind-2").select_option("local")
+        page.get_by_test_id("create").tap()
+        expect(page.get_by_test_id("turn")).to_have_text("Cross's turn — pass the phone")
+        gid = page.url.split("#/game/")[1]
+        state = host.state(gid)
+        assert state["game"] == WithOptions.game
+        assert state["options"] == {"rounds": 3, "swap": True, "opening": "centre"}
+        assert page.errors == []
+    finally:
+        registry.unregister(WithOptions.game)

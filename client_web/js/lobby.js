@@ -136,12 +136,12 @@ export function mountLobby(root) {
     const optionRows = (variant.options || []).map((o) => optionInput(o, options[o.name], (value) => {
       options[o.name] = value;
     }));
-    form.replaceChildren(
+    form.replaceChildren(...[
       h("label.field", {}, "Game ", gamePick),
       variantButtons, countButtons,
       h("p.note", { "data-testid": "variant-note" }, variant.description || variant.label),
       h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), optionRows,
-        h("button.btn.primary.big", { type: "submit", "data-testid": "create" }, "Create game")));
+        h("button.btn.primary.big", { type: "submit", "data-testid": "create" }, "Create game"))].filter(Boolean));
   }
 
   async function create(e) {
