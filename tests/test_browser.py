@@ -442,3 +442,27 @@ def test_the_creator_starts_a_four_player_game_without_the_empty_seat(host, open
     page.get_by_test_id("declare-left-4").tap()
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
     expect(page.get_by_test_id("tag-4-left")).to_be_visible()
+
+
+def test_a_hint_lifts_the_suggested_piece_where_the_host_says(host, open_page):
+    """Corner Claim offers hints (its catalog line says so): the host's move is shown as the
+    piece in hand over its squares, lit as legal; the player still lays it."""
+    game = host.create("duo", [{"kind": "local", "name": "Hal"}, {"kind": "computer"}])
+    gid = game["id"]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+    page.get_by_test_id("hint").tap()
+    expect(page.get_by_test_id("message")).to_contain_text("Hint:", timeout=20_000)
+    expect(page.get_by_test_id("board")).to_have_attribute("data-preview", "legal")
+    held = page.locator(".tray .piece[aria-pressed=true]")
+    expect(held).to_have_count(1)
+    piece = held.get_attribute("data-testid").removeprefix("piece-")
+    hinted = sorted(in_hand(page))
+    assert any(m["piece"] == piece and sorted(cell(c) for c in m["move"].split(",")) == hinted
+               for m in host.legal(gid, 1, piece))
+    assert host.state(gid)["seq"] == 1  # a hint lays nothing
+    page.get_by_test_id("place").tap()
+    for x, y in hinted:
+        expect(page.get_by_test_id(f"cell-{name_of(x, y)}")).to_have_class(
+            re.compile(r"\bo-blue\b"))
+    assert page.errors == []

@@ -122,9 +122,12 @@ def test_two_players_on_one_phone_play_tic_tac_toe_to_the_end_and_watch_the_repl
     gid = page.url.split("#/game/")[1]
     state = host.state(gid)
     assert state["game"] == "tictactoe" and state["board"]["rows"] == [[0, 0, 0]] * 3
-    # The board module is tic-tac-toe's: nine cells, no tray or pieces.
+    # The board module is tic-tac-toe's: nine cells, no tray or pieces; no hints (its
+    # catalog line says it gives none).
     expect(page.locator("[data-testid=board] button")).to_have_count(9)
     expect(page.get_by_test_id("tray")).to_have_count(0)
+    expect(page.get_by_test_id("undo")).to_be_visible()
+    expect(page.get_by_test_id("hint")).to_be_hidden()
 
     for cell, mark, next_turn in (("a1", "✕", "Nought"), ("a2", "◯", "Cross"),
                                   ("b1", "✕", "Nought"), ("b2", "◯", "Cross")):

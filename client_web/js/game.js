@@ -37,10 +37,11 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
   const b = {
     pass: btn("pass", "Pass", "Pass: only when you have no move", () => pass()),
+    hint: btn("hint", "Hint", "Ask the host for a move (H)", () => hint()),
     undo: btn("undo", "↶ Undo", "Take back your last move (Z)", () => undo()),
     leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
   };
-  const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.undo, b.leave);
+  const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.hint, b.undo, b.leave);
   const seatsBox = h("div.seats", { "data-testid": "seats" });
   const panel = h("div.panel"); // claim, undo request, game over
   const dialog = h("dialog.confirm", { "data-testid": "leave-dialog", "aria-labelledby": "leave-title" });
@@ -170,6 +171,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const spectator = mySeats().length === 0;
     turnControls.hidden = spectator || finished();
     b.pass.disabled = !a || s.seats[a - 1].can_move;
+    b.hint.hidden = !g.entry?.hint; // only for a game whose catalog line offers hints
+    b.hint.disabled = !a || g.busy;
     b.undo.disabled = spectator || !s.last_move || g.busy;
     b.leave.disabled = spectator;
   }
@@ -286,6 +289,19 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     say("You have no move: the host skips your turn by itself.");
   }
 
+  /** The host's suggested move for the seat to move: the board shows it if it can. */
+  async function hint() {
+    const a = activeSeat();
+    if (!a || !g.entry?.hint) return;
+    try {
+      const answer = await host.hint(a);
+      if (!answer?.move) say("The host has no move to suggest.");
+      else if (activeSeat() === a && !g.board?.showHint?.(answer.move)) say(`Hint: ${answer.move}`);
+    } catch (err) {
+      say(err.message);
+    }
+  }
+
   function undo() {
     const s = g.state;
     if (!s || !mySeats().length) return;
@@ -368,6 +384,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     if (g.board?.onKey?.(e)) return;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (key === "z") undo();
+    else if (key === "h") hint();
   }
   document.addEventListener("keydown", onKey);
 

@@ -11,7 +11,7 @@
 import { h, title } from "/js/dom.js";
 import { Board } from "/js/boards/cornerclaim/grid.js";
 import { LegalPlacements } from "/js/boards/cornerclaim/legal.js";
-import { PIECES, PIECE_NAMES, rotate, flip, canRotate, canFlip, cellsKey, anchorOf,
+import { PIECES, PIECE_NAMES, rotate, flip, normalise, canRotate, canFlip, cellsKey, anchorOf,
   parseCell, cellName, shapeSvg } from "/js/boards/cornerclaim/shapes.js";
 
 /** The seat colours as the shell shows them: chip fill, text on it, the chip's letter. */
@@ -59,8 +59,8 @@ function miniPieces(names) {
 
 /**
  * ctx: {el, side, readOnly, host: {legal(seat, {piece})}, play(seat, move) → Promise<bool>,
- * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame), onKey(e),
- * destroy()}.
+ * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame),
+ * showHint(move), onKey(e), destroy()}.
  */
 export function createBoard(ctx) {
   const g = {
@@ -343,6 +343,33 @@ export function createBoard(ctx) {
     return miniPieces(seat.view?.pieces_left || []);
   }
 
+  /** Show the host's hint (a placement's move text): the piece of the seat's pieces left that
+   * covers those cells, lifted and laid over them (still to be placed). False if no piece
+   * of ours has that shape (the shell then shows the text). */
+  function showHint(move) {
+    const a = g.view.active;
+    const cells = move.split(",").map(parseCell);
+    if (!a || cells.some((c) => !c)) return false;
+    const want = JSON.stringify(normalise(cells));
+    for (const p of seatView(a).pieces_left || []) {
+      if (PIECES[p].length !== cells.length) continue;
+      let shape = normalise(PIECES[p]);
+      for (let i = 0; i < 8; i++) {
+        if (JSON.stringify(shape) === want) {
+          g.hand = { seat: a, piece: p, cells: shape, x: Math.min(...cells.map((c) => c[0])),
+            y: Math.min(...cells.map((c) => c[1])) };
+          loadLegal(a, p);
+          renderTray();
+          renderHand();
+          say(`Hint: ${p} at ${move}`);
+          return true;
+        }
+        shape = i === 3 ? flip(shape) : rotate(shape);
+      }
+    }
+    return false;
+  }
+
   /** A replay's move line: the piece and its squares. */
   const describeMove = (frame) => (frame.details?.piece ? `${frame.details.piece} ${frame.move}` : frame.move);
 
@@ -350,6 +377,7 @@ export function createBoard(ctx) {
     render,
     seatDetail,
     describeMove,
+    showHint,
     onKey,
     destroy() {
       handInfo.remove();
