@@ -43,7 +43,9 @@ MAX_RETRIES = 3
 
 
 def _know_games(modules: tuple[str, ...] | list[str]) -> None:
-    """Import the modules that register the host's games besides the built-ins."""
+    """Load the built-in games and import the modules that register the host's other games
+    (their event types too, which reading a log needs)."""
+    registry.games()
     for module in modules:
         importlib.import_module(module)
 

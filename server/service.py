@@ -61,6 +61,7 @@ class GameService:
 
     # -- start-up --------------------------------------------------------------------------
     def _load(self) -> None:
+        registry.games()  # the built-in games and their event types, before any log is read
         for record in self.store.games():
             try:
                 game = self._fold(record.id)
