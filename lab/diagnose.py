@@ -7,15 +7,15 @@ command line, or `level:N[/option=value…]`).
   # 1. agreement: at every placement, does `--engine` choose the move the record plays?
   #    A table by seat and round, for A's placements and for the other seats' placements,
   #    and one for the learned prior's first choice against the engine's (every placement)
-  python scripts/diagnose.py agree /tmp/m1/*.blksgf --engine 'pentobi-gtp -g classic -l 6 …'
+  python lab/diagnose.py agree /tmp/m1/*.blksgf --engine 'pentobi-gtp -g classic -l 6 …'
   # 2. finish: from A's first placement at or after `--from-ply`, finish the game once per
   #    `--engine` in A's seat (the other seats played by `--others`): paired mean ranks and
   #    scores say whether the rounds after that ply are where A loses ground
-  python scripts/diagnose.py finish /tmp/m1/*.blksgf --from-ply 48 --engine level:6 \
+  python lab/diagnose.py finish /tmp/m1/*.blksgf --from-ply 48 --engine level:6 \
       --engine 'pentobi-gtp … -l 6 …' --others 'pentobi-gtp … -l 5 …'
   # 3. a stretch alone: each --engine plays A's next --moves turns, then --then plays the
   #    rest of A's (a fast, fixed engine), so only those turns differ between the runs
-  python scripts/diagnose.py finish … --from-ply 12 --moves 3 --then 'pentobi-gtp … -l 6 …'
+  python lab/diagnose.py finish … --from-ply 12 --moves 3 --then 'pentobi-gtp … -l 6 …'
 
 Agreement is a weak signal on its own (equivalent moves, and engines of one family share
 their tie-breaks); `finish` measures what a stretch of the game is worth in rank.
@@ -42,7 +42,7 @@ from match import make_engine, rank_of, seat_of_a  # noqa: E402
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.cornerclaim.ai import LEVELS  # noqa: E402
 from engine.cornerclaim.ai.features import recent_placements, weights_for  # noqa: E402
-from engine.cornerclaim.ai.mcts import considered_moves  # noqa: E402
+from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, considered_moves  # noqa: E402
 from engine.cornerclaim.sgf import read_sgf  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 
@@ -74,8 +74,8 @@ def prior_first(state, seat: int) -> int:
     middle), or the one-ply heuristic on a board without fitted weights."""
     pos, top = state.position, LEVELS[6]
     moves, _ = considered_moves(pos, seat - 1, learned=weights_for(pos) if top.learned else None,
-                                race=top.race, recent=recent_placements(state),
-                                race_each=top.race_each, race_corners=top.race_corners)
+                                race=RACE_PLACEMENTS, recent=recent_placements(state),
+                                race_corners=top.race_corners)
     return moves[0]
 
 

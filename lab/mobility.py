@@ -2,7 +2,7 @@
 
   python scripts/match.py --game classic --a level:6 --b '…' --games 24 --out /tmp/m/x \\
       > /tmp/m/x.out
-  python scripts/mobility.py /tmp/m/x.out /tmp/m/y.out      # games in /tmp/m/x/, /tmp/m/y/
+  python lab/mobility.py /tmp/m/x.out /tmp/m/y.out      # games in /tmp/m/x/, /tmp/m/y/
 
 Reads the game lines of `scripts/match.py` printouts (`game N: A seat S scores [...]`),
 replays each game's record (`gameNNN.blksgf` in the directory named like the printout

@@ -5,17 +5,17 @@ Training positions come from one of two sources, then one fit:
   # 1a. self-play: at every position a search with every root move eligible and no prior
   #     at the root (each move tried once, then UCT-RAVE); record each considered move's
   #     features and its visits (JSON lines, one per position)
-  python scripts/train_priors.py gen --game duo --games 40 --playouts 1500 --out /tmp/pri.jsonl
+  python lab/train_priors.py gen --game duo --games 40 --playouts 1500 --out /tmp/pri.jsonl
   # 1b. or finished games (.blksgf, e.g. a stronger program's self-play saved by
   #     scripts/match.py): each position's considered moves with one visit on the move played
-  python scripts/train_priors.py games /tmp/games/*.blksgf --out /tmp/pri.jsonl
+  python lab/train_priors.py games /tmp/games/*.blksgf --out /tmp/pri.jsonl
   # 1c. or the positions of finished games, each labelled by another engine's choice there
   #     (any GTP command, e.g. a stronger program than the one that played the games)
-  python scripts/train_priors.py relabel /tmp/games/*.blksgf --engine 'CMD' --jobs 2 \
+  python lab/train_priors.py relabel /tmp/games/*.blksgf --engine 'CMD' --jobs 2 \
       --out /tmp/pri.jsonl
   # 2. fit a softmax over the features to the visit shares (cross-entropy, L2), and store
   #    the weights under the board's key in engine/cornerclaim/ai/priors.json
-  python scripts/train_priors.py fit /tmp/pri.jsonl --key duo
+  python lab/train_priors.py fit /tmp/pri.jsonl --key duo
 
 `gen --learned` searches with the current learned priors (a second round); by default the
 searches use the one-ply heuristic. Openings are varied by drawing the first
@@ -40,6 +40,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.cornerclaim.ai.features import (  # noqa: E402
@@ -51,10 +52,11 @@ from engine.cornerclaim.ai.features import (  # noqa: E402
     recent_placements,
     stored_weights,
 )
-from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, Search, considered_moves  # noqa: E402
+from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, considered_moves  # noqa: E402
 from engine.cornerclaim.pieces import NU_PIECES  # noqa: E402
 from engine.cornerclaim.sgf import read_sgf  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
+from lab.pysearch import Search  # noqa: E402
 
 
 def gen(args) -> int:

@@ -14,7 +14,7 @@ drift moves far less. The last column says whether both played exactly the same 
 (the same moves and scores for every seed): a change meant only to be faster should say yes.
 
 The positions are those of `bench_ai.py` (a game `plies` placements in, level 2 playing),
-the playouts those of level 6's search there (`Level.options_for`: local-first, and on the
+the playouts those of level 6's search there (`Level.search_options`: local-first, and on the
 20×20 boards the new-corners weight while the mover places its fourth to sixth pieces),
 with the last three placements as the recent moves.
 """
@@ -81,10 +81,8 @@ def compare(base, variant: str, plies: int, rounds: int, per_round: int) -> dict
     pos = state.position
     first = (state.to_move or 1) - 1
     recent = recent_placements(state)
-    args = LEVELS[6].options_for(pos, first)  # the playout options as level 6 searches
-    options = dict(recent=recent, local_mode=args["local"], sizes=args["sizes"],
-                   gamma5=args["gamma5"], local_next=args["local_next"],
-                   corners=args["corners"])
+    args = LEVELS[6].search_options(pos, first)  # the playout options as level 6 searches
+    options = dict(recent=recent, local_mode=args["local"], corners=args["corners"])
     for module in (base, work):  # compile, and fill the window caches
         for seed in range(100):
             module.playout(pos, first, seed, **options)

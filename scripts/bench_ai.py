@@ -6,7 +6,6 @@
   python scripts/bench_ai.py --priors-only   # only the cost of scoring a node's moves
   python scripts/bench_ai.py --expand-only   # one node of level 6's search: Python, compiled
   python scripts/bench_ai.py --search-only   # only level 6's simulations per second
-  python scripts/bench_ai.py --search-only --merged   # also with Pentobi's tree policy
   python scripts/bench_ai.py --playouts-only --fixed 2000   # CPU time of fixed work
 
 Playouts per second: weighted playouts (`ai.playout`) from the empty board and from a
@@ -14,7 +13,7 @@ position 8 placements per seat in, for `--seconds` each, after 300 warm-up playo
 sampled policy (levels 3–5) and the local-first one (level 6), the last three placements
 before the position given as the recent moves, as the search gives them.
 Move priors: CPU µs per legal move to score a node's children (what an expansion pays on top
-of listing them): the one-ply heuristic (levels 3–5), the richer one, and the learned model
+of listing them): the one-ply heuristic (levels 3–5) and the learned model
 (level 6; classic uses the duo weights here when it has none of its own), on positions 0, 8
 and 16 placements per seat in.
 Node expansion: CPU µs to list and score one node of level 6's search (its colour, legal
@@ -45,12 +44,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cornerclaim import new_game  # noqa: E402
-from engine.cornerclaim.ai import LEVELS, choose_move  # noqa: E402
+from engine.cornerclaim.ai import LEVELS, search_move  # noqa: E402
 from engine.cornerclaim.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
-from engine.cornerclaim.ai.flat import FlatSearch, supports  # noqa: E402
+from engine.cornerclaim.ai.flat import FlatSearch  # noqa: E402
 from engine.cornerclaim.ai.heuristic import score_moves  # noqa: E402
 from engine.cornerclaim.ai.leaf import leaf_lists, random_path  # noqa: E402
-from engine.cornerclaim.ai.mcts import Search, expand_lists  # noqa: E402
+from engine.cornerclaim.ai.mcts import expand_lists  # noqa: E402
 from engine.cornerclaim.ai.playout import playout  # noqa: E402
 
 
@@ -82,7 +81,7 @@ def _game(variant: str, plies: int, seed: int):
         state = game.state
         if state.is_over:
             break
-        move = choose_move(state, state.to_move, level=2, seed=seed * 100 + i)
+        move = search_move(state, state.to_move, level=2, seed=seed * 100 + i)
         game.play(state.to_move, state.move_str(move))
     return game
 
@@ -98,7 +97,6 @@ def prior_cost(variant: str, plies: int, repeat: int = 30) -> dict[str, float]:
     w = weights.get("duo" if pos.bc.size <= 14 else "classic") or weights["duo"]
     scorers = {
         "heuristic": lambda: score_moves(pos, color, moves),
-        "heuristic, rich": lambda: score_moves(pos, color, moves, rich=True),
         "learned": lambda: prior_logits(pos, color, moves, w, recent),
     }
     out = {"moves": float(len(moves))}
@@ -113,20 +111,20 @@ def prior_cost(variant: str, plies: int, repeat: int = 30) -> dict[str, float]:
 
 def priors_table() -> None:
     print("| variant | placements per seat | legal moves | heuristic µs/move "
-          "| rich µs/move | learned µs/move |")
-    print("|---|---:|---:|---:|---:|---:|")
+          "| learned µs/move |")
+    print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
         n = 2 if variant == "duo" else 4
         for each in (0, 8, 16):
             c = prior_cost(variant, each * n)
             print(f"| {variant} | {each} | {c['moves']:.0f} | {c['heuristic']:.2f} "
-                  f"| {c['heuristic, rich']:.2f} | {c['learned']:.2f} |")
+                  f"| {c['learned']:.2f} |")
 
 
 def expansion_table(nodes: int = 300) -> None:
     """The cost of listing and scoring one node of level 6's search: in Python (a position
-    built along the tree path, `mcts.expand_lists`: `FlatSearch`'s expansion before the
-    thirtieth session, and still that of the levels without the learned prior) and
+    built along the tree path, `mcts.expand_lists`, as the levels without the learned
+    prior expand their nodes) and
     compiled (`leaf.leaf_lists`, which `flat._run` calls itself), on `nodes` leaves one to
     three random placements below each benchmark position, CPU time of this thread."""
     print("| variant | placements per seat | moves a node | Python µs/node "
@@ -137,7 +135,7 @@ def expansion_table(nodes: int = 300) -> None:
         for each in (0, 4, 8, 16) if variant == "classic" else (0, 8, 16):
             state = _game(variant, each * n, seed=3).state
             root = state.position
-            args = LEVELS[6].options_for(root, state.to_move - 1)
+            args = LEVELS[6].search_options(root, state.to_move - 1)
             search = FlatSearch(root.copy(), state.to_move - 1, seed=1,
                                 recent=recent_placements(state), **args)
             rnd = random.Random(each)
@@ -155,7 +153,7 @@ def expansion_table(nodes: int = 300) -> None:
                     pos.play(c, m)
                 moves += len(expand_lists(
                     pos, (p[-1][0] + 1) % n, learned=search.learned, race=search.race,
-                    recent=(search.recent + tuple(p))[-3:], race_each=search.race_each,
+                    recent=(search.recent + tuple(p))[-3:],
                     race_corners=search.race_corners)[1])
             py = (time.thread_time() - t) / len(paths)
             t = time.thread_time()
@@ -166,17 +164,14 @@ def expansion_table(nodes: int = 300) -> None:
                   f"| {jit * 1e6:.0f} | {py / jit:.1f} × |")
 
 
-def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, tree: str = "flat",
-                 **options) -> None:
+def search_rates(seconds: float, shipped: bool = True, fixed: int = 0) -> None:
     """Simulations per second of level 6's search (learned priors, local playouts, and with
-    `shipped` every other search option the level sets there, `Level.options_for`: last
+    `shipped` every other search option the level sets there, `Level.search_options`: last
     good replies, the relative bonus, the rising expansion threshold, the game-length
     bonus, on the 20×20 board the corners factor in a colour's fourth to sixth pieces)
     on positions 0, 8 and 16 placements per seat in (classic also 4, where that factor
-    applies): what the strength depends on. `options` override level 6's (e.g.
-    `merged=True`); `fixed`: that many simulations, timed in CPU seconds of this thread;
-    `tree`: "flat" (`flat.FlatSearch`, what the levels play where it has their options)
-    or "python" (`mcts.Search`)."""
+    applies): what the strength depends on. `fixed`: that many simulations, timed in CPU
+    seconds of this thread."""
     print("| variant | placements per seat | simulations | seconds | simulations/s |")
     print("|---|---:|---:|---:|---:|")
     for variant in ("duo", "classic"):
@@ -184,13 +179,12 @@ def search_rates(seconds: float, shipped: bool = True, fixed: int = 0, tree: str
         for each in (0, 4, 8, 16) if variant == "classic" else (0, 8, 16):
             state = _game(variant, each * n, seed=3).state
             color = state.to_move - 1
-            # as shipped: level 6's search options; before: only its playouts and priors
-            args = (LEVELS[6].options_for(state.position, color, **options) if shipped
+            # as shipped: level 6's search options; else only its playouts and priors
+            args = (LEVELS[6].search_options(state.position, color) if shipped
                     else dict(local=True, learned=True))
             args.update(seed=1, recent=recent_placements(state))
-            cls = FlatSearch if tree == "flat" and supports(**args) else Search
-            cls(state.position.copy(), color, **args).run(50)  # warm-up
-            search = cls(state.position.copy(), color, **args)
+            FlatSearch(state.position.copy(), color, **args).run(50)  # warm-up
+            search = FlatSearch(state.position.copy(), color, **args)
             clock = time.thread_time if fixed else time.perf_counter
             t = clock()
             search.run(fixed or 10**9, None if fixed else seconds)
@@ -203,7 +197,7 @@ def seconds_per_move(level: int, positions) -> tuple[float, float]:
     times = []
     for state in positions:
         t = time.perf_counter()
-        choose_move(state, state.to_move, level=level, seed=7, reuse=False)
+        search_move(state, state.to_move, level=level, seed=7, reuse=False)
         times.append(time.perf_counter() - t)
     return statistics.mean(times), max(times)
 
@@ -220,17 +214,10 @@ def main(argv: list[str] | None = None) -> int:
                          "search, in Python and compiled")
     ap.add_argument("--search-only", action="store_true",
                     help="only level 6's simulations per second, as shipped and with only "
-                         "local playouts and learned priors (level 6 before its eighth-session "
-                         "settings)")
+                         "local playouts and learned priors")
     ap.add_argument("--fixed", type=int, default=0, metavar="N",
                     help="time N playouts / simulations per row in CPU seconds instead of "
                          "--seconds of wall clock")
-    ap.add_argument("--merged", action="store_true",
-                    help="with --search-only: a third table, level 6 with Pentobi's tree "
-                         "policy (the `merged` option)")
-    ap.add_argument("--tree", choices=("flat", "python"), default="flat",
-                    help="the search tree the simulation rates use: the flat, compiled one "
-                         "the levels play (default) or mcts.Search's nodes")
     args = ap.parse_args(argv)
     if args.priors_only:
         priors_table()
@@ -239,12 +226,9 @@ def main(argv: list[str] | None = None) -> int:
         expansion_table()
         return 0
     if args.search_only:
-        search_rates(args.seconds, fixed=args.fixed, tree=args.tree)
+        search_rates(args.seconds, fixed=args.fixed)
         print()
-        search_rates(args.seconds, shipped=False, fixed=args.fixed, tree=args.tree)
-        if args.merged:
-            print()
-            search_rates(args.seconds, fixed=args.fixed, merged=True)
+        search_rates(args.seconds, shipped=False, fixed=args.fixed)
         return 0
     print("| variant | from | policy | playouts/s | µs per playout move |")
     print("|---|---|---|---:|---:|")
@@ -259,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     priors_table()
     print()
-    search_rates(args.seconds, fixed=args.fixed, tree=args.tree)
+    search_rates(args.seconds, fixed=args.fixed)
     if args.playouts_only:
         return 0
     plies = (0, 6, 12, 18) if args.quick else (0, 4, 8, 12, 16, 20)

@@ -29,13 +29,13 @@ CACHES = ("fresh install", "cache on disk")
 
 CHILD = """
 import json, sys, time
-from engine.cornerclaim.ai import WARM_UP_PLIES, choose_move, opening, warm_up
+from engine.cornerclaim.ai import WARM_UP_PLIES, opening, search_move, warm_up
 
 game_name, level, warm = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 spent = warm_up() if warm else 0.0
 state = opening(game_name, WARM_UP_PLIES).state
 t0 = time.perf_counter()
-choose_move(state, state.to_move, level=level, seed=1, book=False, reuse=False)
+search_move(state, state.to_move, level=level, seed=1, book=False, reuse=False)
 print(json.dumps({"warm_up": spent, "move": time.perf_counter() - t0}))
 """
 

@@ -3,26 +3,9 @@
 An engine is either a GTP command line (any program speaking Pentobi's GTP dialect, e.g.
 our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`), or
 `level:N` for one of our levels played in-process (no GTP, same code path as the host),
-optionally with overrides for experiments: `level:6/playouts=400/prior=0/seconds=2/book=0`
-(also `local`, `rich`, `learned` as 0/1, `slope`, `rave` for RAVE_K, `uct` for UCT_C and
-`puct` for PUCT_C, `race` for how many placements per colour the big board's race to the
-middle lasts, 0 for none; `raceeach` as 0/1 for counting it per colour; `bank` as 0/1 for
-stopping decided searches and spending the time saved later in the game; `lgr` as 0/1 for
-last-good-reply playouts; `ravedist` as 0/1 for RAVE credit weighted by distance; `localk`
-for how many local candidates a local-first playout move compares; `localnext` for how many
-times a local point opened by the colour that moves next counts there; `expinc` for how many
-more visits a node needs before it is expanded per level of depth; `relative` for the
-weight of a margin bonus relative to the search's own playouts; `length` for the weight of
-its game-length bonus; `pace` for the time split over the game (0 flat, 1 `PACE`, 2
-`PACE_EARLY`, 3 `PACE_BOOK` and 4 `PACE_MIDDLE`, the big board only); `corner` as 0/1 for
-the big boards' corner book; `merged` as 0/1 for Pentobi's tree policy, with `puct` as its
-exploration constant; `sizes` as 0/1 for playouts that keep the opening's piece sizes;
-`gamma5` as 0/1 for playout weights of 5^size; `uctbig` for the UCT constant on the 20×20
-boards alone, which `uct` overrides; `widen` for the progressive widening's rate, children
-eligible per √visits; `corners` for the playouts' weight factor per corner a candidate opens
-for its colour, 0 for none; `cornmid` as 0/1 for that factor in a colour's fourth to sixth
-pieces only; `racecorners` as 0/1 for the race to the middle keeping, after a colour's first
-piece, only the moves that gain it the most attach points).
+optionally with its budget overridden: `level:6/seconds=2`, `level:5/playouts=400`,
+`level:6/book=0` (`ai.search_move`'s keywords; lab/README.md says where the experiment
+options of earlier matches went).
 A GTP command line may contain `{seed}`, replaced by the game's seed for that engine (e.g.
 Pentobi's `--seed {seed}`, so its fixed-simulation searches repeat).
 Our engine (Corner Claim's rules) referees every move; an illegal move loses the game.
@@ -37,7 +20,7 @@ Games run in parallel (`--jobs N`; the default `auto` is 2 when the load average
       --b '/path/pentobi-gtp -g duo -l 5 --book book_duo.blksgf --quiet' --games 40
 
 `--plies N` plays only each game's first N plies and saves them (no result): starting
-positions for `scripts/diagnose.py finish`, which needs only a record's opening (to finish
+positions for `lab/diagnose.py finish`, which needs only a record's opening (to finish
 from ply P, save P + seats plies, so A's first placement from P on is among them).
 
 Prints one line per game, then: A's win rate (draws count half) with a Wilson 95 %
@@ -129,10 +112,10 @@ class LevelEngine:
         self.options = options or {}
 
     def genmove(self, game, seat: int) -> str:
-        from engine.cornerclaim.ai import choose_move
+        from engine.cornerclaim.ai import search_move
 
         state = game.state
-        move = choose_move(state, seat, level=self.level, seed=self.seed + state.seq,
+        move = search_move(state, seat, level=self.level, seed=self.seed + state.seq,
                            **self.options)
         return "pass" if move is None else state.move_str(move)
 
@@ -147,22 +130,11 @@ class LevelEngine:
 
 
 def flag(value: str) -> bool:
-    """A 0/1 option (`level:6/sizes=1`)."""
+    """A 0/1 option (`level:6/book=0`)."""
     return bool(int(value))
 
 
-OPTION_TYPES = {"playouts": int, "seconds": float, "prior": int, "book": int,
-                "corner": flag,
-                "local": flag, "rich": flag,
-                "learned": flag, "slope": float, "rave": float,
-                "uct": float, "puct": float, "race": int, "raceeach": flag,
-                "lgr": flag,
-                "ravedist": flag, "localk": int, "localnext": int,
-                "expinc": float, "relative": float, "length": float,
-                "bank": flag, "pace": int,
-                "merged": flag, "sizes": flag,
-                "gamma5": flag, "uctbig": float, "widen": float,
-                "corners": float, "cornmid": flag, "racecorners": flag}
+OPTION_TYPES = {"playouts": int, "seconds": float, "book": flag}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -171,12 +143,7 @@ def make_engine(spec: str, variant: str, seed: int):
         options = {}
         for pair in pairs:
             name, value = pair.split("=", 1)
-            key = {"prior": "prior_n", "rave": "rave_k", "uct": "uct_c",
-                   "puct": "puct_c", "ravedist": "rave_dist",
-                   "localk": "local_k", "localnext": "local_next", "expinc": "expand_inc",
-                   "raceeach": "race_each", "uctbig": "uct_big",
-                   "cornmid": "corners_mid", "racecorners": "race_corners"}.get(name, name)
-            options[key] = OPTION_TYPES[name](value)
+            options[name] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     # a GTP command may take the seed where it says {seed} (e.g. Pentobi's `--seed {seed}`),
     # so an engine that searches a fixed number of simulations repeats its game
@@ -288,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/cornerclaim-match")
     ap.add_argument("--plies", type=int, default=0,
-                    help="play only each game's first N plies (openings for diagnose.py)")
+                    help="play only each game's first N plies (openings for lab/diagnose.py)")
     args = ap.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     jobs = [(i, args.a, args.b, args.game, args.out, args.seed, args.plies)

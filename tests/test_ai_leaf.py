@@ -42,13 +42,13 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         kind = "fitted" if trial % 2 == 0 and weights_for(root) is not None else "random"
         w = _weights(kind, root, rnd)
         race = (0, RACE_PLACEMENTS, 3)[trial % 3]
-        race_each = trial % 5 == 1
         race_corners = trial % 2 == 1
         search = FlatSearch(root, state.to_move - 1, seed=trial, learned=True,
-                            recent=recent_placements(state), race=race,
-                            race_each=race_each, race_corners=race_corners, dead=dead)
+                            recent=recent_placements(state), race_corners=race_corners,
+                            dead=dead)
         args = list(search._leaf)
         args[11] = np.array(w, np.float64)
+        args[12] = race
         pos = root.copy()
         path = random_path(pos, rnd, 1 + trial % 6, dead)
         if not path:
@@ -61,7 +61,7 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         recent = (recent_placements(state) + tuple(path))[-3:]
         want_c, want_moves, want_scores = expand_lists(
             pos, (path[-1][0] + 1) % n, dead=dead, learned=w, race=race, recent=recent,
-            race_each=race_each, race_corners=race_corners)
+            race_corners=race_corners)
         assert got_c == want_c
         assert got_moves.tolist() == want_moves.tolist()
         assert got_scores.tolist() == want_scores.tolist()  # the same arithmetic: exact

@@ -1,4 +1,4 @@
-"""scripts/diagnose.py: agreement by seat and round, and games finished from a ply by each
+"""lab/diagnose.py: agreement by seat and round, and games finished from a ply by each
 engine in A's seat, over Pentobi's classic games saved as a match's files."""
 
 import shutil
@@ -7,9 +7,10 @@ from pathlib import Path
 from engine.cornerclaim import RULES, new_game
 from engine.cornerclaim.ai import choose_move
 from engine.cornerclaim.sgf import read_sgf
+from lab.tests import tool
 from tests.test_load import script
 
-DATA = Path(__file__).parent / "data" / "pentobi"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "pentobi"
 
 
 def _as_match(tmp_path: Path, name: str, index: int) -> Path:
@@ -20,7 +21,7 @@ def _as_match(tmp_path: Path, name: str, index: int) -> Path:
 
 
 def test_agreement_is_the_engines_choice_against_the_record_by_seat_and_round(tmp_path):
-    diag = script("diagnose")
+    diag = tool("diagnose")
     path = _as_match(tmp_path, "classic_L6_g1", 1)  # A sat in seat 2
     rows = diag._agree_game((str(path), "level:2"))
     record = read_sgf(path.read_bytes())
@@ -55,7 +56,7 @@ def test_agreement_is_the_engines_choice_against_the_record_by_seat_and_round(tm
 
 
 def test_finishing_from_a_ply_replays_the_record_then_lets_each_engine_play_as(tmp_path):
-    diag = script("diagnose")
+    diag = tool("diagnose")
     path = _as_match(tmp_path, "classic_L7_g1", 2)  # A sat in seat 3
     record = read_sgf(path.read_bytes())
     result = diag._finish_game((str(path), 60, ["level:2", "level:1"], "level:2", 5, None, 3))
@@ -85,7 +86,7 @@ def test_finishing_from_a_ply_replays_the_record_then_lets_each_engine_play_as(t
 
 
 def test_a_stretch_alone_each_engine_plays_as_next_turns_then_one_engine_the_rest(tmp_path):
-    diag = script("diagnose")
+    diag = tool("diagnose")
     path = _as_match(tmp_path, "classic_L7_g1", 1)  # A sat in seat 2
     record = read_sgf(path.read_bytes())
     result = diag._finish_game((str(path), 20, ["level:1", "level:2"], "level:2", 5,
@@ -120,7 +121,7 @@ def test_a_stretch_alone_each_engine_plays_as_next_turns_then_one_engine_the_res
 
 
 def test_both_commands_run_over_a_matchs_files_and_print_their_tables(tmp_path, capsys):
-    diag = script("diagnose")
+    diag = tool("diagnose")
     first = _as_match(tmp_path, "classic_L6_g1", 0)
     second = _as_match(tmp_path, "classic_L3_g1", 1)
     out = tmp_path / "agree.jsonl"
@@ -134,3 +135,18 @@ def test_both_commands_run_over_a_matchs_files_and_print_their_tables(tmp_path, 
                       "--jobs", "1"]) == 0
     text = capsys.readouterr().out
     assert "2 positions" in text and "[1] − [0]: rank" in text
+
+
+def test_plies_saves_only_the_opening_which_diagnose_finishes(tmp_path):
+    match, diag = script("match"), tool("diagnose")
+    assert match.main(["--game", "classic", "--a", "level:2", "--b", "level:1", "--games",
+                       "2", "--plies", "16", "--jobs", "1", "--out", str(tmp_path)]) == 0
+    for index in range(2):
+        path = tmp_path / f"game{index:03d}.blksgf"
+        record = read_sgf(path.read_bytes())
+        assert len([c for _, c in record.moves if c]) == 16
+        # A's first placement at ply 12 or later (within the first 12 + 4 plies) is where a
+        # finish from ply 12 starts
+        result = diag._finish_game((str(path), 12, ["level:2"], "level:1", 3, None, 3))
+        assert result["ply"] >= 12 and len(result["runs"]) == 1
+        assert 1 <= result["runs"][0]["rank"] <= 4

@@ -1,13 +1,13 @@
-"""scripts/mobility.py: A's mobility by round over a match's printout and game records."""
+"""lab/mobility.py: A's mobility by round over a match's printout and game records."""
 
 import shutil
 from pathlib import Path
 
 from engine.cornerclaim import new_game
 from engine.cornerclaim.sgf import read_sgf
-from tests.test_load import script
+from lab.tests import tool
 
-DATA = Path(__file__).parent / "data" / "pentobi"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "pentobi"
 
 
 def _final_scores(record: Path) -> list[int]:
@@ -23,7 +23,7 @@ def test_mobility_by_place_and_round(tmp_path):
     """Two of Pentobi's classic games as a match's printout (A in seats 2 and 3): each
     game's ratio at the start of round 3 is A's legal moves over the others' mean, counted
     here with the engine, and the table has one row per place A took."""
-    mob = script("mobility")
+    mob = tool("mobility")
     games = tmp_path / "m"
     games.mkdir()
     lines = []

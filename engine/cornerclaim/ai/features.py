@@ -1,5 +1,5 @@
 """Learned move priors: a linear score (the logit of a softmax) over a few per-move features,
-with weights fitted by `scripts/train_priors.py` and stored in `priors.json`: for Duo to our
+with weights fitted by `lab/train_priors.py` and stored in `priors.json`: for Duo to our
 own searches' visit shares, for the big board to the moves Pentobi chose in its self-play.
 
 Pentobi's idea and our features: a move is judged by what it covers (opponents'

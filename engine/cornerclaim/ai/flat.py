@@ -1,21 +1,24 @@
-"""The search tree in flat arrays, with its inner loop compiled: `mcts.Search` as levels 3–6
-play it, simulation for simulation, without the interpreter's cost per simulation.
+"""Monte-Carlo tree search, the tree in flat arrays and its inner loop compiled: the search
+levels 3–6 play.
 
-After the twelfth session's faster playouts, CPython's share of a middle-game simulation
-was about two thirds: walking down the tree (`Search.select`), the backup with RAVE,
-the rewards and the call into the compiled playout. Here the nodes and their children live
-in arrays (`Tree`) and one compiled function (`_run`) selects, plays out, rewards and backs
-up one simulation after another; it returns to Python after the number of simulations it
-was asked for (time checks), and when a node is to be expanded and either its arrays are
-full (`Tree.add` grows them) or the levels' heuristic move orders score it (they build a
-position in Python, `mcts.expand_lists`). With the learned prior (level 6) `_run` lists and
-scores the node itself (`leaf.leaf_lists`, the same moves and scores).
+UCT with RAVE over children ordered by a prior (progressive widening: only the first
+`WIDEN_BASE + WIDEN_RATE·√visits` children of a node are eligible, an unvisited one first),
+priors as initial values (every child starts with `PRIOR_N` virtual simulations worth a
+value from its prior score relative to the best sibling), weighted playouts
+(`playout.py`) and a rank-based reward for any number of colours: each colour's share of
+the others it beats, plus a bonus for the score margin (fixed, or with `relative` measured
+against the search's own playouts, with `length` also for how long the game ran). Values
+are stored from the point of view of the colour that moved, so 2, 3 and 4 colours share one
+backup. RAVE statistics of a node's children are updated with every move the same colour
+played later in the simulation. The move played is the most visited root child.
 
-The search is the same as `Search`'s with the same options and seed: the same random
-seeds, the same selection, the same rewards and the same backup, so a playout-bound search
-grows the same tree (`tests/test_ai_flat.py` holds the two equal). It covers the options
-the levels use (`supports`); the experiment options that change the tree policy (`merged`,
-`rave_dist`, a PUCT term, the training's `wide_root`) stay with `Search`.
+The nodes and their children live in arrays (`Tree`) and one compiled function (`_run`)
+selects, plays out, rewards and backs up one simulation after another; it returns to Python
+after the number of simulations it was asked for (time checks), and when a node is to be
+expanded and either its arrays are full (`Tree.add` grows them) or the heuristic move order
+of levels 3–5 scores it (it builds a position in Python, `mcts.expand_lists`). With the
+learned prior (level 6) `_run` lists and scores the node itself (`leaf.leaf_lists`, the
+same moves and scores).
 
 Memory: 8 arrays of 8 bytes per child (a 3-second classic search grows ~0.5 M children,
 ~35 MB); a reused tree is copied down to the subtree it keeps (`Tree.subtree`).
@@ -34,7 +37,6 @@ from .features import NU_FEATURES, weights_for
 from .leaf import leaf_lists
 from .mcts import (
     DEAD_SCORE,
-    DECIDED_MIN,
     EXPAND_AT,
     EXPAND_INC,
     LEARNED_SLOPE,
@@ -48,11 +50,11 @@ from .mcts import (
     SCORE_BONUS,
     SCORE_SCALE,
     TIME_CHECK_EVERY,
+    UCT_C,
     WIDEN_BASE,
     WIDEN_RATE,
     _dist_array,
     expand_lists,
-    exploration,
     mirror_capped,
 )
 from .playout import (
@@ -69,16 +71,10 @@ from .playout import (
 )
 
 MAX_DEPTH = 128  # more than the placements of any game (4 colours × 21 pieces)
-# `_run`'s integer state (`Search.st`): the next seed to use, the playouts' generation
+# `_run`'s integer state (`FlatSearch.st`): the next seed to use, the playouts' generation
 # (`playout._Work.gen`), the RAVE marks' stamp, the pending path's depth, and whether the
 # call stopped for an expansion.
 ST_SEED, ST_GEN, ST_STAMP, ST_DEPTH, ST_EXPAND = range(5)
-
-
-def supports(*, merged: bool = False, rave_dist: bool = False, puct_c: float | None = None,
-             **_) -> bool:
-    """Whether a search with these `mcts.Search` options can run on the flat tree."""
-    return not merged and not rave_dist and not puct_c
 
 
 class Tree:
@@ -185,38 +181,36 @@ class FlatNode:
 
 
 class FlatSearch:
-    """`mcts.Search` on a `Tree` (the options `supports` accepts, the same meaning and
-    defaults): `run` adds simulations, `best_move` reads the root."""
+    """One search tree rooted at a position: `run` adds simulations, `best_move` reads
+    the root. The options are the levels' (`Level.search_options`): `local` playouts
+    answer the opponents' last moves first, `learned` priors order and value the
+    children, `lgr` playouts play the last good replies first (`replies`: an earlier
+    search's, kept), `relative` and `length` weigh the reward's relative margin and
+    game-length bonuses (0 and 0: the fixed margin bonus), `expand_inc` raises the
+    expansion threshold with depth, `uct_c` is the exploration constant, `corners` the
+    playouts' weight factor per new attach point (0: off) and `race_corners` prunes the
+    race to the middle to the moves that gain the most attach points. `dead`: colours
+    whose seat left (they never move and rank last); `recent`: the last (colour, move)
+    placements before the root, oldest first; `root`: a node of an earlier search's tree
+    to continue from."""
 
     def __init__(self, pos, color: int, *, seed: int | None, root: FlatNode | None = None,
-                 recent: tuple = (), playout_k: int = 3, prior_n: int = PRIOR_N,
-                 dead: frozenset = frozenset(), local: bool = False, rich: bool = False,
-                 learned: bool = False, slope: float | None = None,
-                 rave_k: float | None = None, uct_c: float | None = None,
-                 puct_c: float | None = None, race: int = RACE_PLACEMENTS,
-                 lgr: bool = False, replies: Replies | None = None,
-                 rave_dist: bool = False, local_k: int = LOCAL_K, local_next: int = 1,
-                 expand_inc: float = EXPAND_INC, relative: float = 0.0,
-                 length: float = 0.0, merged: bool = False, sizes: bool = False,
-                 gamma5: bool = False, race_each: bool = False,
-                 uct_big: float = 0.0, widen: float = 0.0, corners: float = 0.0,
-                 race_corners: bool = False) -> None:
-        if not supports(merged=merged, rave_dist=rave_dist, puct_c=puct_c):
-            raise ValueError("the flat tree has no merged tree policy, distance-weighted "
-                             "RAVE or PUCT term: use mcts.Search")
+                 recent: tuple = (), dead: frozenset = frozenset(), local: bool = False,
+                 learned: bool = False, lgr: bool = False, replies: Replies | None = None,
+                 relative: float = 0.0, length: float = 0.0,
+                 expand_inc: float = EXPAND_INC, uct_c: float = UCT_C,
+                 corners: float = 0.0, race_corners: bool = False) -> None:
         self.pos = pos
         n = pos.nu_colors
-        self.race = race
-        self.race_each = race_each
+        self.race = RACE_PLACEMENTS
         self.race_corners = race_corners
-        self.rave_k = RAVE_K if rave_k is None else rave_k
-        self.uct_c = exploration(pos, uct_c, uct_big)
+        self.rave_k = RAVE_K
+        self.uct_c = uct_c
         self.rnd = random.Random(seed).random
-        self.prior_n = prior_n
+        self.prior_n = PRIOR_N
         self.dead = frozenset(dead)
-        self.rich = rich
         self.learned = weights_for(pos) if learned else None
-        self.slope = LEARNED_SLOPE if slope is None else slope
+        self.slope = LEARNED_SLOPE
         self.recent = tuple(recent)
         self.simulations = 0
         if root is not None:
@@ -234,23 +228,23 @@ class FlatSearch:
         self._table_args = (
             packed.bits, t.nbytes * 8, t.piece_base, t.stride, packed.nu_played,
             packed.squares, packed.last_piece, _alive(n, self.dead), t.cells, t.ncell,
-            t.piece, t.gamma5 if gamma5 else t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att,
+            t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att,
             t.cp, t.cov, t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
             w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
             roots.rlen, rep.on, rep.one, rep.two, t.key1, t.key2,
-            t.min_sizes if sizes else t.any_size, t.psize, corner_weights(corners))
+            t.any_size, t.psize, corner_weights(corners))
         pre = self.recent[-3:]
         self._prc = np.array([c for c, _ in pre], np.int64)
         self._prm = np.array([m for _, m in pre], np.int64)
         self._fp = np.array([self.uct_c, self.rave_k, expand_inc, relative, length,
-                             WIDEN_BASE, widen or WIDEN_RATE, SCORE_BONUS, SCORE_SCALE],
+                             WIDEN_BASE, WIDEN_RATE, SCORE_BONUS, SCORE_SCALE],
                             np.float64)
-        self._ip = np.array([n, EXPAND_AT + prior_n, playout_k, local_k,
+        self._ip = np.array([n, EXPAND_AT + PRIOR_N, 3, LOCAL_K,
                              min(2, len(self.recent)), DEAD_SCORE,
-                             not relative and not length, local_next], np.int64)
+                             not relative and not length, 1], np.int64)
         self._local = bool(local)
         self.st = np.zeros(5, np.int64)
-        self.rstat = np.zeros(3 + 2 * n, np.float64)  # RelativeRewards' running statistics
+        self.rstat = np.zeros(3 + 2 * n, np.float64)  # the relative rewards' statistics
         self.mark = np.zeros((n, t.piece.shape[0] + 1), np.int64)
         self.pnode = np.zeros(MAX_DEPTH, np.int64)
         self.pchild = np.zeros(MAX_DEPTH, np.int64)
@@ -262,8 +256,8 @@ class FlatSearch:
         self._leaf = (
             packed.bits, t.pack(list(pos.occupied)), packed.nu_played, n, t.nbytes * 8,
             t.piece_base, t.stride, pos.bc.size > 14, _alive(n, self.dead), self._prc,
-            self._prm, np.array(self.learned or (0.0,) * NU_FEATURES, np.float64), race,
-            race_each, race_corners, RACE_SLACK,
+            self._prm, np.array(self.learned or (0.0,) * NU_FEATURES, np.float64),
+            self.race, False, race_corners, RACE_SLACK,
             4 if pos.bc.size <= 14 else 7, _dist_array(pos.bc.size), t.min_sizes, t.on,
             t.cells, t.ncell, t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre, t.cp,
             t.cov, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
@@ -271,25 +265,19 @@ class FlatSearch:
         self._mark_symmetry()
 
     def _expand(self, pos, color: int, recent: tuple) -> int:
-        c, moves, scores = expand_lists(pos, color, dead=self.dead, rich=self.rich,
-                                        learned=self.learned, race=self.race, recent=recent,
-                                        race_each=self.race_each,
+        c, moves, scores = expand_lists(pos, color, dead=self.dead, learned=self.learned,
+                                        race=self.race, recent=recent,
                                         race_corners=self.race_corners)
         slope = PRIOR_SLOPE if self.learned is None else self.slope
         return self.tree.add(c, moves, scores, self.prior_n, slope)
 
     # -- the loop --------------------------------------------------------------------------
-    def run(self, playouts: int, seconds: float | None = None, *,
-            stop_decided: bool = False) -> None:
-        """`Search.run`: up to `playouts` simulations, stopping after `seconds` if given,
-        and with `stop_decided` once the most visited root move cannot be overtaken."""
+    def run(self, playouts: int, seconds: float | None = None) -> None:
+        """Add up to `playouts` simulations, stopping after `seconds` if given."""
         tree = self.tree
         if tree.color[0] < 0 or tree.k[0] <= 1:
             return
-        start = time.perf_counter()
-        deadline = None if seconds is None else start + seconds
-        stop_decided = stop_decided and deadline is not None and not tree.cap[
-            tree.children(0)].any()
+        deadline = None if seconds is None else time.perf_counter() + seconds
         done = 0
         resume = False
         while done < playouts:
@@ -301,14 +289,8 @@ class FlatSearch:
             if resume:
                 self._expand_pending()
                 continue
-            if deadline is not None:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                if stop_decided and done >= DECIDED_MIN and now > start:
-                    rate = done / (now - start)
-                    if self.lead() > rate * (deadline - now):
-                        break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
 
     def _call(self, count: int, resume: bool) -> bool:
         """Run up to `count` simulations (the first one the pending, expanded one when

@@ -15,8 +15,6 @@ W_NEW_CORNER = 0.7
 W_BLOCK = 1.2
 W_CENTRE = 0.35
 W_EARLY_SINGLE = 4.0
-W_OWN_LOST = 0.5  # per own attach point the move covers or borders beyond the one it uses
-W_OPP_NEAR = 0.3  # per square edge-next to an opponent's attach point (cramps its pieces)
 
 
 def opponents_attach(pos, color: int) -> int:
@@ -33,12 +31,8 @@ def early_moves(pos) -> int:
     return 4 if pos.bc.size <= 14 else 7
 
 
-def score_moves(pos, color: int, moves: list[int], *, rich: bool = False) -> list[float]:
-    """A score per move (higher is better) for `color` in `pos`; O(len(moves)).
-
-    `rich` adds two terms (level 6's priors): a penalty for own attach points the move
-    covers or borders beyond the one it builds from, and a bonus for squares edge-next to an
-    opponent's attach point."""
+def score_moves(pos, color: int, moves: list[int]) -> list[float]:
+    """A score per move (higher is better) for `color` in `pos`; O(len(moves))."""
     mf = move_facts(pos.bc.size)
     cm = pos.bc.move_cells_mask
     move_piece = pos.bc.move_piece
@@ -46,9 +40,6 @@ def score_moves(pos, color: int, moves: list[int], *, rich: bool = False) -> lis
     forb = pos.forbidden[color]
     old = pos.corners[color] | forb
     opp = opponents_attach(pos, color)
-    adj = mf.adj
-    own = pos.attach_points(color) if rich else 0
-    opp_near = pos.bc.edge_neighbours(opp) & ~forb if rich else 0
     w_centre = W_CENTRE if pos.nu_played[color] < early_moves(pos) else 0.0
     single_penalty = W_EARLY_SINGLE if pos.nu_played[color] < 18 else 0.0
     out = []
@@ -56,12 +47,6 @@ def score_moves(pos, color: int, moves: list[int], *, rich: bool = False) -> lis
         new = (attach[m] & ~old).bit_count()
         cells = cm[m]
         s = W_SIZE * size[m] + W_NEW_CORNER * new + W_BLOCK * (cells & opp).bit_count()
-        if own:
-            lost = ((cells | adj[m]) & own).bit_count() - 1
-            if lost > 0:
-                s -= W_OWN_LOST * lost
-        if opp_near:
-            s += W_OPP_NEAR * (cells & opp_near).bit_count()
         s -= w_centre * centre[m]
         if move_piece[m] == SINGLE:
             s -= single_penalty

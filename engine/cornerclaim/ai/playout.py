@@ -56,7 +56,6 @@ from ..board import BoardConst
 from ..pieces import NU_PIECES, PIECES, SINGLE, TOTAL_SQUARES
 from .tables import move_facts
 
-GAMMA5_SIZE = 5.0  # `gamma5`: a candidate's weight is this to the power of its size
 LOCAL_GAMMA = 1e4  # weight factor of a candidate covering a local point (sampled mode)
 LOCAL_K = 3  # local candidates compared per playout move (local mode)
 NEAR = 4  # attach points within this many edge steps of a local point are "near"
@@ -110,8 +109,6 @@ class PlayTables:
                                   np.int64)
         self.any_size = np.ones(NU_PIECES + 1, np.int64)
         self.gamma = np.array(facts.gamma, np.float64)
-        # Pentobi's classic playout weights: 5 per square, nothing for the corners.
-        self.gamma5 = np.array([GAMMA5_SIZE ** s for s in facts.size], np.float64)
         self.centre = np.array(facts.centre, np.float64)
         self.adj_ptr, self.adj = self._csr(facts.adj)
         self.att_ptr, self.att = self._csr(facts.attach)
@@ -234,9 +231,7 @@ def _alive(n: int, dead: frozenset) -> np.ndarray:
 def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
             dead: frozenset = frozenset(), local_mode: bool = False,
             roots: RootLists | None = None, replies: Replies | None = None,
-            before: tuple = (), context: int = 0,
-            local_k: int = LOCAL_K, local_next: int = 1,
-            sizes: bool = False, gamma5: bool = False, corners: float = 0.0,
+            before: tuple = (), context: int = 0, corners: float = 0.0,
             packed: Packed | None = None,
             after: tuple = ()) -> tuple[list[list[int]], list[int]]:
     """Play `pos` to its end, `color` to move first (`pos` itself is not changed).
@@ -244,9 +239,7 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     `seed`: any int (same seed, same playout); `k`: candidates compared per move (sampled
     mode); `recent`: the last few (colour, move) placements before the playout (the local
     points); `dead` colours (their seat left the game) never move; `local_mode`: level 6's
-    local-first policy, comparing `local_k` local candidates a move, a local point opened
-    by the colour that moves next counting `local_next` times (with more than two
-    colours; 1: all alike, as Pentobi's). Returns the moves each
+    local-first policy, comparing `LOCAL_K` local candidates a move. Returns the moves each
     colour played, in order (for RAVE), and the final scores (`Position.score`'s). In
     two-colour games the playout stops as soon as the winner is certain (a stuck colour
     that is behind can only fall further behind).
@@ -288,14 +281,14 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     out, cnt, scores = _playout(
         packed.bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
         packed.nu_played, packed.squares, packed.last_piece, alive, hc, hm, k, local_mode,
-        local_k, local_next,
+        LOCAL_K, 1,
         seed & 0x7FFFFFFFFFFFFFFF, gen,
-        t.cells, t.ncell, t.piece, t.gamma5 if gamma5 else t.gamma, t.adj_ptr, t.adj,
+        t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj,
         t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
         roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
-        t.min_sizes if sizes else t.any_size, t.psize, corner_weights(corners), pc, pm)
+        t.any_size, t.psize, corner_weights(corners), pc, pm)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
