@@ -166,6 +166,17 @@ def test_two_players_on_one_phone_play_tic_tac_toe_to_the_end_and_watch_the_repl
     screenshot(page, "tictactoe-replay")
     assert page.errors == []
 
+    # The ladder of tic-tac-toe: its own players and rating, none of Corner Claim's stats.
+    page.get_by_test_id("to-ladder").tap()
+    page.get_by_test_id("ladder-game").select_option("tictactoe")
+    expect(page).to_have_url(re.compile(r"ladder\.html\?game=tictactoe$"))
+    expect(page.get_by_test_id("ladder-row-Cleo")).to_be_visible()
+    expect(page.get_by_test_id("ladder-row-Noor")).to_be_visible()
+    expect(page.get_by_test_id("ladder-note")).to_contain_text("Rating: Tic-tac-toe 3×3")
+    expect(page.locator("[data-testid^=col-stat-]")).to_have_count(0)
+    expect(page.get_by_test_id(f"replay-{gid}")).to_be_visible()
+    assert page.errors == []
+
 
 def test_a_phone_plays_tic_tac_toe_against_the_computer(host, open_page):
     page = open_page("Pixel 7", "/")

@@ -127,6 +127,7 @@ def test_the_ladder_and_a_players_rating_chart(host, open_page):
     expect(row).to_contain_text("44")  # two wins, 22 points each
     # One game's ladder, picked from the catalog; its own statistics labelled from it.
     expect(page.get_by_test_id("ladder-game")).to_have_value("cornerclaim")
+    expect(page.get_by_test_id("ladder-note")).to_contain_text("Rating: Corner Claim Duo")
     entry = next(g for g in host.catalog() if g["game"] == "cornerclaim")
     for stat in entry["stats"]:
         label = page.get_by_test_id(f"col-stat-{stat['key']}")

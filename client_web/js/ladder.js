@@ -63,7 +63,13 @@ async function load() {
   try {
     const q = new URLSearchParams({ game: entry.game, sort, order, variant });
     const data = await api("GET", `/players?${q}`);
-    note.textContent = `${entry.title} ratings: Elo from two-player games, start ${data.start_rating}, K ${data.k_factor}.`;
+    // A table shows one rating per player: the shown variant's if it is rated, else the
+    // game's first rated variant's (the host says which in `rating_key`).
+    const key = data.players.find((p) => p.rating_key)?.rating_key;
+    const rated = variantOf(entry, key ? key.split("/")[1] : variant) || entry.variants.find((v) => v.rated);
+    note.textContent = rated && rated.rated
+      ? `Rating: ${entry.title} ${rated.label}, Elo from two-player games, start ${data.start_rating}, K ${data.k_factor}.`
+      : `${entry.title} has no rated variant: points and statistics only.`;
     const cols = columns();
     body.replaceChildren(...data.players.map((p) => h("tr", { "data-testid": `ladder-row-${p.name}` },
       ...cols.map(([key]) => h("td", {}, key === "name"

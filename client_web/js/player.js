@@ -48,9 +48,12 @@ function gameSection(section, entry) {
   const rating = section.rating === null || section.rating === undefined
     ? "No rated games yet."
     : `Rating ${section.rating} (peak ${section.peak_rating}) after ${section.rated_games} rated games`;
+  const perVariant = Object.entries(section.ratings || {}).map(([v, r]) =>
+    `${variantOf(entry, v)?.label || title(v)} ${r.rating} (peak ${r.peak_rating}, ${r.rated_games} rated)`);
   return h("div", { "data-testid": `player-game-${section.game}` },
     h("section.card", {}, h("h2", {}, section.title || entry?.title || section.game),
       h("p", { "data-testid": "player-rating" }, rating),
+      perVariant.length > 1 ? h("p.note", { "data-testid": "player-ratings" }, `Ratings: ${perVariant.join(" · ")}`) : "",
       statsTable(entry, [["All", section], ...variants])),
     h("section.card.chart", {}, h("h2", {}, "Rating over time"),
       history.length ? chart.el : h("p.note", {}, "No two-player games yet: the rating starts where the ladder starts.")));
