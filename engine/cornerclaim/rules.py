@@ -157,6 +157,9 @@ VARIANT_SPECS = {
     "classic": VariantSpec("classic", "Classic", (4,), VARIANTS["classic"].colours,
                            rated=False, description="4 players on a 20×20 board"),
 }
+#: Entries per generation of the small-window move cache in a long-running host: bounded, it
+#: levels off within the first minutes of a party at no measurable cost per move.
+SMALL_WINDOW_LIMIT = 8_000
 #: About how long a level takes a move on a home PC, rounded up from `scripts/bench_ai.py`'s
 #: time per move (docs/performance.md): the one-ply levels answer at once, the searches run
 #: their playouts (longer on the 20×20 boards), level 6 thinks for its 3 s budget.
@@ -403,6 +406,17 @@ class CornerClaimRules(BaseRules):
         from .ai import warm_up
 
         return warm_up()
+
+    def prepare_host(self) -> None:
+        """Build every board size's placement tables now (30–60 ms each, or the first game's
+        phones wait for them) and bound the small-window move cache, which otherwise grows
+        with every new game for as long as the host runs (docs/performance.md)."""
+        from .board import BoardConst
+        from .position import bound_small_window
+
+        for size in sorted({v.size for v in VARIANTS.values()}):
+            BoardConst.get(size)
+        bound_small_window(SMALL_WINDOW_LIMIT)
 
     def export(self, game, fmt: str) -> str:
         if fmt != "blksgf":
