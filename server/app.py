@@ -13,7 +13,7 @@ Config keys (all optional except DATA_DIR):
                        board module is served at /boards/<game>.js
     START_BOTS         start the bot runner (True)
     BOT_WARM_UP        bot workers compile the search before their first job, and start
-                       with the bot runner (True; `server.bots.start_worker`)
+                       with the bot runner (True; `server.bots.pool.start_worker`)
     PUBLIC_URL         the URL phones should open (set by `serve`; else the request's host)
     WRITE_RATE         writes per second per client, REST and socket (20; None: no limit)
     WRITE_BURST        writes a client may make at once before WRITE_RATE applies (40)
@@ -24,7 +24,7 @@ Config keys (all optional except DATA_DIR):
                        used by in-process tests) or "gevent" (what `cornerclaim serve` runs,
                        in a monkey-patched process; see docs/architecture.md)
 
-A host holds an exclusive lock on its data dir (server.limits.DataDirLock) from create_app
+A host holds an exclusive lock on its data dir (server.web.limits.DataDirLock) from create_app
 to shutdown_app: a second host on the same folder gets DataDirLocked with a clear message.
 """
 
@@ -39,18 +39,17 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import PathConverter
 
+import server.web.schemas as S
 from engine import registry
 from engine.errors import EngineError
-
-from . import schemas as S
-from .api import blp
-from .bots import BotPool, BotRunner, hint_in_worker
-from .errors import ApiError, error_body, from_store
-from .ladder_api import init_ladder
-from .limits import DataDirLock, RateLimiter
-from .realtime import init_realtime
-from .service import GameService
-from .store import SqliteStore, StoreError
+from server.bots.pool import BotPool, BotRunner, hint_in_worker
+from server.errors import ApiError, error_body, from_store
+from server.realtime.sockets import init_realtime
+from server.store.sqlite import SqliteStore, StoreError
+from server.tables.service import GameService
+from server.web.api import blp
+from server.web.ladder_api import init_ladder
+from server.web.limits import DataDirLock, RateLimiter
 
 REPO = Path(__file__).resolve().parent.parent
 HINT_TIMEOUT = 60.0  # seconds a hint may take in a bot worker (Corner Claim's: ~0.3 s)

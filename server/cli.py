@@ -22,7 +22,7 @@ from pathlib import Path
 SUBCOMMANDS = {
     "gtp": ("server.gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
     "serve": ("server.serve", "start the LAN host"),
-    "discover": ("server.discover", "list Corner Claim hosts on the LAN"),
+    "discover": ("server.lan.discover", "list Corner Claim hosts on the LAN"),
     "replay": ("server.cli:ReplayCommand", "show a game record, or export a stored game"),
 }
 
@@ -60,7 +60,7 @@ def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | No
     """Write one stored game as `fmt`; 2 (with a message on stderr) if it cannot."""
     from engine.core import Event, Game, log_to_json
     from engine.errors import EngineError
-    from server.store import SqliteStore
+    from server.store.sqlite import SqliteStore
 
     if data_dir is None:
         from server.serve import default_data_dir

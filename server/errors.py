@@ -67,7 +67,7 @@ class ApiError(Exception):
 
 
 def from_store(error: Exception) -> ApiError:
-    """A failed save (server.store.StoreError) as a clear error: nothing was changed, and
+    """A failed save (server.store.sqlite.StoreError) as a clear error: nothing was changed, and
     everything already saved can still be read."""
     if getattr(error, "full", False):
         return ApiError("disk_full", "the host PC's disk is full: this was not saved and "

@@ -177,12 +177,12 @@ def run(args: argparse.Namespace) -> int:
     for client_library in CLIENT_LIBRARIES:
         sys.modules.setdefault(client_library, None)  # an import of it raises ImportError
 
-    from .api import host_version
-    from .app import create_app, shutdown_app
+    from server.app import create_app, shutdown_app
+    from server.web.api import host_version
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    from .limits import DataDirLocked
+    from server.web.limits import DataDirLocked
 
     data_dir = args.data_dir or default_data_dir()
     rate = getattr(args, "write_rate", 20.0)
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     app.config["PUBLIC_URL"] = url
     announcer = None
     if not args.no_mdns:
-        from .discovery import Announcer
+        from server.lan.discovery import Announcer
 
         service = app.extensions["cornerclaim"]
         announcer = Announcer(url.split("//")[1].split(":")[0], server.port,

@@ -14,7 +14,7 @@ import pytest
 
 from engine import registry
 from engine.core import Game
-from server.bots import BotPool, choose_in_worker, default_workers, start_worker
+from server.bots.pool import BotPool, choose_in_worker, default_workers, start_worker
 from tests.server_fixtures import DEADLINE, alive
 
 
@@ -93,7 +93,7 @@ def test_the_workers_end_with_a_killed_host(tmp_path):
     """A host killed outright (no shutdown) leaves no bot worker waiting for jobs."""
     script = (
         "import sys, time\n"
-        "from server.bots import BotPool\n"
+        "from server.bots.pool import BotPool\n"
         "pool = BotPool(2, warm=False)\n"
         "pool.warm()\n"
         "while len(pool.worker_pids()) < 2:\n"

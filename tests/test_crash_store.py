@@ -14,8 +14,8 @@ import requests
 
 from server import serve
 from server.app import create_app, shutdown_app
-from server.limits import DataDirLocked
-from server.store import SqliteStore
+from server.store.sqlite import SqliteStore
+from server.web.limits import DataDirLocked
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
 from tests.test_serve import free_port, start_host

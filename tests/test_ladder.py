@@ -10,7 +10,7 @@ from engine.core import Game
 from engine.cornerclaim import RULES, new_game
 from server import ladder as L
 from server.app import create_app, shutdown_app
-from server.store import SqliteStore
+from server.store.sqlite import SqliteStore
 from tests.games import tictactoe  # noqa: F401 - registers the game
 from tests.test_sgf import random_game
 

@@ -198,7 +198,7 @@ def test_a_malformed_record_is_refused_clearly_and_nothing_is_stored(make_app, b
 
 
 def test_a_record_over_the_size_limit_is_refused_with_413(client):
-    from server.ladder_api import MAX_IMPORT
+    from server.web.ladder_api import MAX_IMPORT
 
     body = b"(;GM[Blokus Duo]C[" + b"x" * MAX_IMPORT + b"])"
     r = client.post("/api/replays", data=body, headers=SGF)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import socketio
 
-from server.limits import RateLimiter
+from server.web.limits import RateLimiter
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
 
@@ -120,7 +120,7 @@ def test_no_path_reaches_outside_the_phone_ui_or_the_import_folder(client, path)
 
 
 def test_an_import_over_the_limit_or_malformed_is_refused_and_nothing_is_stored(make_app):
-    from server.ladder_api import MAX_IMPORT
+    from server.web.ladder_api import MAX_IMPORT
 
     app = make_app()
     client = app.test_client()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.presence import Presence
+from server.realtime.presence import Presence
 
 
 class Clock:

@@ -64,8 +64,8 @@ def test_show_refuses_a_move_the_game_does_not_have(capsys):
 
 
 def test_export_writes_a_stored_game_as_blksgf_and_json(tmp_path, capsys):
-    from server.service import GameService
-    from server.store import SqliteStore
+    from server.store.sqlite import SqliteStore
+    from server.tables.service import GameService
 
     store = SqliteStore(tmp_path)
     service = GameService(store)
@@ -112,8 +112,8 @@ def test_show_renders_a_tictactoe_log_from_its_picture(tmp_path, capsys):
 
 
 def test_export_writes_a_tictactoe_game_as_json_only(tmp_path, capsys):
-    from server.service import GameService
-    from server.store import SqliteStore
+    from server.store.sqlite import SqliteStore
+    from server.tables.service import GameService
 
     store = SqliteStore(tmp_path)
     service = GameService(store)

@@ -107,7 +107,7 @@ def test_an_app_needs_a_data_dir_and_apps_share_nothing(tmp_path):
 
 @pytest.mark.skipif(os.environ.get("CORNERCLAIM_NO_MDNS") == "1", reason="mDNS disabled")
 def test_a_host_announced_on_loopback_is_discovered():
-    from server.discovery import Announcer, discover
+    from server.lan.discovery import Announcer, discover
 
     announcer = Announcer("127.0.0.1", 8123, version="test", open_games=lambda: 2,
                           name="Corner Claim test host", interfaces=["127.0.0.1"]).start()
@@ -243,7 +243,7 @@ def test_a_killed_bot_worker_is_replaced_on_the_served_host(tmp_path):
 
 @pytest.mark.skipif(os.environ.get("CORNERCLAIM_NO_MDNS") == "1", reason="mDNS disabled")
 def test_serve_announces_itself_and_its_mdns_process_ends_with_it(tmp_path):
-    from server.discovery import discover
+    from server.lan.discovery import discover
 
     port = free_port()
     host = start_host(tmp_path, port, mdns=True)

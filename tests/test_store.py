@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from engine.core import Game
-from server.store import GameRecord, SeatRecord, SeqConflict, SqliteStore
-from server.table import hash_token
+from server.store.sqlite import GameRecord, SeatRecord, SeqConflict, SqliteStore
+from server.tables.table import hash_token
 
 
 def _new(store: SqliteStore, game_id: str = "g1") -> None:
@@ -82,14 +82,14 @@ def test_the_file_is_in_wal_mode_with_full_sync_and_holds_no_plain_token(tmp_pat
 def test_commits_the_disk_holds_up_are_counted_and_logged(tmp_path, monkeypatch, caplog):
     """A slow disk is the host operator's to know: slow commits are counted, logged at most
     once per SLOW_LOG_EVERY, and summed up when the store closes (loadtest reads that line)."""
-    import server.store as store_module
+    import server.store.sqlite as store_module
     from tests.test_load import script
 
     slow_commits = script("loadtest").slow_commits
 
     monkeypatch.setattr(store_module, "SLOW_COMMIT_S", -1.0)  # every commit counts as slow
     store = SqliteStore(tmp_path)
-    with caplog.at_level("WARNING", logger="server.store"):
+    with caplog.at_level("WARNING", logger="server.store.sqlite"):
         _new(store)
         for seq in range(2, 6):
             store.append("g1", placed(seq, 1 + seq % 2, "a1"))

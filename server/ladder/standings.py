@@ -155,7 +155,7 @@ class FinishedGame:
 def summarise(game_id: str, finished_at: float, game: Game, seats: Iterable[Any]
               ) -> FinishedGame | None:
     """A finished game's summary from its folded log and its seat records (objects with
-    `seat`, `kind`, `name`, `level`, like `server.store.SeatRecord`); None while it runs."""
+    `seat`, `kind`, `name`, `level`, like `server.store.sqlite.SeatRecord`); None while it runs."""
     rules = game.rules
     state = game.state
     if not rules.is_over(state):

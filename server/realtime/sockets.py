@@ -19,13 +19,13 @@ from flask import request
 from flask_socketio import SocketIO, join_room, leave_room
 from marshmallow import fields, validate
 
-from . import schemas as S
-from . import views
-from .errors import ApiError, error_body, from_store
-from .limits import RateLimiter
-from .service import GameService
-from .store import StoreError
-from .table import Table
+import server.tables.views as views
+import server.web.schemas as S
+from server.errors import ApiError, error_body, from_store
+from server.store.sqlite import StoreError
+from server.tables.service import GameService
+from server.tables.table import Table
+from server.web.limits import RateLimiter
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .discovery import discover
+    from server.lan.discovery import discover
 
     hosts = discover(args.seconds)
     if not hosts:

@@ -10,7 +10,7 @@ for every game the host offers.
     GET  /api/replays/{id}               an imported replay's viewer data
     GET  /api/replays/{id}/board.svg     its board; replay.json / replay.<ext>: the record
 
-Thin views: the numbers come from the `Ladder` projection (server.ladder) and the replay
+Thin views: the numbers come from the `Ladder` projection (server.ladder.standings) and the replay
 cursor (replays.cursor), which take every fact from the game's rules (`engine.registry`).
 `init_ladder` builds the projection from the games the service folded at start-up and
 listens for games finishing.
@@ -32,16 +32,15 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
+import server.ladder.standings as L
 from engine import registry
 from engine.core import Game, log_to_json
 from engine.errors import EngineError, LogError
 from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay
-
-from . import ladder as L
-from .errors import ApiError
-from .schemas import ErrorSchema
+from server.errors import ApiError
+from server.web.schemas import ErrorSchema
 
 blp = Blueprint("ladder", __name__, url_prefix="/api",
                 description="The ladder (match points, ratings, stats) and replays")

@@ -21,9 +21,8 @@ from typing import Any, NamedTuple
 from engine import registry
 from engine.core import Game, GameCreated
 from engine.rules import Rules
-
-from .errors import ApiError
-from .store import GameRecord, SeatRecord
+from server.errors import ApiError
+from server.store.sqlite import GameRecord, SeatRecord
 
 HUMAN_KINDS = ("open", "local")
 

@@ -42,7 +42,7 @@ def service_infos(name: str, address: str, port: int, *, version: str, open_game
 class Announcer:
     """Registers the host in the background; keeps `open_games` fresh; unregisters on stop.
 
-    zeroconf runs in a child process (`python -m server.discovery`, started with
+    zeroconf runs in a child process (`python -m server.lan.discovery`, started with
     `subprocess`). It has its own asyncio loop and threads, which must not share a process
     with the host's gevent loop (zeroconf would take the monkey-patched loop for its own and
     skip blocking calls). The child registers, prints "registered", then applies each
@@ -75,9 +75,9 @@ class Announcer:
                 "version": self.version, "open_games": count, "interfaces": self.interfaces}
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "server.discovery", json.dumps(spec)],
+                [sys.executable, "-m", "server.lan.discovery", json.dumps(spec)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                cwd=Path(__file__).resolve().parent.parent)
+                cwd=Path(__file__).resolve().parents[2])
         except OSError as e:
             log.warning("mDNS unavailable (%s); phones can still scan the QR code", e)
             return
@@ -179,5 +179,5 @@ def discover(seconds: float = 3.0, *, interfaces: list[str] | None = None) -> li
         zc.close()
 
 
-if __name__ == "__main__":  # the Announcer's child: python -m server.discovery SPEC_JSON
+if __name__ == "__main__":  # the Announcer's child: python -m server.lan.discovery SPEC_JSON
     announce(json.loads(sys.argv[1]), sys.stdin, sys.stdout)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from marshmallow import ValidationError
 
-from .errors import ApiError
+from server.errors import ApiError
 
 # -- writes per second -------------------------------------------------------------------
 

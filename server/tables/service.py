@@ -20,15 +20,14 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import server.tables.views as views
 from engine import registry
 from engine.core import Event, Game
 from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeqError
-
-from . import views
-from .errors import ApiError, from_engine
-from .presence import Presence
-from .store import EventStore, GameRecord, SeatRecord
-from .table import Table, UndoRequest, new_token
+from server.errors import ApiError, from_engine
+from server.realtime.presence import Presence
+from server.store.sqlite import EventStore, GameRecord, SeatRecord
+from server.tables.table import Table, UndoRequest, new_token
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The REST API under /api: thin views over `GameService`, schemas from `server.schemas`.
+"""The REST API under /api: thin views over `GameService`, schemas from `server.web.schemas`.
 
 A view parses (flask-smorest + marshmallow), reads the Bearer token, calls one service
 method and returns its dict. Rules and checks live in the games' rules and the service only;
@@ -13,11 +13,10 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+import server.web.schemas as S
 from engine import registry
-
-from . import schemas as S
-from .errors import ApiError
-from .service import DEFAULT_GAME, GameService
+from server.errors import ApiError
+from server.tables.service import DEFAULT_GAME, GameService
 
 blp = Blueprint("games", __name__, url_prefix="/api",
                 description="Games: the catalog, lobby, seats, moves, takebacks, replays")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .limits import check_name
+from server.web.limits import check_name
 
 SEAT = validate.Range(min=1, max=4)
 SEQ = validate.Range(min=0, max=2**31)

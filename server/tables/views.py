@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .presence import Presence
-from .table import Table
+from server.realtime.presence import Presence
+from server.tables.table import Table
 
 
 def _seq_facts(table: Table) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""Computer seats: the process pool that computes their moves."""

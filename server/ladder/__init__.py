@@ -1,0 +1,1 @@
+"""The ladder: standings, ratings and statistics folded from finished games."""

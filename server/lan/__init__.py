@@ -1,0 +1,1 @@
+"""The LAN: mDNS announcement and discovery."""

@@ -1,0 +1,1 @@
+"""Socket.IO: the rooms and pushes, and who is connected to which seat."""

@@ -1,0 +1,1 @@
+"""Durable storage: the event store (SQLite)."""

@@ -1,0 +1,1 @@
+"""HTTP: the REST API, its schemas, rate limits, and the ladder and replay pages' API."""
