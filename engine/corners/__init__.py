@@ -1,0 +1,29 @@
+"""Corners (Ugolki), a race of pieces from one corner of an 8×8 board to the opposite one.
+
+`rules` holds the events, the state, the clock and the ends, and `RULES`, the game's
+`engine.rules.Rules`; `board`, `variants` and `moves` the squares, the homes and the move
+generator under it; `ai` the computer levels; `perft` counts move sequences for testing.
+Only `engine.registry` imports this package from outside it.
+"""
+
+from .perft import perft
+from .rules import (
+    GAME,
+    RULES,
+    ClockResumed,
+    CornersRules,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    FlagFell,
+    Moved,
+    Resigned,
+    State,
+    move_list,
+    new_game,
+    start_state,
+)
+
+__all__ = ["GAME", "RULES", "ClockResumed", "CornersRules", "DrawAccepted", "DrawDeclined",
+           "DrawOffered", "FlagFell", "Moved", "Resigned", "State", "move_list", "new_game",
+           "perft", "start_state"]
