@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -58,7 +59,6 @@ from .mcts import (
     mirror_capped,
 )
 from .playout import (
-    LOCAL_K,
     WINDOW_POOL,
     Packed,
     Replies,
@@ -75,6 +75,28 @@ MAX_DEPTH = 128  # more than the placements of any game (4 colours × 21 pieces)
 # (`playout._Work.gen`), the RAVE marks' stamp, the pending path's depth, and whether the
 # call stopped for an expansion.
 ST_SEED, ST_GEN, ST_STAMP, ST_DEPTH, ST_EXPAND = range(5)
+
+
+class Settings(NamedTuple):
+    """The numbers `_run` reads that stay fixed through a search (numba passes a named
+    tuple by value and reads its fields by name)."""
+
+    colors: int  # colours in the game
+    uct_c: float  # the UCT exploration constant
+    rave_k: float  # RAVE's weight √(k / (3n + k)) for a child of n visits
+    widen_base: float  # children eligible: widen_base + widen_rate·√visits
+    widen_rate: float
+    expand_at: int  # a child's node is expanded once its visits (prior's too) reach this
+    expand_inc: float  # ... plus this per level of depth below the root's children
+    playout_k: int  # candidates a sampled playout move compares
+    context: int  # placements before the root the last good replies see as context
+    dead_score: int  # the score of a colour whose seat left
+    plain: bool  # the fixed margin bonus (no relative or length bonus)
+    relative: float  # weight of the margin bonus relative to the search's own playouts
+    length: float  # weight of the game-length bonus
+    score_bonus: float  # the fixed margin bonus: score_bonus · tanh(margin / score_scale)
+    score_scale: float
+    local: bool  # local-first playouts
 
 
 class Tree:
@@ -109,7 +131,7 @@ class Tree:
     def add(self, color: int, moves: np.ndarray, scores: np.ndarray, prior_n: int,
             slope: float) -> int:
         """A new node (returned) with these children (int64 moves, float64 scores, best
-        first), valued as `mcts.Node` values them: `prior_n` virtual visits worth
+        first), valued by their prior: `prior_n` virtual visits worth
         max(floor, top − slope · (best score − score))."""
         k = len(moves)
         self._room(1, k)
@@ -164,7 +186,7 @@ def _grown(a: np.ndarray, size: int) -> np.ndarray:
 
 
 class FlatNode:
-    """A node of a `Tree` (what `choose_move` keeps to reuse, as it keeps a `mcts.Node`)."""
+    """A node of a `Tree` (what `choose_move` keeps to reuse)."""
 
     __slots__ = ("tree", "index")
 
@@ -232,22 +254,23 @@ class FlatSearch:
             t.cp, t.cov, t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
             w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
             roots.rlen, rep.on, rep.one, rep.two, t.key1, t.key2,
-            t.any_size, t.psize, corner_weights(corners))
+            corner_weights(corners))
         pre = self.recent[-3:]
         self._prc = np.array([c for c, _ in pre], np.int64)
         self._prm = np.array([m for _, m in pre], np.int64)
-        self._fp = np.array([self.uct_c, self.rave_k, expand_inc, relative, length,
-                             WIDEN_BASE, WIDEN_RATE, SCORE_BONUS, SCORE_SCALE],
-                            np.float64)
-        self._ip = np.array([n, EXPAND_AT + PRIOR_N, 3, LOCAL_K,
-                             min(2, len(self.recent)), DEAD_SCORE,
-                             not relative and not length, 1], np.int64)
-        self._local = bool(local)
+        self._settings = Settings(
+            colors=n, uct_c=float(self.uct_c), rave_k=float(self.rave_k),
+            widen_base=float(WIDEN_BASE), widen_rate=float(WIDEN_RATE),
+            expand_at=EXPAND_AT + PRIOR_N, expand_inc=float(expand_inc), playout_k=3,
+            context=min(2, len(self.recent)), dead_score=DEAD_SCORE,
+            plain=not relative and not length, relative=float(relative),
+            length=float(length), score_bonus=SCORE_BONUS, score_scale=SCORE_SCALE,
+            local=bool(local))
         self.st = np.zeros(5, np.int64)
         self.rstat = np.zeros(3 + 2 * n, np.float64)  # the relative rewards' statistics
         self.mark = np.zeros((n, t.piece.shape[0] + 1), np.int64)
-        self.pnode = np.zeros(MAX_DEPTH, np.int64)
-        self.pchild = np.zeros(MAX_DEPTH, np.int64)
+        self.path_node = np.zeros(MAX_DEPTH, np.int64)
+        self.path_child = np.zeros(MAX_DEPTH, np.int64)
         self._seeds = np.zeros(0, np.int64)
         # The learned prior's nodes are listed and scored in compiled code (`leaf.leaf_lists`,
         # which `_run` calls itself while the tree has room); the heuristic orders stay
@@ -257,7 +280,7 @@ class FlatSearch:
             packed.bits, t.pack(list(pos.occupied)), packed.nu_played, n, t.nbytes * 8,
             t.piece_base, t.stride, pos.bc.size > 14, _alive(n, self.dead), self._prc,
             self._prm, np.array(self.learned or (0.0,) * NU_FEATURES, np.float64),
-            self.race, False, race_corners, RACE_SLACK,
+            self.race, race_corners, RACE_SLACK,
             4 if pos.bc.size <= 14 else 7, _dist_array(pos.bc.size), t.min_sizes, t.on,
             t.cells, t.ncell, t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre, t.cp,
             t.cov, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
@@ -307,8 +330,8 @@ class FlatSearch:
         self.st[ST_EXPAND] = 0
         t = self.tree
         done = _run(count, resume, t.color, t.first, t.k, t.visits, t.move, t.n, t.w, t.rn,
-                    t.rw, t.q, t.kid, t.cap, self.pnode, self.pchild, self.mark, self.st,
-                    self.rstat, seeds, self._fp, self._ip, self._local, self._prc,
+                    t.rw, t.q, t.kid, t.cap, self.path_node, self.path_child, self.mark, self.st,
+                    self.rstat, seeds, self._settings, self._prc,
                     self._prm, self._lx, t.used, self.prior_n, self.slope, self._leaf,
                     *self._table_args)
         w.gen = int(self.st[ST_GEN])
@@ -317,25 +340,25 @@ class FlatSearch:
         return bool(self.st[ST_EXPAND])
 
     def _expand_pending(self) -> None:
-        """Expand the node the pending simulation stopped at (its path in `pnode`,
-        `pchild`), as `Search.simulate` does."""
+        """Expand the node the pending simulation stopped at (its path in `path_node`,
+        `path_child`) in Python (the heuristic orders, or a full tree)."""
         t = self.tree
         depth = int(self.st[ST_DEPTH])
         if self._lx:  # `_run` found no room for the node: `add` grows the arrays
-            c, moves, scores = leaf_lists(depth, self.pnode, self.pchild, t.color, t.move,
+            c, moves, scores = leaf_lists(depth, self.path_node, self.path_child, t.color, t.move,
                                           *self._leaf)
             v = t.add(int(c), moves, scores, self.prior_n, self.slope)
-            t.kid[int(self.pchild[depth - 1])] = v
+            t.kid[int(self.path_child[depth - 1])] = v
             return
         path = [(int(t.color[v]), int(t.move[j]))
-                for v, j in zip(self.pnode[:depth].tolist(), self.pchild[:depth].tolist(),
+                for v, j in zip(self.path_node[:depth].tolist(), self.path_child[:depth].tolist(),
                                 strict=True)]
         pos = self.pos.copy()
         for c, m in path:
             pos.play(c, m)
         nxt = (path[-1][0] + 1) % self.pos.nu_colors
         v = self._expand(pos, nxt, (self.recent + tuple(path))[-3:])
-        self.tree.kid[int(self.pchild[depth - 1])] = v  # `add` may have grown the arrays
+        self.tree.kid[int(self.path_child[depth - 1])] = v  # `add` may have grown the arrays
 
     def lead(self) -> int:
         """How many more visits the most visited root move has than the next one."""
@@ -402,251 +425,423 @@ def _rank(scores, s):
 
 
 @njit(cache=True)
-def _rewards(scores, moves, plain, fp, rstat, out):
-    """`mcts.rewards` (`plain`) or `mcts.RelativeRewards` (weights fp[3], fp[4]; its running
-    statistics in `rstat`: count, length mean and M2, then each colour's margin mean and
-    M2), the same arithmetic in the same order."""
+def _rewards(scores, moves, settings, reward_stats, out):
+    """Every colour's reward for a simulation that ended with `scores` after `moves`
+    placements: its rank among the colours in [0, 1] (the share of the others it beats,
+    ties counting half) plus a margin bonus. With `settings.plain` the bonus is
+    `score_bonus` · tanh(margin / `score_scale`), the margin measured against the mean of
+    the others; else (level 6, Pentobi's quality bonus) `relative` · tanh(z), z how many
+    standard deviations the margin lies above the colour's mean margin in this search's
+    simulations so far, and with `length` also −length · (rank − ½) · tanh(z_len), z_len
+    how much longer than usual the simulated game was (a winner prefers to win quickly,
+    a loser to drag the game on). `rstat` holds the running statistics (Welford's): the
+    count, the length's mean and M2, then each colour's margin mean, then its M2."""
     n = scores.shape[0]
     total = 0
     for c in range(n):
         total += scores[c]
-    if plain:
+    if settings.plain:
         for c in range(n):
             s = scores[c]
             margin = s - (total - s) / (n - 1)
-            out[c] = _rank(scores, s) + fp[7] * math.tanh(margin / fp[8])
+            out[c] = _rank(scores, s) + settings.score_bonus * math.tanh(
+                margin / settings.score_scale)
         return
-    weight, length = fp[3], fp[4]
-    rstat[0] += 1
-    k = rstat[0]
+    weight, length = settings.relative, settings.length
+    reward_stats[0] += 1
+    k = reward_stats[0]
     long = 0.0
     if length:
-        d = moves - rstat[1]
-        rstat[1] += d / k
-        rstat[2] += d * (moves - rstat[1])
-        if rstat[2] > 0:
-            long = length * math.tanh((moves - rstat[1]) / math.sqrt(rstat[2] / k))
+        d = moves - reward_stats[1]
+        reward_stats[1] += d / k
+        reward_stats[2] += d * (moves - reward_stats[1])
+        if reward_stats[2] > 0:
+            long = length * math.tanh((moves - reward_stats[1]) / math.sqrt(reward_stats[2] / k))
     for c in range(n):
         s = scores[c]
         rank = _rank(scores, s)
         margin = s - (total - s) / (n - 1)
-        d = margin - rstat[3 + c]
-        rstat[3 + c] += d / k
-        rstat[3 + n + c] += d * (margin - rstat[3 + c])
-        var = rstat[3 + n + c] / k
-        bonus = weight * math.tanh((margin - rstat[3 + c]) / math.sqrt(var)) if var > 0 \
+        d = margin - reward_stats[3 + c]
+        reward_stats[3 + c] += d / k
+        reward_stats[3 + n + c] += d * (margin - reward_stats[3 + c])
+        var = reward_stats[3 + n + c] / k
+        bonus = weight * math.tanh((margin - reward_stats[3 + c]) / math.sqrt(var)) if var > 0 \
             else 0.0
         out[c] = rank + bonus - long * (rank - 0.5)
 
 
 @njit(cache=True)
-def _run(count, resume, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, ckid, ccap,
-         pnode, pchild, mark, st, rstat, seeds, fp, ip, local_mode, prc, prm, lx, used,
-         prior_n, slope, lf, bits, row, piece_base, stride, nu_played, squares, last_piece,
-         alive, cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys,
-         woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff,
-         rlen, use_lgr, rone, rtwo, key1, key2, min_sizes, psize, cornw):
-    """Up to `count` simulations of `Search.simulate` from node 0; returns how many it
-    finished. A child due for expansion gets its node here with `lx` (the learned prior:
-    `leaf.leaf_lists` on `lf`, `FlatSearch._leaf`) while the arrays have room for it;
-    otherwise the call stops early, with st[ST_EXPAND] set: the path is in
-    `pnode`/`pchild` (st[ST_DEPTH] long), and the call after the expansion (`resume`)
-    finishes that simulation first. `used`: the tree's nodes and children in use."""
-    uct_c, rave_k, expand_inc = fp[0], fp[1], fp[2]
-    widen_base, widen_rate = fp[5], fp[6]
-    n = ip[0]
-    expand_at = ip[1]
-    k = ip[2]
-    local_k = ip[3]
-    context = ip[4]
-    dead_score = ip[5]
-    plain = ip[6] != 0
-    local_next = ip[7]
-    npre = prc.shape[0]
-    start = npre - context  # the placements before the root the replies see
-    hc = np.empty(3, np.int64)
-    hm = np.empty(3, np.int64)
-    pc = np.empty(MAX_DEPTH, np.int64)
-    pm = np.empty(MAX_DEPTH, np.int64)
-    bc = np.empty(MAX_DEPTH + 2, np.int64)
-    bm = np.empty(MAX_DEPTH + 2, np.int64)
+def _run(
+    count,
+    resume,
+    node_color,
+    node_first,
+    node_kids,
+    node_visits,
+    child_move,
+    child_n,
+    child_w,
+    child_rave_n,
+    child_rave_w,
+    child_q,
+    child_node,
+    child_capped,
+    path_node,
+    path_child,
+    mark,
+    state,
+    reward_stats,
+    seeds,
+    settings,
+    pre_c,
+    pre_m,
+    learned,
+    tree_used,
+    prior_n,
+    slope,
+    leaf_args,
+    bits,
+    row,
+    piece_base,
+    stride,
+    nu_played,
+    squares,
+    last_piece,
+    alive,
+    cells,
+    n_cells,
+    piece,
+    gamma,
+    adj_ptr,
+    adj,
+    att_ptr,
+    attach_cells,
+    cover_ptr,
+    cover,
+    on_board,
+    xs,
+    ys,
+    win_offsets,
+    cover_win,
+    win_index,
+    win_ptr,
+    win_moves,
+    win_top,
+    seg_gen,
+    seg_off,
+    seg_len,
+    seg_src,
+    own_pool,
+    seg_rows,
+    root_moves,
+    root_off,
+    root_len,
+    use_lgr,
+    reply_one,
+    reply_two,
+    key1,
+    key2,
+    corner_w,
+):
+    """Up to `count` simulations from node 0 (select, play out, reward, back up); returns
+    how many it finished. The tree is `Tree`'s arrays (`node_*` per node, `child_*` per
+    child); `tree_used` its nodes and children in use. A child due for expansion gets its
+    node here with `learned` (the learned prior: `leaf.leaf_lists` on `leaf_args`,
+    `FlatSearch._leaf`) while the arrays have room for it; otherwise the call stops early,
+    with state[ST_EXPAND] set: the path is in `path_node`/`path_child` (state[ST_DEPTH]
+    long), and the call after the expansion (`resume`) finishes that simulation first.
+    `pre_c`/`pre_m`: the last placements before the root; the arguments from `bits` on are
+    the playouts' (`playout._playout`)."""
+    uct_c, rave_k, expand_inc = settings.uct_c, settings.rave_k, settings.expand_inc
+    widen_base, widen_rate = settings.widen_base, settings.widen_rate
+    n = settings.colors
+    expand_at = settings.expand_at
+    playout_k = settings.playout_k
+    context = settings.context
+    dead_score = settings.dead_score
+    local_mode = settings.local
+    n_pre = pre_c.shape[0]
+    start = n_pre - context  # the placements before the root the replies see
+    recent_c = np.empty(3, np.int64)
+    recent_m = np.empty(3, np.int64)
+    path_c = np.empty(MAX_DEPTH, np.int64)
+    path_m = np.empty(MAX_DEPTH, np.int64)
+    before_c = np.empty(MAX_DEPTH + 2, np.int64)
+    before_m = np.empty(MAX_DEPTH + 2, np.int64)
     reward = np.empty(n, np.float64)
     done = 0
     while done < count:
         if resume:
             resume = False
-            depth = st[ST_DEPTH]
-            next_color = max(ncolor[ckid[pchild[depth - 1]]], 0)
+            depth = state[ST_DEPTH]
+            next_color = max(node_color[child_node[path_child[depth - 1]]], 0)
         else:
             node = 0
             depth = 0
-            next_color = ncolor[0]
+            next_color = node_color[0]
             due = False
-            while ncolor[node] >= 0:
-                # `Search.select`: UCT-RAVE over the eligible children (the values the
+            while node_color[node] >= 0:
+                # Selection: UCT-RAVE over the eligible children (the values the
                 # backup keeps), an unvisited one first, Duo's capped moves at most 0.5.
-                f = nfirst[node]
-                visits = nvisits[node]
-                width = min(nk[node], int(widen_base) + int(widen_rate * math.sqrt(visits)))
+                first = node_first[node]
+                visits = node_visits[node]
+                width = min(node_kids[node], int(widen_base) + int(widen_rate * math.sqrt(visits)))
                 explore = uct_c * math.sqrt(math.log(visits + 1))
-                i = f
+                i = first
                 best_v = -1e9
-                for j in range(f, f + width):
-                    nj = cn[j]
-                    if nj == 0:
+                for j in range(first, first + width):
+                    child_visits = child_n[j]
+                    if child_visits == 0:
                         i = j
                         break
-                    q = cq[j]
-                    if ccap[j] and q > 0.5:
+                    q = child_q[j]
+                    if child_capped[j] and q > 0.5:
                         q = 0.5
-                    v = q + explore * (1 / math.sqrt(nj))
+                    v = q + explore * (1 / math.sqrt(child_visits))
                     if v > best_v:
                         i = j
                         best_v = v
-                pnode[depth] = node
-                pchild[depth] = i
+                path_node[depth] = node
+                path_child[depth] = i
                 depth += 1
-                next_color = (ncolor[node] + 1) % n
-                kid = ckid[i]
-                if kid < 0:
-                    if cn[i] + 1 >= expand_at + expand_inc * (depth - 1):
+                next_color = (node_color[node] + 1) % n
+                below = child_node[i]
+                if below < 0:
+                    if child_n[i] + 1 >= expand_at + expand_inc * (depth - 1):
                         due = True
                     break
-                node = kid
-            if due and lx:
+                node = below
+            if due and learned:
                 # `Tree.add` for the node `leaf_lists` lists, when it fits.
-                c, moves, scores = leaf_lists(depth, pnode, pchild, ncolor, cmove, *lf)
-                v = used[0]
-                f = used[1]
-                kk = moves.shape[0]
-                if v < ncolor.shape[0] and f + kk <= cmove.shape[0]:
-                    ncolor[v] = c
-                    nfirst[v] = f
-                    nk[v] = kk
-                    nvisits[v] = 0
-                    used[0] = v + 1
-                    used[1] = f + kk
-                    if kk:
-                        _fill(f, moves, scores, prior_n, slope, PRIOR_FLOOR, PRIOR_TOP,
-                              cmove, cn, cw, crn, crw, cq, ckid, ccap)
-                    ckid[pchild[depth - 1]] = v
+                c, moves, scores = leaf_lists(
+                    depth, path_node, path_child, node_color, child_move, *leaf_args
+                )
+                v = tree_used[0]
+                first = tree_used[1]
+                n_kids = moves.shape[0]
+                if v < node_color.shape[0] and first + n_kids <= child_move.shape[0]:
+                    node_color[v] = c
+                    node_first[v] = first
+                    node_kids[v] = n_kids
+                    node_visits[v] = 0
+                    tree_used[0] = v + 1
+                    tree_used[1] = first + n_kids
+                    if n_kids:
+                        _fill(
+                            first,
+                            moves,
+                            scores,
+                            prior_n,
+                            slope,
+                            PRIOR_FLOOR,
+                            PRIOR_TOP,
+                            child_move,
+                            child_n,
+                            child_w,
+                            child_rave_n,
+                            child_rave_w,
+                            child_q,
+                            child_node,
+                            child_capped,
+                        )
+                    child_node[path_child[depth - 1]] = v
                     next_color = max(c, 0)
                     due = False
             if due:
-                st[ST_DEPTH] = depth
-                st[ST_EXPAND] = 1
+                state[ST_DEPTH] = depth
+                state[ST_EXPAND] = 1
                 return done
         # The playout, from the packed root through the tree's placements.
         for d in range(depth):
-            pc[d] = ncolor[pnode[d]]
-            pm[d] = cmove[pchild[d]]
-        nh = 0
-        for j in range(max(0, npre + depth - 3), npre + depth):
-            hc[nh] = prc[j] if j < npre else pc[j - npre]
-            hm[nh] = prm[j] if j < npre else pm[j - npre]
-            nh += 1
-        nb = 0
-        for j in range(start, npre):
-            bc[nb] = prc[j]
-            bm[nb] = prm[j]
-            nb += 1
+            path_c[d] = node_color[path_node[d]]
+            path_m[d] = child_move[path_child[d]]
+        n_recent = 0
+        for j in range(max(0, n_pre + depth - 3), n_pre + depth):
+            recent_c[n_recent] = pre_c[j] if j < n_pre else path_c[j - n_pre]
+            recent_m[n_recent] = pre_m[j] if j < n_pre else path_m[j - n_pre]
+            n_recent += 1
+        n_before = 0
+        for j in range(start, n_pre):
+            before_c[n_before] = pre_c[j]
+            before_m[n_before] = pre_m[j]
+            n_before += 1
         for d in range(depth):
-            bc[nb] = pc[d]
-            bm[nb] = pm[d]
-            nb += 1
-        seed = seeds[st[ST_SEED]]
-        st[ST_SEED] += 1
-        gen = st[ST_GEN] + 1
-        st[ST_GEN] = gen
-        if wtop[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
-            widx[:] = -1
-            wtop[:] = 0
-        out, cnt, scores = _playout(
-            bits, n, row, piece_base, stride, next_color, nu_played, squares, last_piece,
-            alive, hc[:nh], hm[:nh], k, local_mode, local_k, local_next, seed, gen,
-            cells, ncell, piece,
-            gamma, adj_ptr, adj, att_ptr, att, cp, cov, on, xs, ys, woff, cwin, widx, went,
-            wlist, wtop, sgen, soff, slen, spool, pool, segs, rlist, roff, rlen, use_lgr,
-            rone, rtwo, key1, key2, bc[:nb], bm[:nb], context, min_sizes, psize, cornw,
-            pc[:depth], pm[:depth])
+            before_c[n_before] = path_c[d]
+            before_m[n_before] = path_m[d]
+            n_before += 1
+        seed = seeds[state[ST_SEED]]
+        state[ST_SEED] += 1
+        gen = state[ST_GEN] + 1
+        state[ST_GEN] = gen
+        if win_top[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
+            win_index[:] = -1
+            win_top[:] = 0
+        played, n_played, scores = _playout(
+            bits,
+            n,
+            row,
+            piece_base,
+            stride,
+            next_color,
+            nu_played,
+            squares,
+            last_piece,
+            alive,
+            recent_c[:n_recent],
+            recent_m[:n_recent],
+            playout_k,
+            local_mode,
+            seed,
+            gen,
+            cells,
+            n_cells,
+            piece,
+            gamma,
+            adj_ptr,
+            adj,
+            att_ptr,
+            attach_cells,
+            cover_ptr,
+            cover,
+            on_board,
+            xs,
+            ys,
+            win_offsets,
+            cover_win,
+            win_index,
+            win_ptr,
+            win_moves,
+            win_top,
+            seg_gen,
+            seg_off,
+            seg_len,
+            seg_src,
+            own_pool,
+            seg_rows,
+            root_moves,
+            root_off,
+            root_len,
+            use_lgr,
+            reply_one,
+            reply_two,
+            key1,
+            key2,
+            before_c[:n_before],
+            before_m[:n_before],
+            context,
+            corner_w,
+            path_c[:depth],
+            path_m[:depth],
+        )
         moves = depth
         for c in range(n):
             if not alive[c]:
                 scores[c] = dead_score
-            moves += cnt[c]
-        _rewards(scores, moves, plain, fp, rstat, reward)
-        # `Search.backup`: every node on the path, RAVE with the moves its colour played
+            moves += n_played[c]
+        _rewards(scores, moves, settings, reward_stats, reward)
+        # The backup: every node on the path, RAVE with the moves its colour played
         # later in the simulation (marked with this simulation's stamp).
-        stamp = st[ST_STAMP] + 1
-        st[ST_STAMP] = stamp
+        stamp = state[ST_STAMP] + 1
+        state[ST_STAMP] = stamp
         for c in range(n):
-            for j in range(cnt[c]):
-                mark[c, out[c, j]] = stamp
+            for j in range(n_played[c]):
+                mark[c, played[c, j]] = stamp
         for d in range(depth - 1, -1, -1):
-            node = pnode[d]
-            i = pchild[d]
-            c = ncolor[node]
+            node = path_node[d]
+            i = path_child[d]
+            c = node_color[node]
             r = reward[c]
-            nvisits[node] += 1
-            cn[i] += 1
-            cw[i] += r
-            mark[c, cmove[i]] = stamp
-            f = nfirst[node]
-            for j in range(f, f + nk[node]):
-                if mark[c, cmove[j]] != stamp:
+            node_visits[node] += 1
+            child_n[i] += 1
+            child_w[i] += r
+            mark[c, child_move[i]] = stamp
+            first = node_first[node]
+            for j in range(first, first + node_kids[node]):
+                if mark[c, child_move[j]] != stamp:
                     continue
-                crn[j] += 1
-                crw[j] += r
-                nj = cn[j]
-                if nj:
+                child_rave_n[j] += 1
+                child_rave_w[j] += r
+                child_visits = child_n[j]
+                if child_visits:
                     if rave_k:
-                        b = math.sqrt(rave_k / (3 * nj + rave_k))
-                        cq[j] = (1 - b) * cw[j] / nj + b * crw[j] / crn[j]
+                        b = math.sqrt(rave_k / (3 * child_visits + rave_k))
+                        child_q[j] = (1 - b) * child_w[j] / child_visits + b * child_rave_w[
+                            j
+                        ] / child_rave_n[j]
                     else:
-                        cq[j] = cw[j] / nj
+                        child_q[j] = child_w[j] / child_visits
         done += 1
     return done
 
 
 @njit(cache=True)
-def _fill(f, moves, scores, prior_n, slope, floor, top, cmove, cn, cw, crn, crw, cq, ckid,
-          ccap):
-    """`Tree.add`'s children from index `f`: `mcts.Node`'s prior values, element by
+def _fill(
+    first,
+    moves,
+    scores,
+    prior_n,
+    slope,
+    floor,
+    top,
+    child_move,
+    child_n,
+    child_w,
+    child_rave_n,
+    child_rave_w,
+    child_q,
+    child_node,
+    child_capped,
+):
+    """`Tree.add`'s children from index `first`: their prior values, element by
     element (the same arithmetic as its array expressions)."""
     best = scores[0]
     for i in range(moves.shape[0]):
-        j = f + i
-        cmove[j] = moves[i]
-        ckid[j] = -1
-        ccap[j] = 0
-        crn[j] = 0
-        crw[j] = 0.0
+        j = first + i
+        child_move[j] = moves[i]
+        child_node[j] = -1
+        child_capped[j] = 0
+        child_rave_n[j] = 0
+        child_rave_w[j] = 0.0
         if prior_n:
             w = prior_n * max(floor, top - slope * (best - scores[i]))
-            cn[j] = prior_n
-            cw[j] = w
-            cq[j] = w / prior_n
+            child_n[j] = prior_n
+            child_w[j] = w
+            child_q[j] = w / prior_n
         else:
-            cn[j] = 0
-            cw[j] = 0.0
-            cq[j] = 0.0
+            child_n[j] = 0
+            child_w[j] = 0.0
+            child_q[j] = 0.0
 
 
 @njit(cache=True)
-def _compact(root, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, ckid, ccap):
+def _compact(
+    root,
+    node_color,
+    node_first,
+    node_kids,
+    node_visits,
+    child_move,
+    child_n,
+    child_w,
+    child_rave_n,
+    child_rave_w,
+    child_q,
+    child_node,
+    child_capped,
+):
     """The subtree at `root` in fresh arrays (`Tree`'s fields, in order), breadth first."""
     nodes = 0
     kids = 0
-    queue = np.empty(ncolor.shape[0], np.int64)
+    queue = np.empty(node_color.shape[0], np.int64)
     queue[0] = root
     tail = 1
     while nodes < tail:  # count first
         v = queue[nodes]
         nodes += 1
-        kids += nk[v]
-        for j in range(nfirst[v], nfirst[v] + nk[v]):
-            if ckid[j] >= 0:
-                queue[tail] = ckid[j]
+        kids += node_kids[v]
+        for j in range(node_first[v], node_first[v] + node_kids[v]):
+            if child_node[j] >= 0:
+                queue[tail] = child_node[j]
                 tail += 1
     color = np.empty(nodes, np.int64)
     first = np.empty(nodes, np.int64)
@@ -664,19 +859,19 @@ def _compact(root, ncolor, nfirst, nk, nvisits, cmove, cn, cw, crn, crw, cq, cki
     tail = 1
     for a in range(nodes):  # the same order: node a is queue[a]
         v = queue[a]
-        color[a] = ncolor[v]
+        color[a] = node_color[v]
         first[a] = top
-        k[a] = nk[v]
-        visits[a] = nvisits[v]
-        for j in range(nfirst[v], nfirst[v] + nk[v]):
-            move[top] = cmove[j]
-            n[top] = cn[j]
-            w[top] = cw[j]
-            rn[top] = crn[j]
-            rw[top] = crw[j]
-            q[top] = cq[j]
-            cap[top] = ccap[j]
-            if ckid[j] >= 0:
+        k[a] = node_kids[v]
+        visits[a] = node_visits[v]
+        for j in range(node_first[v], node_first[v] + node_kids[v]):
+            move[top] = child_move[j]
+            n[top] = child_n[j]
+            w[top] = child_w[j]
+            rn[top] = child_rave_n[j]
+            rw[top] = child_rave_w[j]
+            q[top] = child_q[j]
+            cap[top] = child_capped[j]
+            if child_node[j] >= 0:
                 kid[top] = tail
                 tail += 1
             else:

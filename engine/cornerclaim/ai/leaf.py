@@ -58,57 +58,108 @@ def _bit(mask, b, limit):
 
 
 @njit(cache=True)
-def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, piece_base,
-               stride, big, alive, prc, prm, w, race, race_each, race_corners, slack,
-               early_at, dist,
-               min_sizes, on, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre, cp,
-               cov, woff, cwin, widx, went, wlist, wtop, seen, sgen):
-    """`mcts.expand_lists` with learned weights `w` for the node the tree path
-    pnode[:depth] / pchild[:depth] leads to from the packed root (`playout.Packed`'s
-    `bits` and `nu_played`, `occ0` the colours' occupied cells packed the same way):
+def leaf_lists(
+    depth,
+    path_node,
+    path_child,
+    node_color,
+    child_move,
+    bits,
+    occupied0,
+    nu_played0,
+    n,
+    row,
+    piece_base,
+    stride,
+    big,
+    alive,
+    pre_c,
+    pre_m,
+    weights,
+    race,
+    race_corners,
+    slack,
+    early_at,
+    dist,
+    min_sizes,
+    on_board,
+    cells,
+    n_cells,
+    piece,
+    adj_ptr,
+    adj,
+    att_ptr,
+    attach_cells,
+    centre,
+    cover_ptr,
+    cover,
+    win_offsets,
+    cover_win,
+    win_index,
+    win_ptr,
+    win_moves,
+    win_top,
+    seen,
+    seen_gen,
+):
+    """`mcts.expand_lists` with learned `weights` for the node the tree path
+    path_node[:depth] / path_child[:depth] leads to from the packed root (`playout.Packed`'s
+    `bits` and `nu_played0`, `occupied0` the colours' occupied cells packed the same way):
     the colour to move (−1 when none can), its considered moves and their scores, best
-    first. `prc`/`prm`: the placements before the root (the last three at most); `big`:
+    first. `pre_c`/`pre_m`: the placements before the root (the last three at most); `big`:
     the 20×20 board (the race to the middle; `race_corners` as `mcts.considered_arrays`);
-    `seen`/`sgen`: this caller's scratch for
-    the move lists."""
-    forb = np.zeros((n, piece_base), np.uint8)
+    `seen`/`seen_gen`: this caller's scratch for the move lists."""
+    forbidden = np.zeros((n, piece_base), np.uint8)
     used = np.zeros((n, NU_PIECES), np.uint8)
     attach = np.zeros((n, piece_base), np.uint8)
-    occ = np.zeros((n, piece_base), np.uint8)
-    nu = nu0.copy()
+    occupied = np.zeros((n, piece_base), np.uint8)
+    nu_played = nu_played0.copy()
     squares = np.zeros(n, np.int64)  # `_place` keeps them; the prior reads neither
     last_piece = np.zeros(n, np.int64)
     for c in range(n):
         for b in range(piece_base):
-            forb[c, b] = bits[c * row + b]
+            forbidden[c, b] = bits[c * row + b]
             attach[c, b] = bits[(n + c) * row + b]
-            occ[c, b] = occ0[c * row + b]
+            occupied[c, b] = occupied0[c * row + b]
         for p in range(NU_PIECES):
             used[c, p] = bits[c * row + piece_base + p]
-    pc = np.empty(depth, np.int64)
-    pm = np.empty(depth, np.int64)
+    path_c = np.empty(depth, np.int64)
+    path_m = np.empty(depth, np.int64)
     for d in range(depth):
-        c = ncolor[pnode[d]]
-        m = cmove[pchild[d]]
-        pc[d] = c
-        pm[d] = m
-        _place(c, m, n, forb, used, nu, squares, last_piece, cells, ncell, piece, adj_ptr,
-               adj)
-        for q in range(ncell[m]):
-            occ[c, cells[m, q]] = 1
+        c = node_color[path_node[d]]
+        m = child_move[path_child[d]]
+        path_c[d] = c
+        path_m[d] = m
+        _place(
+            c,
+            m,
+            n,
+            forbidden,
+            used,
+            nu_played,
+            squares,
+            last_piece,
+            cells,
+            n_cells,
+            piece,
+            adj_ptr,
+            adj,
+        )
+        for q in range(n_cells[m]):
+            occupied[c, cells[m, q]] = 1
         for q in range(att_ptr[m], att_ptr[m + 1]):
-            attach[c, att[q]] = 1
+            attach[c, attach_cells[q]] = 1
     for c in range(n):
         for b in range(piece_base):
-            if forb[c, b]:
+            if forbidden[c, b]:
                 attach[c, b] = 0
 
     # The colour to move and its moves (`expand_lists`, `considered_arrays`).
-    if wtop[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
-        widx[:] = -1
-        wtop[:] = 0
-    first = (ncolor[pnode[depth - 1]] + 1) % n if depth else 0
-    lb = np.zeros(2 * row, np.uint8)
+    if win_top[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
+        win_index[:] = -1
+        win_top[:] = 0
+    first = (node_color[path_node[depth - 1]] + 1) % n if depth else 0
+    listing = np.zeros(2 * row, np.uint8)
     color = -1
     moves = np.zeros(0, np.int64)
     for i in range(n):
@@ -116,18 +167,50 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
         if not alive[c]:
             continue
         for b in range(piece_base):
-            lb[b] = forb[c, b]
-            lb[row + b] = attach[c, b]
+            listing[b] = forbidden[c, b]
+            listing[row + b] = attach[c, b]
         for p in range(NU_PIECES):
-            lb[piece_base + p] = used[c, p]
-        size = min_sizes[nu[c]]
-        sgen[0] += 1
-        found = _legal_moves(lb, row, piece_base, size, sgen[0], seen, cells, ncell, cp, cov,
-                             woff, cwin, widx, went, wlist, wtop)
+            listing[piece_base + p] = used[c, p]
+        size = min_sizes[nu_played[c]]
+        seen_gen[0] += 1
+        found = _legal_moves(
+            listing,
+            row,
+            piece_base,
+            size,
+            seen_gen[0],
+            seen,
+            cells,
+            n_cells,
+            cover_ptr,
+            cover,
+            win_offsets,
+            cover_win,
+            win_index,
+            win_ptr,
+            win_moves,
+            win_top,
+        )
         if found.shape[0] == 0 and size > 1:
-            sgen[0] += 1
-            found = _legal_moves(lb, row, piece_base, 1, sgen[0], seen, cells, ncell, cp,
-                                 cov, woff, cwin, widx, went, wlist, wtop)
+            seen_gen[0] += 1
+            found = _legal_moves(
+                listing,
+                row,
+                piece_base,
+                1,
+                seen_gen[0],
+                seen,
+                cells,
+                n_cells,
+                cover_ptr,
+                cover,
+                win_offsets,
+                cover_win,
+                win_index,
+                win_ptr,
+                win_moves,
+                win_top,
+            )
         if found.shape[0]:
             color = c
             moves = found.astype(np.int64)
@@ -138,8 +221,8 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
     if race and big:
         total = 0
         for o in range(n):
-            total += nu[o]
-        if (nu[c] < race) if race_each else (total <= race * n):
+            total += nu_played[o]
+        if total <= race * n:
             lo = np.inf
             for i in range(moves.shape[0]):
                 lo = min(lo, dist[moves[i]])
@@ -149,13 +232,13 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
                     moves[keep] = moves[i]
                     keep += 1
             moves = moves[:keep]
-            if race_corners and nu[c]:
+            if race_corners and nu_played[c]:
                 # `mcts.corner_gains`: the attach points each move gains; keep the most.
                 gain = np.zeros(keep, np.int64)
                 for i in range(keep):
                     m = moves[i]
-                    g = _new_corners(c, m, forb, attach, att_ptr, att)
-                    for q in range(ncell[m]):
+                    g = _new_corners(c, m, forbidden, attach, att_ptr, attach_cells)
+                    for q in range(n_cells[m]):
                         g -= attach[c, cells[m, q]]
                     for q in range(adj_ptr[m], adj_ptr[m + 1]):
                         g -= attach[c, adj[q]]
@@ -171,50 +254,80 @@ def leaf_lists(depth, pnode, pchild, ncolor, cmove, bits, occ0, nu0, n, row, pie
     # `features._context`'s masks for colour c, one uint8 row each, in `_logits`' order:
     # own, old, opp_att, opp_near, opp_occ, free, open3, closed, local.
     masks = np.zeros(9 * row, np.uint8)
-    OWN, OLD, ATT, NEAR, OCC, FREE, OPEN, CLOSED, LOCAL = (0, row, 2 * row, 3 * row,
-                                                          4 * row, 5 * row, 6 * row,
-                                                          7 * row, 8 * row)
-    played = nu[c] > 0  # an unplayed colour's start cell is not among its corners
+    OWN, OLD, ATT, NEAR, OCC, FREE, OPEN, CLOSED, LOCAL = (
+        0,
+        row,
+        2 * row,
+        3 * row,
+        4 * row,
+        5 * row,
+        6 * row,
+        7 * row,
+        8 * row,
+    )
+    played = nu_played[c] > 0  # an unplayed colour's start cell is not among its corners
     for b in range(piece_base):
-        if not on[b]:
+        if not on_board[b]:
             continue
         masks[OWN + b] = attach[c, b]
-        masks[OLD + b] = 1 if forb[c, b] or (played and attach[c, b]) else 0
-        masks[FREE + b] = 0 if forb[c, b] else 1
+        masks[OLD + b] = 1 if forbidden[c, b] or (played and attach[c, b]) else 0
+        masks[FREE + b] = 0 if forbidden[c, b] else 1
         for o in range(n):
             if o == c:
                 continue
             masks[ATT + b] |= attach[o, b]
-            masks[OCC + b] |= occ[o, b]
-            if not attach[o, b] and not forb[o, b] and (
-                    _bit(attach[o], b - 1, piece_base) or _bit(attach[o], b + 1, piece_base)
+            masks[OCC + b] |= occupied[o, b]
+            if (
+                not attach[o, b]
+                and not forbidden[o, b]
+                and (
+                    _bit(attach[o], b - 1, piece_base)
+                    or _bit(attach[o], b + 1, piece_base)
                     or _bit(attach[o], b - stride, piece_base)
-                    or _bit(attach[o], b + stride, piece_base)):
+                    or _bit(attach[o], b + stride, piece_base)
+                )
+            ):
                 masks[NEAR + b] = 1
-    free = masks[FREE:FREE + row]
+    free = masks[FREE : FREE + row]
     for b in range(piece_base):
-        if not on[b]:
+        if not on_board[b]:
             continue
         if masks[ATT + b]:
             masks[NEAR + b] = 0
-        e = _bit(free, b + 1, piece_base)
-        wst = _bit(free, b - 1, piece_base)
-        nth = _bit(free, b + stride, piece_base)
-        sth = _bit(free, b - stride, piece_base)
-        masks[OPEN + b] = (e & wst & (nth | sth)) | (nth & sth & (e | wst))
-        masks[CLOSED + b] = 1 - ((e & (wst | nth | sth)) | (wst & (nth | sth)) | (nth & sth))
-    npre = prc.shape[0]
-    for j in range(max(0, npre + depth - 3), npre + depth):
-        o = prc[j] if j < npre else pc[j - npre]
-        m = prm[j] if j < npre else pm[j - npre]
+        east = _bit(free, b + 1, piece_base)
+        west = _bit(free, b - 1, piece_base)
+        north = _bit(free, b + stride, piece_base)
+        south = _bit(free, b - stride, piece_base)
+        masks[OPEN + b] = (east & west & (north | south)) | (north & south & (east | west))
+        masks[CLOSED + b] = 1 - (
+            (east & (west | north | south)) | (west & (north | south)) | (north & south)
+        )
+    n_pre = pre_c.shape[0]
+    for j in range(max(0, n_pre + depth - 3), n_pre + depth):
+        o = pre_c[j] if j < n_pre else path_c[j - n_pre]
+        m = pre_m[j] if j < n_pre else path_m[j - n_pre]
         if o == c:
             continue
         for q in range(att_ptr[m], att_ptr[m + 1]):
-            b = att[q]
-            if not forb[o, b] and on[b]:
+            b = attach_cells[q]
+            if not forbidden[o, b] and on_board[b]:
                 masks[LOCAL + b] = 1
 
-    s = phase_logits(moves, masks, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att,
-                     centre, w, nu[c] / NU_PIECES, nu[c] < early_at)
+    s = phase_logits(
+        moves,
+        masks,
+        row,
+        cells,
+        n_cells,
+        piece,
+        adj_ptr,
+        adj,
+        att_ptr,
+        attach_cells,
+        centre,
+        weights,
+        nu_played[c] / NU_PIECES,
+        nu_played[c] < early_at,
+    )
     order = np.argsort(-s, kind="mergesort")  # best first, ties in list order
     return c, moves[order], s[order]

@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from ..board import BoardConst
-from ..pieces import NU_PIECES, PIECES, SINGLE, TOTAL_SQUARES
+from ..pieces import NU_PIECES, SINGLE, TOTAL_SQUARES
 from .tables import move_facts
 
 LOCAL_GAMMA = 1e4  # weight factor of a candidate covering a local point (sampled mode)
@@ -102,12 +102,10 @@ class PlayTables:
         self.cells = cells
         self.ncell = ncell
         self.piece = np.array(bc.move_piece, np.int32)
-        self.psize = np.array([p.size for p in PIECES], np.int32)
-        # The smallest piece a colour plays by how many it has placed, with `sizes`
-        # (`min_piece_size`) and without.
+        # The smallest piece a search node lists for a colour by how many it has placed
+        # (`min_piece_size`; `leaf.leaf_lists` reads it).
         self.min_sizes = np.array([min_piece_size(size, k) for k in range(NU_PIECES + 1)],
                                   np.int64)
-        self.any_size = np.ones(NU_PIECES + 1, np.int64)
         self.gamma = np.array(facts.gamma, np.float64)
         self.centre = np.array(facts.centre, np.float64)
         self.adj_ptr, self.adj = self._csr(facts.adj)
@@ -281,14 +279,13 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     out, cnt, scores = _playout(
         packed.bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
         packed.nu_played, packed.squares, packed.last_piece, alive, hc, hm, k, local_mode,
-        LOCAL_K, 1,
         seed & 0x7FFFFFFFFFFFFFFF, gen,
         t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj,
         t.att_ptr, t.att, t.cp, t.cov,
         t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
         w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
         roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
-        t.any_size, t.psize, corner_weights(corners), pc, pm)
+        corner_weights(corners), pc, pm)
     played = [out[c, :cnt[c]].tolist() for c in range(n)]
     return played, scores.tolist()
 
@@ -345,23 +342,27 @@ def _no_roots(size: int, n: int) -> RootLists:
 
 
 @njit(cache=True, inline="always")
-def _window(board, base, a, woff, cp, cov, cwin, widx, went, wlist, wtop):
+def _window(
+    board, base, a, win_offsets, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top
+):
     """The window cache's entry for bit `a` under the forbidden cells `board[base + …]`
     around it (built on a miss)."""
-    pat = 0
+    pattern = 0
     for q in range(8):
-        if board[base + a + woff[q]]:
-            pat |= 1 << q
-    e = widx[a * 256 + pat]
-    if e < 0:
-        e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
-    return e
+        if board[base + a + win_offsets[q]]:
+            pattern |= 1 << q
+    entry = win_index[a * 256 + pattern]
+    if entry < 0:
+        entry = _window_entry(
+            a, pattern, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top
+        )
+    return entry
 
 
 @njit(cache=True, inline="always")
-def _free_in(board, base, m, cells, ncell):
+def _free_in(board, base, m, cells, n_cells):
     """Whether placement `m` covers none of the forbidden cells `board[base + …]`."""
-    for j in range(ncell[m]):
+    for j in range(n_cells[m]):
         if board[base + cells[m, j]]:
             return False
     return True
@@ -379,10 +380,25 @@ def _push(out, k, m):
 
 
 @njit(cache=True)
-def _root_lists(bits, n, row, piece_base, nseg, cells, ncell, cp, cov, woff, cwin, widx,
-                went, wlist, wtop):
-    roff = np.zeros((n, nseg), np.int64)
-    rlen = np.full((n, nseg), -1, np.int64)
+def _root_lists(
+    bits,
+    n,
+    row,
+    piece_base,
+    nseg,
+    cells,
+    n_cells,
+    cover_ptr,
+    cover,
+    win_offsets,
+    cover_win,
+    win_index,
+    win_ptr,
+    win_moves,
+    win_top,
+):
+    root_off = np.zeros((n, nseg), np.int64)
+    root_len = np.full((n, nseg), -1, np.int64)
     out = np.empty(8192, np.int32)
     k = 0
     for c in range(n):
@@ -391,19 +407,31 @@ def _root_lists(bits, n, row, piece_base, nseg, cells, ncell, cp, cov, woff, cwi
         for a in range(piece_base):
             if not bits[abase + a]:
                 continue
-            e = _window(bits, base, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
+            e = _window(
+                bits,
+                base,
+                a,
+                win_offsets,
+                cover_ptr,
+                cover,
+                cover_win,
+                win_index,
+                win_ptr,
+                win_moves,
+                win_top,
+            )
             for p in range(NU_PIECES):
                 if bits[base + piece_base + p]:
                     continue
                 s = a * NU_PIECES + p
-                roff[c, s] = k
-                for q in range(went[e, p], went[e, p + 1]):
-                    m = wlist[q]
-                    if _free_in(bits, base, m, cells, ncell):
+                root_off[c, s] = k
+                for q in range(win_ptr[e, p], win_ptr[e, p + 1]):
+                    m = win_moves[q]
+                    if _free_in(bits, base, m, cells, n_cells):
                         out = _push(out, k, m)
                         k += 1
-                rlen[c, s] = k - roff[c, s]
-    return out[:k].copy(), roff, rlen
+                root_len[c, s] = k - root_off[c, s]
+    return out[:k].copy(), root_off, root_len
 
 
 def legal_moves(pos, color: int, min_size: int = 1) -> list[int]:
@@ -417,31 +445,74 @@ def legal_array(pos, color: int, min_size: int = 1) -> np.ndarray:
     window cache the playouts fill, so a few µs instead of a few hundred."""
     t = play_tables(pos.bc.size)
     t.trim()
-    att = (pos.corners[color] if pos.nu_played[color] else pos.start_bit[color])
+    att = pos.corners[color] if pos.nu_played[color] else pos.start_bit[color]
     forb = pos.forbidden[color]
     t.seen_gen += 1
-    return _legal_moves(t.pack([forb, att & ~forb]), t.nbytes * 8, t.piece_base, min_size,
-                        t.seen_gen, t.seen, t.cells, t.ncell, t.cp, t.cov, t.woff, t.cwin,
-                        t.widx, t.went, t.wlist, t.wtop).astype(np.int64)
+    return _legal_moves(
+        t.pack([forb, att & ~forb]),
+        t.nbytes * 8,
+        t.piece_base,
+        min_size,
+        t.seen_gen,
+        t.seen,
+        t.cells,
+        t.ncell,
+        t.cp,
+        t.cov,
+        t.woff,
+        t.cwin,
+        t.widx,
+        t.went,
+        t.wlist,
+        t.wtop,
+    ).astype(np.int64)
 
 
 @njit(cache=True)
-def _legal_moves(bits, row, piece_base, min_size, gen, seen, cells, ncell, cp, cov, woff,
-                 cwin, widx, went, wlist, wtop):
+def _legal_moves(
+    bits,
+    row,
+    piece_base,
+    min_size,
+    gen,
+    seen,
+    cells,
+    n_cells,
+    cover_ptr,
+    cover,
+    win_offsets,
+    cover_win,
+    win_index,
+    win_ptr,
+    win_moves,
+    win_top,
+):
     out = np.empty(4096, np.int32)
     k = 0
     for a in range(piece_base):
         if not bits[row + a]:
             continue
-        e = _window(bits, 0, a, woff, cp, cov, cwin, widx, went, wlist, wtop)
+        e = _window(
+            bits,
+            0,
+            a,
+            win_offsets,
+            cover_ptr,
+            cover,
+            cover_win,
+            win_index,
+            win_ptr,
+            win_moves,
+            win_top,
+        )
         for p in range(NU_PIECES):
             if bits[piece_base + p]:
                 continue
-            for q in range(went[e, p], went[e, p + 1]):
-                m = wlist[q]
-                if seen[m] == gen or ncell[m] < min_size:
+            for q in range(win_ptr[e, p], win_ptr[e, p + 1]):
+                m = win_moves[q]
+                if seen[m] == gen or n_cells[m] < min_size:
                     continue
-                if _free_in(bits, 0, m, cells, ncell):
+                if _free_in(bits, 0, m, cells, n_cells):
                     seen[m] = gen
                     out = _push(out, k, m)
                     k += 1
@@ -463,17 +534,14 @@ class _Work:
 
 
 @njit(cache=True, inline="always")
-def _add_local(b, wt, stamp, mark, lw, locs, nloc):
-    """Make bit `b` a local point of this ply (`mark[b] == stamp`, listed in `locs`) with
-    weight `wt`, or raise its weight to `wt`; returns the new count of local points."""
-    if mark[b] != stamp:
-        mark[b] = stamp
-        lw[b] = wt
-        locs[nloc] = b
-        return nloc + 1
-    if wt > lw[b]:
-        lw[b] = wt
-    return nloc
+def _add_local(b, stamp, local_mark, local_points, n_local):
+    """Make bit `b` a local point of this ply (`local_mark[b] == stamp`, listed in
+    `local_points`); returns the new count of local points."""
+    if local_mark[b] != stamp:
+        local_mark[b] = stamp
+        local_points[n_local] = b
+        return n_local + 1
+    return n_local
 
 
 @njit(cache=True, inline="always")
@@ -494,184 +562,248 @@ def _unit(x):
 
 
 @njit(cache=True, inline="always")
-def _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top):
+def _drop(c, s, i, win_moves, root_moves, seg_off, seg_len, seg_src, own_pool, pool_top):
     """Remove candidate `i` of segment `s` of colour `c` for good (it is illegal and will
     stay so). A shared segment (the window cache's or the root's) is copied to `c`'s pool
     first; when the pool is full the candidate stays (a later draw rejects it again).
     Returns the pool's top."""
-    n = slen[c, s]
+    n = seg_len[c, s]
     if i >= n:
-        return top  # already removed by an earlier draw this ply
-    if spool[c, s] != 1:
-        if top + n > pool.shape[1]:
-            return top
-        off = soff[c, s]
-        src = wlist if spool[c, s] == 0 else rlist
+        return pool_top  # already removed by an earlier draw this ply
+    if seg_src[c, s] != 1:
+        if pool_top + n > own_pool.shape[1]:
+            return pool_top
+        offset = seg_off[c, s]
+        source = win_moves if seg_src[c, s] == 0 else root_moves
         for q in range(n):
-            pool[c, top + q] = src[off + q]
-        soff[c, s] = top
-        spool[c, s] = 1
-        top += n
-    off = soff[c, s]
-    pool[c, off + i] = pool[c, off + n - 1]
-    slen[c, s] = n - 1
-    return top
+            own_pool[c, pool_top + q] = source[offset + q]
+        seg_off[c, s] = pool_top
+        seg_src[c, s] = 1
+        pool_top += n
+    offset = seg_off[c, s]
+    own_pool[c, offset + i] = own_pool[c, offset + n - 1]
+    seg_len[c, s] = n - 1
+    return pool_top
 
 
 @njit(cache=True, inline="always")
-def _learn(c, m, last, second, win, one, two, key1, key2):
+def _learn(c, m, last, second, win, reply_one, reply_two, key1, key2):
     """Store (`win`) or forget colour `c`'s reply `m` to the placements `last`, `second`."""
-    h = (key1[last] ^ key2[second]) & (two.shape[1] - 1)
+    h = (key1[last] ^ key2[second]) & (reply_two.shape[1] - 1)
     if win:
-        two[c, h] = m
-        one[c, last] = m
+        reply_two[c, h] = m
+        reply_one[c, last] = m
     else:
-        if two[c, h] == m:
-            two[c, h] = -1
-        if one[c, last] == m:
-            one[c, last] = -1
+        if reply_two[c, h] == m:
+            reply_two[c, h] = -1
+        if reply_one[c, last] == m:
+            reply_one[c, last] = -1
 
 
 @njit(cache=True)
-def _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop):
-    """Build the window cache's entry for bit `a` and forbidden pattern `pat`."""
-    e = wtop[0]
-    wtop[0] += 1
-    top = wtop[1]
+def _window_entry(a, pattern, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top):
+    """Build the window cache's entry for bit `a` and forbidden pattern `pattern`."""
+    entry = win_top[0]
+    win_top[0] += 1
+    fill = win_top[1]
     for p in range(NU_PIECES):
-        went[e, p] = top
-        for q in range(cp[a, p], cp[a, p + 1]):
-            if not cwin[q] & pat:
-                wlist[top] = cov[q]
-                top += 1
-    went[e, NU_PIECES] = top
-    wtop[1] = top
-    widx[a * 256 + pat] = e
-    return e
+        win_ptr[entry, p] = fill
+        for q in range(cover_ptr[a, p], cover_ptr[a, p + 1]):
+            if not cover_win[q] & pattern:
+                win_moves[fill] = cover[q]
+                fill += 1
+    win_ptr[entry, NU_PIECES] = fill
+    win_top[1] = fill
+    win_index[a * 256 + pattern] = entry
+    return entry
 
 
 @njit(cache=True)
-def _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell, piece,
-           adj_ptr, adj):
+def _place(
+    c, move, n, forbidden, used, nu_played, squares, last_piece, cells, n_cells, piece, adj_ptr, adj
+):
     """Colour `c` places `move`: its cells become forbidden to every colour, its edge
     neighbours to `c`, its piece used, and `c`'s counts grow (the attach points it opens
     are the caller's)."""
-    for q in range(ncell[move]):
+    for q in range(n_cells[move]):
         b = cells[move, q]
         for o in range(n):
-            forb[o, b] = 1
+            forbidden[o, b] = 1
     for q in range(adj_ptr[move], adj_ptr[move + 1]):
-        forb[c, adj[q]] = 1
+        forbidden[c, adj[q]] = 1
     used[c, piece[move]] = 1
     nu_played[c] += 1
-    squares[c] += ncell[move]
+    squares[c] += n_cells[move]
     last_piece[c] = piece[move]
 
 
 @njit(cache=True)
-def _new_corners(c, m, forb, inlist, att_ptr, att_list):
+def _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells):
     """How many attach points placement `m` would open for colour `c` that `c` has not
     got yet and may still cover (`corners`)."""
     k = 0
     for q in range(att_ptr[m], att_ptr[m + 1]):
-        b = att_list[q]
-        if not forb[c, b] and not inlist[c, b]:
+        b = attach_cells[q]
+        if not forbidden[c, b] and not in_list[c, b]:
             k += 1
     return k
 
 
 @njit(cache=True)
-def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_piece,
-             alive, hc, hm, k, local_mode, local_k, local_next, seed, gen,
-             cells, ncell, piece, gamma, adj_ptr, adj, att_ptr, att_list, cp, cov,
-             on, xs, ys, woff, cwin, widx, went, wlist, wtop, sgen, soff, slen, spool,
-             pool, segs, rlist, roff, rlen, use_lgr, rone, rtwo, key1, key2, bc, bm, context,
-             min_sizes, psize, cornw, pc, pm):
-    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    rs = z if z else np.uint64(1)  # the random generator's state (`_step`)
+def _playout(
+    bits,
+    n,
+    row,
+    piece_base,
+    stride,
+    color,
+    nu_played,
+    squares,
+    last_piece,
+    alive,
+    recent_c,
+    recent_m,
+    n_candidates,
+    local_mode,
+    seed,
+    gen,
+    cells,
+    n_cells,
+    piece,
+    gamma,
+    adj_ptr,
+    adj,
+    att_ptr,
+    attach_cells,
+    cover_ptr,
+    cover,
+    on_board,
+    xs,
+    ys,
+    win_offsets,
+    cover_win,
+    win_index,
+    win_ptr,
+    win_moves,
+    win_top,
+    seg_gen,
+    seg_off,
+    seg_len,
+    seg_src,
+    own_pool,
+    seg_rows,
+    root_moves,
+    root_off,
+    root_len,
+    use_lgr,
+    reply_one,
+    reply_two,
+    key1,
+    key2,
+    before_c,
+    before_m,
+    context,
+    corner_w,
+    path_c,
+    path_m,
+):
+    mix = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
+    mix = (mix ^ (mix >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    mix = (mix ^ (mix >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    mix ^= mix >> np.uint64(31)
+    rng = mix if mix else np.uint64(1)  # the random generator's state (`_step`)
 
-    forb = np.zeros((n, piece_base), np.uint8)
+    forbidden = np.zeros((n, piece_base), np.uint8)
     used = np.zeros((n, NU_PIECES), np.uint8)
-    att = np.zeros((n, piece_base), np.int32)
-    natt = np.zeros(n, np.int64)
-    inlist = np.zeros((n, piece_base), np.uint8)
+    attach = np.zeros((n, piece_base), np.int32)
+    n_attach = np.zeros(n, np.int64)
+    in_list = np.zeros((n, piece_base), np.uint8)
     for c in range(n):
         base = c * row
         for b in range(piece_base):
-            forb[c, b] = bits[base + b]
+            forbidden[c, b] = bits[base + b]
         for p in range(NU_PIECES):
             used[c, p] = bits[base + piece_base + p]
         base = (n + c) * row
         for b in range(piece_base):
             if bits[base + b]:
-                att[c, natt[c]] = b
-                natt[c] += 1
-                inlist[c, b] = 1
-    top = np.zeros(n, np.int64)  # each colour's pool fill
-    out = np.zeros((n, NU_PIECES), np.int32)
-    cnt = np.zeros(n, np.int64)
+                attach[c, n_attach[c]] = b
+                n_attach[c] += 1
+                in_list[c, b] = 1
+    pool_top = np.zeros(n, np.int64)  # each colour's pool fill
+    played = np.zeros((n, NU_PIECES), np.int32)
+    count = np.zeros(n, np.int64)
     nu_played = nu_played.copy()
     squares = squares.copy()
     last_piece = last_piece.copy()
-    if pc.shape[0]:
+    if path_c.shape[0]:
         # Placements after the packed position (a search's tree moves below its root):
         # play them, then list each colour's attach points afresh in board order, exactly
         # as packing the position they lead to would.
         corner = np.zeros((n, piece_base), np.uint8)
-        for i in range(pc.shape[0]):
-            c = pc[i]
-            move = pm[i]
-            _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell,
-                   piece, adj_ptr, adj)
+        for i in range(path_c.shape[0]):
+            c = path_c[i]
+            move = path_m[i]
+            _place(
+                c,
+                move,
+                n,
+                forbidden,
+                used,
+                nu_played,
+                squares,
+                last_piece,
+                cells,
+                n_cells,
+                piece,
+                adj_ptr,
+                adj,
+            )
             for q in range(att_ptr[move], att_ptr[move + 1]):
-                corner[c, att_list[q]] = 1
+                corner[c, attach_cells[q]] = 1
         for c in range(n):
-            natt[c] = 0
+            n_attach[c] = 0
             for b in range(piece_base):
-                keep = (inlist[c, b] or corner[c, b]) and not forb[c, b]
-                inlist[c, b] = keep
+                keep = (in_list[c, b] or corner[c, b]) and not forbidden[c, b]
+                in_list[c, b] = keep
                 if keep:
-                    att[c, natt[c]] = b
-                    natt[c] += 1
-    alive0 = alive
+                    attach[c, n_attach[c]] = b
+                    n_attach[c] += 1
+    alive_at_start = alive
     alive = alive.copy()
     nu_alive = 0
     for c in range(n):
         nu_alive += alive[c]
-    histc = np.full(3, -1, np.int64)
-    histm = np.full(3, -1, np.int64)
-    nh = 0
-    for i in range(hc.shape[0]):
-        histc[nh] = hc[i]
-        histm[nh] = hm[i]
-        nh += 1
+    hist_c = np.full(3, -1, np.int64)
+    hist_m = np.full(3, -1, np.int64)
+    n_hist = 0
+    for i in range(recent_c.shape[0]):
+        hist_c[n_hist] = recent_c[i]
+        hist_m[n_hist] = recent_m[i]
+        n_hist += 1
     # The last two placements (move ids; `none` before the first) and the playout's own
     # placements in order, for the replies.
     none = piece.shape[0]
-    last = hm[hm.shape[0] - 1] if hm.shape[0] >= 1 else none
-    second = hm[hm.shape[0] - 2] if hm.shape[0] >= 2 else none
-    seqc = np.empty(n * NU_PIECES, np.int64)
-    seqm = np.empty(n * NU_PIECES, np.int64)
-    nseq = 0
+    last = recent_m[recent_m.shape[0] - 1] if recent_m.shape[0] >= 1 else none
+    second = recent_m[recent_m.shape[0] - 2] if recent_m.shape[0] >= 2 else none
+    seq_c = np.empty(n * NU_PIECES, np.int64)
+    seq_m = np.empty(n * NU_PIECES, np.int64)
+    n_seq = 0
 
-    mark = np.zeros(piece_base, np.int64)  # == stamp: a local point this ply
-    lw = np.ones(piece_base, np.int64)  # a local point's weight (`local_next`)
-    amark = np.zeros(piece_base, np.int64)  # == stamp: an attach point of the mover
+    local_mark = np.zeros(piece_base, np.int64)  # == stamp: a local point this ply
+    attach_mark = np.zeros(piece_base, np.int64)  # == stamp: an attach point of the mover
     stamp = 0
-    locs = np.zeros(piece_base, np.int32)
-    avail = np.zeros(NU_PIECES, np.int32)
+    local_points = np.zeros(piece_base, np.int32)
+    avail_pieces = np.zeros(NU_PIECES, np.int32)
     # The mover's candidate segments this ply, one per (attach point, unused piece) with
     # candidates left: `seg[j]` its index (a · NU_PIECES + p), `seg_end[j]` the running
     # total of candidates (a draw bisects it), rows 0 and 1 of `segs`; rows 2 and 3 the
     # same for the near ones.
-    seg = segs[0]
-    seg_end = segs[1]
-    aseg = np.empty(piece_base + 1, np.int64)  # attach point i's segments: aseg[i]:aseg[i+1]
-    two = n == 2
-    max_tries = 3 * k + TRIES
+    seg_id = seg_rows[0]
+    seg_end = seg_rows[1]
+    attach_segs = np.empty(piece_base + 1, np.int64)  # attach point i's segments: aseg[i]:aseg[i+1]
+    two_colors = n == 2
+    max_tries = 3 * n_candidates + TRIES
     c = color
     while nu_alive:
         if not alive[c]:
@@ -680,269 +812,318 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
         reply = -1
         # The stored reply to the last two placements, else to the last one, if c may
         # play it now: its piece unused, no cell forbidden, a cell on an attach point.
-        for r2 in range(2 if use_lgr else 0):
-            m = rtwo[c, (key1[last] ^ key2[second]) & (rtwo.shape[1] - 1)] if r2 == 0 \
-                else rone[c, last]
+        for attempt in range(2 if use_lgr else 0):
+            m = (
+                reply_two[c, (key1[last] ^ key2[second]) & (reply_two.shape[1] - 1)]
+                if attempt == 0
+                else reply_one[c, last]
+            )
             if m < 0 or used[c, piece[m]]:
                 continue
             touch = False
-            for q in range(ncell[m]):
+            for q in range(n_cells[m]):
                 b = cells[m, q]
-                if forb[c, b]:
+                if forbidden[c, b]:
                     touch = False
                     break
-                if inlist[c, b]:
+                if in_list[c, b]:
                     touch = True
             if touch:
                 reply = m
                 break
-        # The opening's piece sizes (`min_sizes`, by placements; all ones without `sizes`):
-        # only pieces of at least `minsz` squares while the colour has placed few, unless
-        # none of them fits (then a second pass takes every piece, as Pentobi's playouts do).
-        minsz = min_sizes[nu_played[c]]
-        while True:
-            stamp += 1
-            npc = 0
-            for p in range(NU_PIECES):
-                if not used[c, p] and psize[p] >= minsz:
-                    avail[npc] = p
-                    npc += 1
-            # Compact c's attach points and list their segments (not needed when a stored
-            # reply is played: the next ply of c's does it).
-            j = 0
-            total = 0
-            ns = 0
-            for i in range(natt[c] if reply < 0 else 0):
-                a = att[c, i]
-                if forb[c, a]:
-                    continue
-                # The window cache's entry for a under c's forbidden cells around it
-                # (`_window`, written out: passing `forb[c]` costs a reference count).
-                pat = 0
-                for q in range(8):
-                    if forb[c, a + woff[q]]:
-                        pat |= 1 << q
-                e = widx[a * 256 + pat]
-                if e < 0:
-                    e = _window_entry(a, pat, cp, cov, cwin, widx, went, wlist, wtop)
-                first = ns
-                for q in range(npc):
-                    p = avail[q]
-                    s = a * NU_PIECES + p
-                    lo = went[e, p]
-                    wlen = went[e, p + 1] - lo
-                    if sgen[c, s] != gen:
-                        sgen[c, s] = gen
-                        if rlen[c, s] >= 0 and rlen[c, s] <= wlen:  # pruned at the root
-                            soff[c, s] = roff[c, s]
-                            slen[c, s] = rlen[c, s]
-                            spool[c, s] = 2
-                        else:
-                            soff[c, s] = lo
-                            slen[c, s] = wlen
-                            spool[c, s] = 0
-                    elif wlen < slen[c, s]:
-                        soff[c, s] = lo
-                        slen[c, s] = wlen
-                        spool[c, s] = 0
-                    size = slen[c, s]
-                    if size:
-                        total += size
-                        seg[ns] = s
-                        seg_end[ns] = total
-                        ns += 1
-                # An attach point without candidates left is dropped for good (not while the
-                # small pieces wait: they may still fit there).
-                if ns > first or minsz > 1:
-                    att[c, j] = a
-                    amark[a] = stamp
-                    aseg[j] = first
-                    j += 1
-            if reply < 0:
-                aseg[j] = ns
-                natt[c] = j
-            move = reply
-            found = 0
-            wsum = 0.0
-            if total and move < 0:
-                # Local points: attach points (and, in local mode, their edge neighbours) the
-                # other colours' last placements opened.
-                nloc = 0
-                for h in range(nh):
-                    oc = histc[h]
-                    if oc == c:
-                        continue
-                    om = histm[h]
-                    wt = local_next if n > 2 and oc == (c + 1) % n else 1
-                    for q in range(att_ptr[om], att_ptr[om + 1]):
-                        a = att_list[q]
-                        if forb[oc, a]:
-                            continue
-                        if not forb[c, a]:
-                            nloc = _add_local(a, wt, stamp, mark, lw, locs, nloc)
-                        if local_mode:
-                            for d in (1, -1, stride, -stride):
-                                b = a + d
-                                if on[b] and not forb[oc, b] and not forb[c, b]:
-                                    nloc = _add_local(b, wt, stamp, mark, lw, locs, nloc)
-                use_local_gamma = not local_mode and nloc > 0
-                # Draws: in local mode with local points, first from the attach points near
-                # one (`segs` rows 2–3), keeping the candidate covering the most local
-                # points (own attach points among them twice); without a local candidate,
-                # `k` from all of c's segments (rows 0–1), gamma-weighted. A draw picks a
-                # candidate uniformly; an illegal one is dropped from its segment for good.
-                ntotal = 0
-                nn = 0
-                if local_mode and nloc:
-                    for i in range(j):
-                        a = att[c, i]
-                        ax = xs[a]
-                        ay = ys[a]
-                        for q in range(nloc):
-                            b = locs[q]
-                            if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
-                                for g in range(aseg[i], aseg[i + 1]):
-                                    ntotal += slen[c, seg[g]]
-                                    segs[2, nn] = seg[g]
-                                    segs[3, nn] = ntotal
-                                    nn += 1
-                                break
-                near = ntotal > 0
-                r0 = 2 if near else 0  # the rows drawn from
-                pool_size = ntotal if near else total
-                nsegs = nn if near else ns
-                want = local_k if near else k
-                most = LOCAL_TRIES if near else max_tries
-                best_cnt = 0
-                tries = 0
-                while True:
-                    if found >= want or tries >= most:
-                        if found or not near:
-                            break
-                        near = False  # no local candidate: draw from all
-                        r0, pool_size, nsegs, want, most, tries = 0, total, ns, k, max_tries, 0
-                        continue
-                    tries += 1
-                    rs = _step(rs)
-                    r = int(_unit(rs) * pool_size)
-                    lo = 0  # the segment holding candidate r: bisect the running totals
-                    hi = nsegs - 1
-                    while lo < hi:
-                        mid = (lo + hi) >> 1
-                        if segs[r0 + 1, mid] > r:
-                            hi = mid
-                        else:
-                            lo = mid + 1
-                    s = segs[r0, lo]
-                    i = r - (segs[r0 + 1, lo - 1] if lo else 0)
-                    if i >= slen[c, s]:
-                        continue  # removed by an earlier draw this ply
-                    off = soff[c, s]
-                    src = spool[c, s]
-                    m = pool[c, off + i] if src == 1 else rlist[off + i] if src == 2 \
-                        else wlist[off + i]
-                    free = True
-                    for q in range(ncell[m]):
-                        if forb[c, cells[m, q]]:
-                            free = False
-                            break
-                    if not free:
-                        top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool, pool, top[c])
-                        continue
-                    if near:
-                        # (the weight only for a candidate that may be kept)
-                        hit = 0
-                        for q in range(ncell[m]):
-                            b = cells[m, q]
-                            if mark[b] == stamp:
-                                hit += lw[b]
-                                if amark[b] == stamp:
-                                    hit += 1
-                        if not hit:
-                            continue
-                        found += 1
-                        if hit < best_cnt:
-                            continue
-                    w = gamma[m]
-                    if cornw.shape[0] > 1:
-                        w *= cornw[_new_corners(c, m, forb, inlist, att_ptr, att_list)]
-                    if near:
-                        if hit > best_cnt:
-                            best_cnt = hit
-                            wsum = w
-                            move = m
-                            continue
+        stamp += 1
+        n_avail = 0
+        for p in range(NU_PIECES):
+            if not used[c, p]:
+                avail_pieces[n_avail] = p
+                n_avail += 1
+        # Compact c's attach points and list their segments (not needed when a stored
+        # reply is played: the next ply of c's does it).
+        j = 0
+        total = 0
+        n_segs = 0
+        for i in range(n_attach[c] if reply < 0 else 0):
+            a = attach[c, i]
+            if forbidden[c, a]:
+                continue
+            # The window cache's entry for a under c's forbidden cells around it
+            # (`_window`, written out: passing `forb[c]` costs a reference count).
+            pattern = 0
+            for q in range(8):
+                if forbidden[c, a + win_offsets[q]]:
+                    pattern |= 1 << q
+            entry = win_index[a * 256 + pattern]
+            if entry < 0:
+                entry = _window_entry(
+                    a, pattern, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top
+                )
+            first = n_segs
+            for q in range(n_avail):
+                p = avail_pieces[q]
+                seg = a * NU_PIECES + p
+                lo = win_ptr[entry, p]
+                win_len = win_ptr[entry, p + 1] - lo
+                if seg_gen[c, seg] != gen:
+                    seg_gen[c, seg] = gen
+                    if root_len[c, seg] >= 0 and root_len[c, seg] <= win_len:  # pruned at the root
+                        seg_off[c, seg] = root_off[c, seg]
+                        seg_len[c, seg] = root_len[c, seg]
+                        seg_src[c, seg] = 2
                     else:
-                        found += 1
-                        if use_local_gamma:
-                            for q in range(ncell[m]):
-                                if mark[cells[m, q]] == stamp:
-                                    w *= LOCAL_GAMMA
-                                    break
-                    wsum += w
-                    rs = _step(rs)
-                    if _unit(rs) * wsum < w:
+                        seg_off[c, seg] = lo
+                        seg_len[c, seg] = win_len
+                        seg_src[c, seg] = 0
+                elif win_len < seg_len[c, seg]:
+                    seg_off[c, seg] = lo
+                    seg_len[c, seg] = win_len
+                    seg_src[c, seg] = 0
+                size = seg_len[c, seg]
+                if size:
+                    total += size
+                    seg_id[n_segs] = seg
+                    seg_end[n_segs] = total
+                    n_segs += 1
+            # An attach point without candidates left is dropped for good.
+            if n_segs > first:
+                attach[c, j] = a
+                attach_mark[a] = stamp
+                attach_segs[j] = first
+                j += 1
+        if reply < 0:
+            attach_segs[j] = n_segs
+            n_attach[c] = j
+        move = reply
+        found = 0
+        weight_sum = 0.0
+        if total and move < 0:
+            # Local points: attach points (and, in local mode, their edge neighbours) the
+            # other colours' last placements opened.
+            n_local = 0
+            for h in range(n_hist):
+                other = hist_c[h]
+                if other == c:
+                    continue
+                other_move = hist_m[h]
+                for q in range(att_ptr[other_move], att_ptr[other_move + 1]):
+                    a = attach_cells[q]
+                    if forbidden[other, a]:
+                        continue
+                    if not forbidden[c, a]:
+                        n_local = _add_local(a, stamp, local_mark, local_points, n_local)
+                    if local_mode:
+                        for d in (1, -1, stride, -stride):
+                            b = a + d
+                            if on_board[b] and not forbidden[other, b] and not forbidden[c, b]:
+                                n_local = _add_local(b, stamp, local_mark, local_points, n_local)
+            use_local_gamma = not local_mode and n_local > 0
+            # Draws: in local mode with local points, first from the attach points near
+            # one (`segs` rows 2–3), keeping the candidate covering the most local
+            # points (own attach points among them twice); without a local candidate,
+            # `k` from all of c's segments (rows 0–1), gamma-weighted. A draw picks a
+            # candidate uniformly; an illegal one is dropped from its segment for good.
+            near_total = 0
+            n_near = 0
+            if local_mode and n_local:
+                for i in range(j):
+                    a = attach[c, i]
+                    ax = xs[a]
+                    ay = ys[a]
+                    for q in range(n_local):
+                        b = local_points[q]
+                        if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
+                            for g in range(attach_segs[i], attach_segs[i + 1]):
+                                near_total += seg_len[c, seg_id[g]]
+                                seg_rows[2, n_near] = seg_id[g]
+                                seg_rows[3, n_near] = near_total
+                                n_near += 1
+                            break
+            near = near_total > 0
+            draw_row = 2 if near else 0  # the rows drawn from
+            draw_total = near_total if near else total
+            draw_segs = n_near if near else n_segs
+            want = LOCAL_K if near else n_candidates
+            max_draws = LOCAL_TRIES if near else max_tries
+            best_hits = 0
+            tries = 0
+            while True:
+                if found >= want or tries >= max_draws:
+                    if found or not near:
+                        break
+                    near = False  # no local candidate: draw from all
+                    draw_row, draw_total, draw_segs, want, max_draws, tries = (
+                        0,
+                        total,
+                        n_segs,
+                        n_candidates,
+                        max_tries,
+                        0,
+                    )
+                    continue
+                tries += 1
+                rng = _step(rng)
+                r = int(_unit(rng) * draw_total)
+                lo = 0  # the segment holding candidate r: bisect the running totals
+                hi = draw_segs - 1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if seg_rows[draw_row + 1, mid] > r:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                seg = seg_rows[draw_row, lo]
+                i = r - (seg_rows[draw_row + 1, lo - 1] if lo else 0)
+                if i >= seg_len[c, seg]:
+                    continue  # removed by an earlier draw this ply
+                offset = seg_off[c, seg]
+                source = seg_src[c, seg]
+                m = (
+                    own_pool[c, offset + i]
+                    if source == 1
+                    else root_moves[offset + i]
+                    if source == 2
+                    else win_moves[offset + i]
+                )
+                free = True
+                for q in range(n_cells[m]):
+                    if forbidden[c, cells[m, q]]:
+                        free = False
+                        break
+                if not free:
+                    pool_top[c] = _drop(
+                        c,
+                        seg,
+                        i,
+                        win_moves,
+                        root_moves,
+                        seg_off,
+                        seg_len,
+                        seg_src,
+                        own_pool,
+                        pool_top[c],
+                    )
+                    continue
+                if near:
+                    # (the weight only for a candidate that may be kept)
+                    hit = 0
+                    for q in range(n_cells[m]):
+                        b = cells[m, q]
+                        if local_mark[b] == stamp:
+                            hit += 1
+                            if attach_mark[b] == stamp:
+                                hit += 1
+                    if not hit:
+                        continue
+                    found += 1
+                    if hit < best_hits:
+                        continue
+                weight = gamma[m]
+                if corner_w.shape[0] > 1:
+                    weight *= corner_w[
+                        _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells)
+                    ]
+                if near:
+                    if hit > best_hits:
+                        best_hits = hit
+                        weight_sum = weight
                         move = m
-                if not found:
-                    # Every candidate left, weighted; the illegal ones are dropped on the way.
-                    for g in range(ns):
-                        s = seg[g]
-                        for i in range(slen[c, s] - 1, -1, -1):
-                            off = soff[c, s]
-                            src = spool[c, s]
-                            m = pool[c, off + i] if src == 1 else rlist[off + i] \
-                                if src == 2 else wlist[off + i]
-                            free = True
-                            for q in range(ncell[m]):
-                                if forb[c, cells[m, q]]:
-                                    free = False
-                                    break
-                            if free:
-                                w = gamma[m]
-                                if cornw.shape[0] > 1:
-                                    w *= cornw[_new_corners(c, m, forb, inlist, att_ptr,
-                                                            att_list)]
-                                wsum += w
-                                rs = _step(rs)
-                                if _unit(rs) * wsum < w:
-                                    move = m
-                            else:
-                                top[c] = _drop(c, s, i, wlist, rlist, soff, slen, spool,
-                                               pool, top[c])
-            if move >= 0 or minsz == 1:
-                break
-            minsz = 1
+                        continue
+                else:
+                    found += 1
+                    if use_local_gamma:
+                        for q in range(n_cells[m]):
+                            if local_mark[cells[m, q]] == stamp:
+                                weight *= LOCAL_GAMMA
+                                break
+                weight_sum += weight
+                rng = _step(rng)
+                if _unit(rng) * weight_sum < weight:
+                    move = m
+            if not found:
+                # Every candidate left, weighted; the illegal ones are dropped on the way.
+                for g in range(n_segs):
+                    seg = seg_id[g]
+                    for i in range(seg_len[c, seg] - 1, -1, -1):
+                        offset = seg_off[c, seg]
+                        source = seg_src[c, seg]
+                        m = (
+                            own_pool[c, offset + i]
+                            if source == 1
+                            else root_moves[offset + i]
+                            if source == 2
+                            else win_moves[offset + i]
+                        )
+                        free = True
+                        for q in range(n_cells[m]):
+                            if forbidden[c, cells[m, q]]:
+                                free = False
+                                break
+                        if free:
+                            weight = gamma[m]
+                            if corner_w.shape[0] > 1:
+                                weight *= corner_w[
+                                    _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells)
+                                ]
+                            weight_sum += weight
+                            rng = _step(rng)
+                            if _unit(rng) * weight_sum < weight:
+                                move = m
+                        else:
+                            pool_top[c] = _drop(
+                                c,
+                                seg,
+                                i,
+                                win_moves,
+                                root_moves,
+                                seg_off,
+                                seg_len,
+                                seg_src,
+                                own_pool,
+                                pool_top[c],
+                            )
         if move < 0:
             alive[c] = 0
             nu_alive -= 1
-            if two and nu_alive == 1 and squares[c] < squares[1 - c]:
+            if two_colors and nu_alive == 1 and squares[c] < squares[1 - c]:
                 break
             c = (c + 1) % n
             continue
-        _place(c, move, n, forb, used, nu_played, squares, last_piece, cells, ncell, piece,
-               adj_ptr, adj)
+        _place(
+            c,
+            move,
+            n,
+            forbidden,
+            used,
+            nu_played,
+            squares,
+            last_piece,
+            cells,
+            n_cells,
+            piece,
+            adj_ptr,
+            adj,
+        )
         for q in range(att_ptr[move], att_ptr[move + 1]):
-            b = att_list[q]
-            if not forb[c, b] and not inlist[c, b]:
-                inlist[c, b] = 1
-                att[c, natt[c]] = b
-                natt[c] += 1
-        out[c, cnt[c]] = move
-        cnt[c] += 1
-        if nh == 3:
-            histc[0] = histc[1]
-            histm[0] = histm[1]
-            histc[1] = histc[2]
-            histm[1] = histm[2]
-            nh = 2
-        histc[nh] = c
-        histm[nh] = move
-        nh += 1
+            b = attach_cells[q]
+            if not forbidden[c, b] and not in_list[c, b]:
+                in_list[c, b] = 1
+                attach[c, n_attach[c]] = b
+                n_attach[c] += 1
+        played[c, count[c]] = move
+        count[c] += 1
+        if n_hist == 3:
+            hist_c[0] = hist_c[1]
+            hist_m[0] = hist_m[1]
+            hist_c[1] = hist_c[2]
+            hist_m[1] = hist_m[2]
+            n_hist = 2
+        hist_c[n_hist] = c
+        hist_m[n_hist] = move
+        n_hist += 1
         second = last
         last = move
-        seqc[nseq] = c
-        seqm[nseq] = move
-        nseq += 1
+        seq_c[n_seq] = c
+        seq_m[n_seq] = move
+        n_seq += 1
         c = (c + 1) % n
     scores = np.zeros(n, np.int64)
     for c in range(n):
@@ -955,21 +1136,21 @@ def _playout(bits, n, row, piece_base, stride, color, nu_played, squares, last_p
         # forget theirs: over the simulation's placements before the playout, then its own.
         best = -(1 << 30)
         for c in range(n):
-            if alive0[c] and scores[c] > best:
+            if alive_at_start[c] and scores[c] > best:
                 best = scores[c]
         last = none
         second = none
-        for i in range(bm.shape[0]):
+        for i in range(before_m.shape[0]):
             if i >= context:
-                c = bc[i]
-                win = alive0[c] != 0 and scores[c] == best
-                _learn(c, bm[i], last, second, win, rone, rtwo, key1, key2)
+                c = before_c[i]
+                win = alive_at_start[c] != 0 and scores[c] == best
+                _learn(c, before_m[i], last, second, win, reply_one, reply_two, key1, key2)
             second = last
-            last = bm[i]
-        for i in range(nseq):
-            c = seqc[i]
-            win = alive0[c] != 0 and scores[c] == best
-            _learn(c, seqm[i], last, second, win, rone, rtwo, key1, key2)
+            last = before_m[i]
+        for i in range(n_seq):
+            c = seq_c[i]
+            win = alive_at_start[c] != 0 and scores[c] == best
+            _learn(c, seq_m[i], last, second, win, reply_one, reply_two, key1, key2)
             second = last
-            last = seqm[i]
-    return out, cnt, scores
+            last = seq_m[i]
+    return played, count, scores
