@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 SUBCOMMANDS = {
-    "gtp": ("server.gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
+    "gtp": ("gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
     "serve": ("server.serve", "start the LAN host"),
     "discover": ("server.lan.discover", "list Corner Claim hosts on the LAN"),
     "replay": ("server.cli:ReplayCommand", "show a game record, or export a stored game"),

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from server import schemas as S
 from server.store.sqlite import StoreError
+from server.web import schemas as S
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
 from tests.test_api import move, state

@@ -8,8 +8,8 @@ import pytest
 
 from engine.core import Game
 from engine.cornerclaim import RULES, new_game
-from server import ladder as L
 from server.app import create_app, shutdown_app
+from server.ladder import standings as L
 from server.store.sqlite import SqliteStore
 from tests.games import tictactoe  # noqa: F401 - registers the game
 from tests.test_sgf import random_game
