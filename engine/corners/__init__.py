@@ -21,9 +21,10 @@ from .rules import (
     State,
     move_list,
     new_game,
+    setup_state,
     start_state,
 )
 
 __all__ = ["GAME", "RULES", "ClockResumed", "CornersRules", "DrawAccepted", "DrawDeclined",
            "DrawOffered", "FlagFell", "Moved", "Resigned", "State", "move_list", "new_game",
-           "perft", "start_state"]
+           "perft", "setup_state", "start_state"]

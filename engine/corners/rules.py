@@ -731,3 +731,16 @@ def start_state(variant: str = "classic-3x3", **options) -> State:
     """The start position of `variant` (options: reserve_s, increment_s)."""
     return RULES.initial_state(GameCreated(seq=1, game=GAME, variant=variant,
                                            options=options))
+
+
+def setup_state(variant: str, board, *, to_move: int = 1, number: int = 1,
+                **options) -> State:
+    """A state for a position set up by hand (analysis, tests): `board` is 64 numbers
+    (0 empty, 1 white, 2 black; a1 first, then b1 … h1, a2 …), `to_move` the side to move and
+    `number` its move number. The moves before it are placeholders (seq 0, no path) that
+    cannot be taken back."""
+    state = start_state(variant, **options)
+    plies = 2 * (number - 1) + (to_move - 1)
+    moves = tuple(Played(0, 1 + i % 2, (), None) for i in range(plies))
+    state = replace(state, board=tuple(board), moves=moves)
+    return replace(state, positions=(state.key(),))
