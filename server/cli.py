@@ -58,9 +58,8 @@ class ReplayCommand:
 
 def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | None) -> int:
     """Write one stored game as `fmt`; 2 (with a message on stderr) if it cannot."""
-    from engine.core import Event, Game, log_to_json
     from engine.errors import EngineError
-    from server.store.sqlite import SqliteStore
+    from server.store.sqlite import SqliteStore, load_game
 
     if data_dir is None:
         from server.serve import default_data_dir
@@ -72,18 +71,15 @@ def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | No
         return 2
     store = SqliteStore(data_dir)
     try:
-        events = store.events_since(game_id, 0)
-    finally:
-        store.close()
-    if not events:
-        print(f"there is no game {game_id!r} in {data_dir}", file=sys.stderr)
-        return 2
-    try:
-        parsed = [Event.from_dict(e) for e in events]
-        game = Game.from_events(parsed)
+        if not store.events_since(game_id, 0):
+            print(f"there is no game {game_id!r} in {data_dir}", file=sys.stderr)
+            return 2
+        game = load_game(store, game_id)
     except EngineError as e:
         print(f"game {game_id}: its stored log does not fold: {e.message}", file=sys.stderr)
         return 2
+    finally:
+        store.close()
     rules = game.rules
     offered = ["json", *rules.formats]
     fmt = fmt or next(iter(rules.formats), "json")
@@ -92,7 +88,7 @@ def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | No
               file=sys.stderr)
         return 2
     try:
-        text = log_to_json(parsed) if fmt == "json" else rules.export(game, fmt)
+        text = game.to_json() if fmt == "json" else rules.export(game, fmt)
     except EngineError as e:
         print(f"game {game_id}: {e.message}", file=sys.stderr)
         return 2

@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from engine import registry
-from engine.core import Event, Game, GameCreated
+from engine.core import Game, GameCreated
 from engine.errors import EngineError
+from server.store.sqlite import HUMAN_KINDS, load_game
 
 START_RATING = 1500.0
 #: Elo's K: how far one game moves a rating. 32 is the common club value: a new player finds
@@ -55,7 +56,6 @@ LEVEL_RATINGS: dict[str, dict[int, float]] = {
 #: DEFAULT_LEVEL_RATING + LEVEL_STEP × (level − 1).
 DEFAULT_LEVEL_RATING = 1000.0
 LEVEL_STEP = 200.0
-HUMAN_KINDS = ("open", "local")
 ALL = "all"
 RECENT = 20
 DEFAULT_GAME = "cornerclaim"
@@ -548,8 +548,7 @@ def games_from_store(store) -> list[FinishedGame]:
     out = []
     for record in store.games():
         try:
-            events = [Event.from_dict(e) for e in store.events_since(record.id, 0)]
-            game = Game.from_events(events)
+            game = load_game(store, record.id)
         except EngineError:
             continue  # the service skips such a game too (and logs it)
         summary = summarise(record.id, times.get(record.id, record.created_at), game,

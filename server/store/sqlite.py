@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from engine.core import Event, Game
+
 log = logging.getLogger(__name__)
 
 #: A commit slower than this is the disk's doing (a lone commit is ~0.5 ms on an idle SSD):
@@ -91,6 +93,10 @@ class StoreError(Exception):
         code = getattr(error, "sqlite_errorcode", None)
         full = code == sqlite3.SQLITE_FULL or "full" in str(error).lower()
         return cls(str(error), full=full)
+
+
+#: Seat kinds a person plays (an open seat someone claims, or a seat on the host's device).
+HUMAN_KINDS = ("open", "local")
 
 
 @dataclass
@@ -310,3 +316,9 @@ class SqliteStore:
             log.warning("slow disk: %d commits over %.0f ms while the store was open; the "
                         "longest %.0f ms", self.slow_commits, SLOW_COMMIT_S * 1000,
                         self.slowest_commit_s * 1000)
+
+
+def load_game(store: EventStore, game_id: str) -> Game:
+    """A stored game folded from its events by its game's rules (the game its log's
+    `game_created` names); LogError if the log does not fold, or there is none."""
+    return Game.from_events(Event.from_dict(e) for e in store.events_since(game_id, 0))

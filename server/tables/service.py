@@ -26,7 +26,7 @@ from engine.core import Event, Game
 from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeqError
 from server.errors import ApiError, from_engine
 from server.realtime.presence import Presence
-from server.store.sqlite import EventStore, GameRecord, SeatRecord
+from server.store.sqlite import EventStore, GameRecord, SeatRecord, load_game
 from server.tables.table import Table, UndoRequest, new_token
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class GameService:
             self._tables[record.id] = self._new_table(record, game, self.store.seats(record.id))
 
     def _fold(self, game_id: str) -> Game:
-        return Game.from_events(Event.from_dict(e) for e in self.store.events_since(game_id, 0))
+        return load_game(self.store, game_id)
 
     def _new_table(self, record: GameRecord, game: Game, seats: list[SeatRecord]) -> Table:
         return Table(record, game, seats, loader=lambda: self._fold(record.id))

@@ -17,6 +17,7 @@ import server.web.schemas as S
 from engine import registry
 from server.errors import ApiError
 from server.tables.service import DEFAULT_GAME, GameService
+from server.web import attachment
 
 blp = Blueprint("games", __name__, url_prefix="/api",
                 description="Games: the catalog, lobby, seats, moves, takebacks, replays")
@@ -289,7 +290,7 @@ class ReplayJson(MethodView):
         one."""
         text, game = service().log_json(game_id), service().table(game_id).record.game
         return Response(text, mimetype="application/json",
-                        headers=_attachment(game, game_id, "json"))
+                        headers=attachment(f"{game}-{game_id}", "json"))
 
 
 @blp.route("/games/<game_id>/replay.<fmt>")
@@ -302,8 +303,6 @@ class ReplayFormat(MethodView):
         """The game written in a format of its own; 404 no_such_format for a format the game
         does not have."""
         game, text, mimetype = service().export(game_id, fmt)
-        return Response(text, mimetype=mimetype, headers=_attachment(game, game_id, fmt))
+        return Response(text, mimetype=mimetype, headers=attachment(f"{game}-{game_id}", fmt))
 
 
-def _attachment(game: str, game_id: str, ext: str) -> dict[str, str]:
-    return {"Content-Disposition": f'inline; filename="{game}-{game_id}.{ext}"'}

@@ -24,7 +24,6 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
 import marshmallow as ma
 from flask import Flask, Response, current_app, request
@@ -40,7 +39,8 @@ from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
-from server.web.schemas import ErrorSchema
+from server.web import attachment
+from server.web.schemas import ErrorSchema, Strict
 
 blp = Blueprint("ladder", __name__, url_prefix="/api",
                 description="The ladder (match points, ratings, stats) and replays")
@@ -52,11 +52,6 @@ JSON_FORMAT = {"ext": "json", "mimetype": "application/json", "label": "JSON eve
 
 
 # -- schemas ------------------------------------------------------------------------------
-class Strict(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-
 def _known_game(value: str) -> None:
     ids = [r.game for r in registry.games()]
     if value not in ids:
@@ -525,8 +520,6 @@ class ImportedRecord(MethodView):
             raise ApiError("not_found", f"{rules.title} records download as {offered}, "
                            f"not {ext}", status=404)
         return Response(text, mimetype=mimetype,
-                        headers=_attachment(f"{rules.game}-{replay_id}", ext))
+                        headers=attachment(f"{rules.game}-{replay_id}", ext, download=True))
 
 
-def _attachment(name: str, ext: str) -> dict[str, Any]:
-    return {"Content-Disposition": f'attachment; filename="{name}.{ext}"'}
