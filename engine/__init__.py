@@ -5,3 +5,5 @@ every game supplies (`Rules`, `Outcome` and the catalog's value types) and `engi
 the games this host offers. Each game is a package of its own: `engine.cornerclaim` is
 Corner Claim (its rules, pieces, board, computer players and `.blksgf` records).
 """
+
+from . import registry  # noqa: E402,F401 - a log of a built-in game folds from any entry

@@ -130,14 +130,16 @@ S = TypeVar("S")
 
 #: game id -> its rules (`engine.rules.Rules`), filled by `engine.registry`.
 RULES: dict[str, Any] = {}
+#: Called once when a log names a game not in RULES yet (the registry's loading of the
+#: built-in games, installed by `engine.registry` when the engine package is imported).
+LOAD_GAMES: list[Any] = []
 
 
 def rules_for(game: str):
-    """The rules of `game` (the registry loads the built-in games on first use)."""
+    """The rules of `game`; LogError if no game of that id is registered."""
     if game not in RULES:
-        from . import registry
-
-        registry.games()
+        for load in LOAD_GAMES:
+            load()
     try:
         return RULES[game]
     except KeyError:

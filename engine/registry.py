@@ -21,7 +21,7 @@ from .rules import Rules
 #: The built-in games: (module, the attribute holding its rules, its board module's file name
 #: under client_web/js/boards/).
 BUILTIN = (
-    ("engine.cornerclaim", "RULES", "cornerclaim.js"),
+    ("engine.cornerclaim", "CORNER_CLAIM", "cornerclaim.js"),
 )
 
 
@@ -45,6 +45,9 @@ def _load_builtins() -> None:
     for module, attr, board in BUILTIN:
         rules = getattr(importlib.import_module(module), attr)
         _add(Registration(rules, board, module, True))
+
+
+core.LOAD_GAMES.append(_load_builtins)
 
 
 def _add(reg: Registration) -> None:

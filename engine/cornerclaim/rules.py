@@ -16,7 +16,6 @@ from ..rules import (
     BaseRules,
     FormatSpec,
     LadderSeat,
-    LevelSpec,
     Outcome,
     Picture,
     PublicView,
@@ -160,19 +159,6 @@ VARIANT_SPECS = {
 #: Entries per generation of the small-window move cache in a long-running host: bounded, it
 #: levels off within the first minutes of a party at no measurable cost per move.
 SMALL_WINDOW_LIMIT = 8_000
-#: About how long a level takes a move on a home PC, rounded up from `scripts/bench_ai.py`'s
-#: time per move (docs/performance.md): the one-ply levels answer at once, the searches run
-#: their playouts (longer on the 20×20 boards), level 6 thinks for its 3 s budget.
-LEVEL_SECONDS = {1: 0.01, 2: 0.01, 3: 0.1, 4: 0.3, 5: 1.0, 6: 3.0}
-
-
-def _level_specs() -> dict[int, LevelSpec]:
-    from .ai import LEVELS
-
-    return {n: LevelSpec(n, lv.name, lv.description, LEVEL_SECONDS[n])
-            for n, lv in LEVELS.items()}
-
-
 #: Per placement index of a board's constants, its legal-list entry as JSON, encoded on first
 #: use (at most one per placement of the board: 13,729 on 14×14, 30,433 on 20×20).
 _FRAGMENTS: dict[object, list[bytes | None]] = {}
@@ -188,12 +174,7 @@ class CornerClaimRules(BaseRules):
     stats = (StatSpec("all_placed", "all 21 pieces placed"),
              StatSpec("single_last", "monomino placed last"),
              StatSpec("squares_left", "squares left in hand"))
-    hint_level = 3
     legal_query = "piece"
-
-    @property
-    def levels(self) -> dict[int, LevelSpec]:  # type: ignore[override]
-        return _level_specs()
 
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:
@@ -390,23 +371,6 @@ class CornerClaimRules(BaseRules):
             }))
         return tuple(out)
 
-    def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
-        from .ai import choose_move
-
-        move = choose_move(state, seat, level=level, seed=seed)
-        return None if move is None else state.move_str(move)
-
-    def hint(self, state: State, seat: int) -> str | None:
-        from .ai import hint
-
-        move = hint(state, seat)
-        return None if move is None else state.move_str(move)
-
-    def warm_up(self) -> float:
-        from .ai import warm_up
-
-        return warm_up()
-
     def prepare_host(self) -> None:
         """Build every board size's placement tables now (30–60 ms each, or the first game's
         phones wait for them) and bound the small-window move cache, which otherwise grows
@@ -417,27 +381,6 @@ class CornerClaimRules(BaseRules):
         for size in sorted({v.size for v in VARIANTS.values()}):
             BoardConst.get(size)
         bound_small_window(SMALL_WINDOW_LIMIT)
-
-    def export(self, game, fmt: str) -> str:
-        if fmt != "blksgf":
-            return super().export(game, fmt)
-        from .sgf import game_to_sgf
-
-        return game_to_sgf(game)
-
-    def read(self, text: str):
-        """A `.blksgf` record (SGF: it starts with "(;"), else None."""
-        if not text.lstrip().startswith("("):
-            return None
-        from .sgf import load_game
-
-        return load_game(text)
-
-    def gtp_session(self, variant: str, **options):
-        """A Go Text Protocol session (`gtp.GtpSession`) on an empty board of `variant`."""
-        from .gtp import GtpSession
-
-        return GtpSession(variant, **options)
 
     # -- checks ----------------------------------------------------------------------------
     def parse_move(self, state: State, seat: int, text: str) -> int:

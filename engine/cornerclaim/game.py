@@ -1,0 +1,62 @@
+"""Corner Claim as the host offers it: the rules (`rules.CornerClaimRules`) with the computer
+players (`ai`), Pentobi's `.blksgf` records (`sgf`) and the GTP session (`gtp`) behind the same
+`engine.rules.Rules` seam. `CORNER_CLAIM` is what `engine.registry` registers.
+
+The rules module knows none of these, so the players, the records and GTP can use the rules
+without a loop back to this one.
+"""
+
+from __future__ import annotations
+
+from ..rules import LevelSpec
+from . import ai
+from .gtp import GtpSession
+from .rules import CornerClaimRules, State
+from .sgf import game_to_sgf, load_game
+
+#: About how long a level takes a move on a home PC, rounded up from `scripts/bench_ai.py`'s
+#: time per move (docs/performance.md): the one-ply levels answer at once, the searches run
+#: their playouts (longer on the 20×20 boards), level 6 thinks for its 3 s budget.
+LEVEL_SECONDS = {1: 0.01, 2: 0.01, 3: 0.1, 4: 0.3, 5: 1.0, 6: 3.0}
+
+
+def _level_specs() -> dict[int, LevelSpec]:
+    return {n: LevelSpec(n, lv.name, lv.description, LEVEL_SECONDS[n])
+            for n, lv in ai.LEVELS.items()}
+
+
+class CornerClaim(CornerClaimRules):
+    """Corner Claim with its computer levels, hints, records and GTP."""
+
+    hint_level = 3
+
+    levels = _level_specs()
+
+    def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
+        move = ai.choose_move(state, seat, level=level, seed=seed)
+        return None if move is None else state.move_str(move)
+
+    def hint(self, state: State, seat: int) -> str | None:
+        move = ai.hint(state, seat)
+        return None if move is None else state.move_str(move)
+
+    def warm_up(self) -> float:
+        return ai.warm_up()
+
+    def export(self, game, fmt: str) -> str:
+        if fmt != "blksgf":
+            return super().export(game, fmt)
+        return game_to_sgf(game)
+
+    def read(self, text: str):
+        """A `.blksgf` record (SGF: it starts with "(;"), else None."""
+        if not text.lstrip().startswith("("):
+            return None
+        return load_game(text)
+
+    def gtp_session(self, variant: str, **options):
+        """A Go Text Protocol session (`gtp.GtpSession`) on an empty board of `variant`."""
+        return GtpSession(variant, **options)
+
+
+CORNER_CLAIM = CornerClaim()
