@@ -46,9 +46,7 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         search = FlatSearch(root, state.to_move - 1, seed=trial, learned=True,
                             recent=recent_placements(state), race_corners=race_corners,
                             dead=dead)
-        args = list(search._leaf)
-        args[11] = np.array(w, np.float64)
-        args[12] = race
+        args = search._leaf._replace(weights=np.array(w, np.float64), race=race)
         pos = root.copy()
         path = random_path(pos, rnd, 1 + trial % 6, dead)
         if not path:

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from .features import NU_FEATURES, weights_for
-from .leaf import leaf_lists
+from .leaf import LeafArgs, leaf_lists
 from .mcts import (
     DEAD_SCORE,
     EXPAND_AT,
@@ -71,7 +71,7 @@ from .playout import (
 )
 
 MAX_DEPTH = 128  # more than the placements of any game (4 colours × 21 pieces)
-# `_run`'s integer state (`FlatSearch.st`): the next seed to use, the playouts' generation
+# `_run`'s integer state (`FlatSearch.state`): the next seed to use, the playouts' generation
 # (`playout._Work.gen`), the RAVE marks' stamp, the pending path's depth, and whether the
 # call stopped for an expansion.
 ST_SEED, ST_GEN, ST_STAMP, ST_DEPTH, ST_EXPAND = range(5)
@@ -256,8 +256,8 @@ class FlatSearch:
             roots.rlen, rep.on, rep.one, rep.two, t.key1, t.key2,
             corner_weights(corners))
         pre = self.recent[-3:]
-        self._prc = np.array([c for c, _ in pre], np.int64)
-        self._prm = np.array([m for _, m in pre], np.int64)
+        self._pre_c = np.array([c for c, _ in pre], np.int64)
+        self._pre_m = np.array([m for _, m in pre], np.int64)
         self._settings = Settings(
             colors=n, uct_c=float(self.uct_c), rave_k=float(self.rave_k),
             widen_base=float(WIDEN_BASE), widen_rate=float(WIDEN_RATE),
@@ -266,8 +266,8 @@ class FlatSearch:
             plain=not relative and not length, relative=float(relative),
             length=float(length), score_bonus=SCORE_BONUS, score_scale=SCORE_SCALE,
             local=bool(local))
-        self.st = np.zeros(5, np.int64)
-        self.rstat = np.zeros(3 + 2 * n, np.float64)  # the relative rewards' statistics
+        self.state = np.zeros(5, np.int64)
+        self.reward_stats = np.zeros(3 + 2 * n, np.float64)  # the relative rewards' statistics
         self.mark = np.zeros((n, t.piece.shape[0] + 1), np.int64)
         self.path_node = np.zeros(MAX_DEPTH, np.int64)
         self.path_child = np.zeros(MAX_DEPTH, np.int64)
@@ -275,16 +275,22 @@ class FlatSearch:
         # The learned prior's nodes are listed and scored in compiled code (`leaf.leaf_lists`,
         # which `_run` calls itself while the tree has room); the heuristic orders stay
         # with `expand_lists` (the tuple is built anyway: `_run` takes the same types).
-        self._lx = self.learned is not None
-        self._leaf = (
-            packed.bits, t.pack(list(pos.occupied)), packed.nu_played, n, t.nbytes * 8,
-            t.piece_base, t.stride, pos.bc.size > 14, _alive(n, self.dead), self._prc,
-            self._prm, np.array(self.learned or (0.0,) * NU_FEATURES, np.float64),
-            self.race, race_corners, RACE_SLACK,
-            4 if pos.bc.size <= 14 else 7, _dist_array(pos.bc.size), t.min_sizes, t.on,
-            t.cells, t.ncell, t.piece, t.adj_ptr, t.adj, t.att_ptr, t.att, t.centre, t.cp,
-            t.cov, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
-            np.zeros(pos.bc.nu_moves, np.int64), np.zeros(1, np.int64))
+        self._compiled_listing = self.learned is not None
+        self._leaf = LeafArgs(
+            bits=packed.bits, occupied0=t.pack(list(pos.occupied)),
+            nu_played0=packed.nu_played, n=n, row=t.nbytes * 8, piece_base=t.piece_base,
+            stride=t.stride, big=pos.bc.size > 14, alive=_alive(n, self.dead),
+            pre_c=self._pre_c, pre_m=self._pre_m,
+            weights=np.array(self.learned or (0.0,) * NU_FEATURES, np.float64),
+            race=self.race, race_corners=race_corners, slack=RACE_SLACK,
+            early_at=4 if pos.bc.size <= 14 else 7, dist=_dist_array(pos.bc.size),
+            min_sizes=t.min_sizes, on_board=t.on, cells=t.cells, n_cells=t.ncell,
+            piece=t.piece, adj_ptr=t.adj_ptr, adj=t.adj, att_ptr=t.att_ptr,
+            attach_cells=t.att, centre=t.centre, cover_ptr=t.cp, cover=t.cov,
+            win_offsets=t.woff, cover_win=t.cwin, win_index=t.widx, win_ptr=t.went,
+            win_moves=t.wlist, win_top=t.wtop, seen=np.zeros(pos.bc.nu_moves, np.int64),
+            seen_gen=np.zeros(1, np.int64))
+        self._leaf_tuple = tuple(self._leaf)  # numba unpacks a plain tuple, not a named one
         self._mark_symmetry()
 
     def _expand(self, pos, color: int, recent: tuple) -> int:
@@ -319,32 +325,32 @@ class FlatSearch:
         """Run up to `count` simulations (the first one the pending, expanded one when
         `resume`); true when it stopped to have a node expanded."""
         seeds = self._seeds
-        have = len(seeds) - self.st[ST_SEED]
+        have = len(seeds) - self.state[ST_SEED]
         if have < count:
             rnd = self.rnd
             fresh = np.array([int(rnd() * 2**62) for _ in range(count - have)], np.int64)
-            self._seeds = seeds = np.concatenate((seeds[self.st[ST_SEED]:], fresh))
-            self.st[ST_SEED] = 0
+            self._seeds = seeds = np.concatenate((seeds[self.state[ST_SEED]:], fresh))
+            self.state[ST_SEED] = 0
         w = self._work
-        self.st[ST_GEN] = w.gen
-        self.st[ST_EXPAND] = 0
+        self.state[ST_GEN] = w.gen
+        self.state[ST_EXPAND] = 0
         t = self.tree
         done = _run(count, resume, t.color, t.first, t.k, t.visits, t.move, t.n, t.w, t.rn,
-                    t.rw, t.q, t.kid, t.cap, self.path_node, self.path_child, self.mark, self.st,
-                    self.rstat, seeds, self._settings, self._prc,
-                    self._prm, self._lx, t.used, self.prior_n, self.slope, self._leaf,
-                    *self._table_args)
-        w.gen = int(self.st[ST_GEN])
+                    t.rw, t.q, t.kid, t.cap, self.path_node, self.path_child, self.mark,
+                    self.state, self.reward_stats, seeds, self._settings, self._pre_c,
+                    self._pre_m, self._compiled_listing, t.used, self.prior_n, self.slope,
+                    self._leaf_tuple, *self._table_args)
+        w.gen = int(self.state[ST_GEN])
         self._done = done
         self.simulations += done
-        return bool(self.st[ST_EXPAND])
+        return bool(self.state[ST_EXPAND])
 
     def _expand_pending(self) -> None:
         """Expand the node the pending simulation stopped at (its path in `path_node`,
         `path_child`) in Python (the heuristic orders, or a full tree)."""
         t = self.tree
-        depth = int(self.st[ST_DEPTH])
-        if self._lx:  # `_run` found no room for the node: `add` grows the arrays
+        depth = int(self.state[ST_DEPTH])
+        if self._compiled_listing:  # `_run` found no room for the node: `add` grows the arrays
             c, moves, scores = leaf_lists(depth, self.path_node, self.path_child, t.color, t.move,
                                           *self._leaf)
             v = t.add(int(c), moves, scores, self.prior_n, self.slope)
@@ -434,7 +440,7 @@ def _rewards(scores, moves, settings, reward_stats, out):
     standard deviations the margin lies above the colour's mean margin in this search's
     simulations so far, and with `length` also −length · (rank − ½) · tanh(z_len), z_len
     how much longer than usual the simulated game was (a winner prefers to win quickly,
-    a loser to drag the game on). `rstat` holds the running statistics (Welford's): the
+    a loser to drag the game on). `reward_stats` holds the running statistics (Welford's): the
     count, the length's mean and M2, then each colour's margin mean, then its M2."""
     n = scores.shape[0]
     total = 0

@@ -18,6 +18,8 @@ The prior's per-node masks follow `features._context` bit for bit, and the score
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -47,6 +49,51 @@ def random_path(pos, rnd, depth: int, dead: frozenset = frozenset()) -> list[tup
         path.append((o, m))
         c = (o + 1) % n
     return path
+
+
+class LeafArgs(NamedTuple):
+    """What `leaf_lists` reads besides the tree path, in its parameters' order (a search
+    builds it once, `flat.FlatSearch._leaf`; `leaf_lists(depth, …, *args)` unpacks it, in
+    Python and in compiled code alike). From `on_board` to `win_top`: the board size's
+    `playout.PlayTables` arrays."""
+
+    bits: np.ndarray  # the packed root (`playout.Packed.bits`)
+    occupied0: np.ndarray  # the colours' occupied cells at the root, packed the same way
+    nu_played0: np.ndarray  # pieces each colour had placed at the root
+    n: int  # colours
+    row: int  # bits a packed row holds
+    piece_base: int  # the first piece bit (`BoardConst.piece_base`)
+    stride: int  # the board's row stride in bits
+    big: bool  # the 20×20 board
+    alive: np.ndarray  # which colours may move
+    pre_c: np.ndarray  # the colours of the placements before the root
+    pre_m: np.ndarray  # their moves
+    weights: np.ndarray  # the learned prior's weights
+    race: int  # placements per colour the race to the middle lasts
+    race_corners: bool  # the race keeps the moves gaining the most attach points
+    slack: float  # `mcts.RACE_SLACK`
+    early_at: int  # placements during which the centre counts
+    dist: np.ndarray  # each move's distance to the centre (`MoveFacts.dist`)
+    min_sizes: np.ndarray  # the smallest piece listed by placements made
+    on_board: np.ndarray
+    cells: np.ndarray
+    n_cells: np.ndarray
+    piece: np.ndarray
+    adj_ptr: np.ndarray
+    adj: np.ndarray
+    att_ptr: np.ndarray
+    attach_cells: np.ndarray
+    centre: np.ndarray
+    cover_ptr: np.ndarray
+    cover: np.ndarray
+    win_offsets: np.ndarray
+    cover_win: np.ndarray
+    win_index: np.ndarray
+    win_ptr: np.ndarray
+    win_moves: np.ndarray
+    win_top: np.ndarray
+    seen: np.ndarray  # scratch: moves listed by this call
+    seen_gen: np.ndarray  # scratch: its generation
 
 
 @njit(cache=True, inline="always")
