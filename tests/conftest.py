@@ -1,4 +1,5 @@
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,3 +20,12 @@ def load_record(path: Path) -> dict:
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture(autouse=True)
+def _test_games_registered():
+    """A test-only game a test module imported is registered for each of its tests, even
+    after an earlier test withdrew it."""
+    game = sys.modules.get("tests.games.tictactoe")
+    if game is not None:
+        game.register()

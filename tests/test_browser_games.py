@@ -7,7 +7,6 @@ catalog-driven form through the same table shell with its own board module
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -19,11 +18,8 @@ from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser,
 from tests.browser_fixtures import screenshot
 
 expect.set_options(timeout=10_000)
-BOARD = Path(tictactoe.__file__).with_name("tictactoe.js")
-
-
-def register() -> None:
-    registry.register(tictactoe.RULES, board=BOARD, module=tictactoe.__name__)
+BOARD = tictactoe.BOARD
+register = tictactoe.register
 
 
 class WithOptions(tictactoe.TicTacToeRules):

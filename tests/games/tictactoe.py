@@ -217,4 +217,13 @@ class TicTacToeRules(BaseRules):
         return name(*random.Random(seed).choice(free))
 
 
-RULES = registry.register(TicTacToeRules(), board=Path(__file__).with_name("tictactoe.js"))
+RULES = TicTacToeRules()
+BOARD = Path(__file__).with_name("tictactoe.js")
+
+
+def register() -> TicTacToeRules:
+    """(Re)register the game: a test that withdraws it must not leave later tests without."""
+    return registry.register(RULES, board=BOARD, module=__name__)
+
+
+register()
