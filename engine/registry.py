@@ -22,6 +22,7 @@ from .rules import Rules
 #: under client_web/js/boards/).
 BUILTIN = (
     ("engine.cornerclaim", "CORNER_CLAIM", "cornerclaim.js"),
+    ("engine.corners", "RULES", "corners.js"),
 )
 
 

@@ -35,6 +35,8 @@ class OptionSpec:
     """One option a variant takes at creation (a number of rounds, a clock), with its default.
 
     `kind` is "int" (between `minimum` and `maximum`), "bool" or "choice" (one of `choices`).
+    `computer_default` (None: the same as `default`) is the value a table with a computer seat
+    gets when its creator did not set the option (Corners: no clock against the computer).
     """
 
     name: str
@@ -45,6 +47,7 @@ class OptionSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     description: str = ""
+    computer_default: Any = None
 
     def check(self, value: Any) -> Any:
         """`value` if it is allowed, else EngineError saying why."""
@@ -74,7 +77,15 @@ class OptionSpec:
             d.update(minimum=self.minimum, maximum=self.maximum)
         if self.kind == "choice":
             d["choices"] = list(self.choices)
+        if self.computer_default is not None:
+            d["computer_default"] = self.computer_default
         return d
+
+
+def _default(option: OptionSpec, computer: bool) -> Any:
+    if computer and option.computer_default is not None:
+        return option.computer_default
+    return option.default
 
 
 @dataclass(frozen=True)
@@ -90,16 +101,18 @@ class VariantSpec:
     options: tuple[OptionSpec, ...] = ()
     description: str = ""
 
-    def option_values(self, given: dict[str, Any] | None) -> dict[str, Any]:
-        """Every option's value: `given` checked, defaults for the rest; EngineError on an
-        unknown option or a bad value."""
+    def option_values(self, given: dict[str, Any] | None, *,
+                      computer: bool = False) -> dict[str, Any]:
+        """Every option's value: `given` checked, defaults for the rest (an option's
+        `computer_default` where it has one, if a computer sits at the table); EngineError on
+        an unknown option or a bad value."""
         given = dict(given or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise BadOptionError(f"{self.name} has no option {unknown[0]!r}",
                               options=sorted(known))
-        return {name: o.check(given[name]) if name in given else o.default
+        return {name: o.check(given[name]) if name in given else _default(o, computer)
                 for name, o in known.items()}
 
     def to_dict(self) -> dict[str, Any]:
@@ -257,6 +270,7 @@ class Rules(Protocol[S]):
     def undo(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
     def leave(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
     def act(self, state: S, seat: int, action: str, *, now: float | None = None) -> Event: ...
+    def available_actions(self, state: S, seat: int) -> list[str]: ...
 
     # time: when the host must call `expire` (a clock's flag), and what a host that was down
     # appends when it starts again (a clock restarted without charging the downtime)
@@ -288,6 +302,9 @@ class Rules(Protocol[S]):
     def export(self, game: Game, fmt: str) -> str: ...
     def read(self, text: str) -> Game | None: ...
 
+    # testing a move generator
+    def perft(self, variant: str, depth: int, moves: tuple[str, ...] = ()) -> int: ...
+
 
 class BaseRules:
     """Defaults for the verbs a game can do without. Subclasses set the catalog attributes
@@ -311,6 +328,18 @@ class BaseRules:
     def act(self, state, seat: int, action: str, *, now: float | None = None) -> Event:
         raise EngineError(f"{self.title} has no action {action!r}",
                           actions=list(self.actions))
+
+    def available_actions(self, state, seat: int) -> list[str]:
+        """The actions of `actions` that `seat` may take now (those `act` does not refuse,
+        the clock aside)."""
+        out = []
+        for action in self.actions:
+            try:
+                self.act(state, seat, action)
+            except EngineError:
+                continue
+            out.append(action)
+        return out
 
     def deadline(self, state) -> float | None:
         """The host's wall-clock time (seconds) at which `expire` must run; None: never."""
@@ -375,6 +404,39 @@ class BaseRules:
         """A game from a record in one of this game's own formats; None if `text` is none of
         them (EngineError if it is one but broken)."""
         return None
+
+    def perft(self, variant: str, depth: int, moves: tuple[str, ...] | list[str] = ()) -> int:
+        """The number of legal move sequences of length `depth` from `variant`'s start after
+        `moves` (move texts) are played, as chess engines count them to test a move
+        generator. A sequence stops where the game ends (a move that ends it counts at the
+        last depth only). This default walks the seam (`legal`, `play`, `apply`) with no
+        clock running; a game with a faster counter overrides it."""
+        if variant not in self.variants:
+            raise EngineError(f"{self.title} has no variant {variant!r}",
+                              variants=sorted(self.variants))
+        if not isinstance(depth, int) or depth < 0:
+            raise EngineError("the depth must be a whole number, 0 or more", depth=depth)
+        state = self.initial_state(GameCreated(seq=1, game=self.game, variant=variant))
+        for text in moves:
+            seat = self.to_move(state)
+            if seat is None:
+                raise EngineError(f"the game is over before {text}", move=text)
+            state = self.apply(state, self.play(state, seat, text))
+        return self._perft(state, depth)
+
+    def _perft(self, state, depth: int) -> int:
+        if self.is_over(state):
+            return 1 if depth == 0 else 0
+        if depth == 0:
+            return 1
+        seat = self.to_move(state)
+        if seat is None:
+            return 0
+        moves = self.legal(state, seat)
+        if depth == 1:
+            return len(moves)
+        return sum(self._perft(self.apply(state, self.play(state, seat, m["move"])), depth - 1)
+                   for m in moves)
 
     def catalog(self) -> dict[str, Any]:
         """This game's line of `GET /api/catalog`."""

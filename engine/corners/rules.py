@@ -263,7 +263,8 @@ class State:
 
 OPTIONS = (
     OptionSpec("reserve_s", "Time reserve (seconds)", 300, "int", 0, 3 * 3600,
-               description="each side's time for the game; 0 plays without a clock"),
+               description="each side's time for the game; 0 plays without a clock",
+               computer_default=0),
     OptionSpec("increment_s", "Increment (seconds a move)", 3, "int", 0, 600,
                description="added to the mover's time after each of its moves"),
 )
