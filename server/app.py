@@ -183,6 +183,7 @@ def shutdown_app(app: Flask) -> None:
     runner: BotRunner = app.extensions["cornerclaim_bots"]
     runner.stop()
     runner.pool.shutdown()
+    app.extensions["cornerclaim"].stop()
     app.extensions["cornerclaim"].store.close()
     app.extensions["cornerclaim_lock"].release()
 

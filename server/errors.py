@@ -25,6 +25,7 @@ STATUS: dict[str, int] = {
     "bad_option": 422,
     "no_such_game": 422,
     "no_such_variant": 422,
+    "no_such_action": 422,
     "unauthorized": 401,
     "forbidden": 403,
     "not_found": 404,

@@ -48,6 +48,11 @@ class MoveMsg(S.MoveRequest):
     token = TOKEN
 
 
+class ActionMsg(S.ActionRequest):
+    game_id = GAME_ID
+    token = TOKEN
+
+
 class UndoMsg(S.UndoRequest):
     game_id = GAME_ID
     token = TOKEN
@@ -64,7 +69,7 @@ class SeatMsg(S.SeatOnly):
 
 
 #: Handlers that change something: each costs one write of the socket's rate limit.
-WRITES = ("move", "undo", "undo_answer", "leave", "declare_left")
+WRITES = ("move", "action", "undo", "undo_answer", "leave", "declare_left")
 
 
 def _acked(schema: type[ma.Schema], fn: Callable[[dict], dict],
@@ -140,6 +145,10 @@ def init_realtime(socketio: SocketIO, service: GameService,
         return {"event": service.move(msg["game_id"], msg["seat"], msg["move"], msg["seq"],
                                       msg.get("token"))}
 
+    def action(msg: dict) -> dict:
+        return {"event": service.act(msg["game_id"], msg["seat"], msg["action"], msg["seq"],
+                                     msg.get("token"))}
+
     def undo(msg: dict) -> dict:
         return service.undo(msg["game_id"], msg["seat"], msg["seq"], msg.get("token"))
 
@@ -154,7 +163,8 @@ def init_realtime(socketio: SocketIO, service: GameService,
 
     handlers = {
         "join": (JoinMsg, join), "unjoin": (GameMsg, unjoin), "move": (MoveMsg, move),
-        "undo": (UndoMsg, undo), "undo_answer": (UndoAnswerMsg, undo_answer),
+        "action": (ActionMsg, action), "undo": (UndoMsg, undo),
+        "undo_answer": (UndoAnswerMsg, undo_answer),
         "leave": (SeatMsg, leave), "declare_left": (SeatMsg, declare_left),
     }
     def limit() -> None:

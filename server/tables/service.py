@@ -8,6 +8,13 @@ seq order. At start-up every game is rebuilt by folding its stored events.
 
 Nothing here knows a game: a table's game is looked up in `engine.registry` and every fact
 (whose turn, the legal moves, whether it is over) comes from its `Rules`.
+
+Time: every command passes the host's wall clock (`now=time.time()`). After every commit the
+table's one timer is armed at `Rules.deadline` (a chess clock's flag); when it fires, the
+event `Rules.expire` gives is committed like any other (a flag falls with nobody
+connected). A command that arrives after a deadline whose timer has not fired yet first
+commits what is due. At start-up every running game gets `Rules.resume`'s event, if any
+(the time the host was down is not charged).
 """
 
 from __future__ import annotations
@@ -37,6 +44,15 @@ DEFAULT_GAME = "cornerclaim"
 #: listener(kind, table, payload) with kind in "event", "state", "presence", "undo_request".
 Listener = Callable[[str, Table, dict[str, Any]], None]
 
+#: The options a create request's `clock` sets (a variant offers a clock if it has both).
+CLOCK_OPTIONS = ("reserve_s", "increment_s")
+#: `create(clock=UNSET)`: the request did not mention the clock.
+UNSET: Any = object()
+#: Seconds a clock's timer fires after its deadline (so the rules see the time is up), and
+#: waits before trying again when committing what was due failed (a full disk).
+CLOCK_SLACK = 0.005
+CLOCK_RETRY = 1.0
+
 
 class GameService:
     """All games on this host. Thread-safe; every public method may raise ApiError."""
@@ -56,6 +72,7 @@ class GameService:
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self._loaded_finished: dict[str, Table] = {}  # finished games with their Game, LRU
+        self._stopped = False
         self._load()
 
     # -- start-up --------------------------------------------------------------------------
@@ -68,6 +85,31 @@ class GameService:
                 log.exception("game %s: its stored log does not fold; skipped", record.id)
                 continue
             self._tables[record.id] = self._new_table(record, game, self.store.seats(record.id))
+        for table in self.tables():
+            with table.lock:
+                self._resume(table)
+
+    def _resume(self, table: Table) -> None:
+        """A running game's clock restarts now (`Rules.resume`), and its timer is armed."""
+        if table.finished:
+            return
+        try:
+            event = table.rules.resume(table.state, time.time())
+            if event is not None:
+                self._commit(table, lambda g: _appended(g, event))
+        except Exception:  # a game that cannot resume must not keep the host from starting
+            log.exception("game %s: could not resume its clock", table.id)
+        self._arm(table)
+
+    def stop(self) -> None:
+        """Cancel every timer (the host is shutting down)."""
+        self._stopped = True
+        for table in self.tables():
+            with table.lock:
+                for timer in (table.clock_timer, table.undo_timer):
+                    if timer is not None:
+                        timer.cancel()
+                table.clock_timer = None
 
     def _fold(self, game_id: str) -> Game:
         return load_game(self.store, game_id)
@@ -231,10 +273,13 @@ class GameService:
     # -- creating and seating --------------------------------------------------------------
     def create(self, variant: str, seats: list[dict[str, Any]], *,
                game: str = DEFAULT_GAME, options: dict[str, Any] | None = None,
+               clock: dict[str, int] | None = UNSET,
                rematch_of: Table | None = None) -> dict[str, Any]:
         """A new game of `game` (its `variant`, with `options`): checked against the
-        variant's seat counts, options and the game's computer levels. Returns its id, the
-        host token and the local seats' tokens."""
+        variant's seat counts, options and the game's computer levels. `clock` sets the
+        variant's clock options (`{reserve_s, increment_s?}`, None: no clock); options not
+        given take their defaults, or their `computer_default` when a computer is seated.
+        Returns its id, the host token and the local seats' tokens."""
         try:
             rules = registry.get(game)
         except EngineError as e:
@@ -247,8 +292,12 @@ class GameService:
             counts = " or ".join(str(n) for n in variant_spec.seats)
             raise ApiError("invalid_request", f"{variant_spec.label} takes {counts} seats, "
                            f"not {len(seats)}", seats=list(variant_spec.seats))
+        options = dict(options or {})
+        if clock is not UNSET:
+            options = _clock_options(rules.title, variant_spec, options, clock)
+        computer = any(seat["kind"] == "computer" for seat in seats)
         try:
-            options = variant_spec.option_values(options)
+            options = variant_spec.option_values(options, computer=computer)
         except EngineError as e:
             raise from_engine(e) from None
         levels = sorted(rules.levels)
@@ -333,11 +382,68 @@ class GameService:
             table.forget()
             raise
         self._drop_undo_request(table, reason="moved_on")
+        self._arm(table)
         body = event.to_dict()
         self._notify("event", table, body)
         if table.finished:
             self._touch(table)
         return body
+
+    # -- time ------------------------------------------------------------------------------
+    def _arm(self, table: Table, *, at_least: float = 0.0) -> None:
+        """(Re-)arm the table's one timer at its game's deadline, or none if it has none or
+        is finished; the caller holds the lock."""
+        timer, table.clock_timer = table.clock_timer, None
+        if timer is not None:
+            timer.cancel()
+        if self._stopped or table.finished:
+            return
+        deadline = table.rules.deadline(table.state)
+        if deadline is None:
+            return
+        delay = max(deadline - time.time(), at_least) + CLOCK_SLACK
+
+        def fire() -> None:
+            self._deadline_reached(table, timer)
+
+        timer = threading.Timer(delay, fire)
+        timer.daemon = True
+        table.clock_timer = timer
+        timer.start()
+
+    def _deadline_reached(self, table: Table, timer: threading.Timer) -> None:
+        with table.lock:
+            if table.clock_timer is not timer or self._stopped:
+                return  # re-armed or cancelled meanwhile
+            table.clock_timer = None
+            try:
+                self._catch_up(table)
+            except ApiError:  # the game ended: nothing more is due
+                return
+            except Exception:
+                log.exception("game %s: could not commit what its clock made due", table.id)
+                self._arm(table, at_least=CLOCK_RETRY)
+                return
+            if table.clock_timer is None:
+                self._arm(table)  # not due yet after all (the timer fired early)
+
+    def _catch_up(self, table: Table) -> None:
+        """Commit what the game's clock has made due by now (a flag that fell) before a
+        command runs on it; game_over if that ended the game. The caller holds the lock."""
+        if table.finished:
+            return
+        rules, state = table.rules, table.state
+        deadline = rules.deadline(state)
+        now = time.time()
+        if deadline is None or deadline > now:
+            return
+        event = rules.expire(state, now)
+        if event is None:
+            return
+        self._commit(table, lambda g: _appended(g, event))
+        if table.finished:
+            raise from_engine(GameOverError("the game is over: the time ran out",
+                                            seq=table.game.seq))
 
     def _require_playing(self, table: Table) -> None:
         if table.record.closed:
@@ -351,7 +457,23 @@ class GameService:
         with table.lock:
             table.require_seat_token(seat, token)
             self._require_playing(table)
+            self._catch_up(table)
             return self._commit(table, lambda g: g.play(seat, move, seq=seq, now=time.time()))
+
+    def act(self, game_id: str, seat: int, action: str, seq: int,
+            token: str | None) -> dict[str, Any]:
+        """One of the game's own actions (its catalog's `actions`: resign, offer a draw…)."""
+        table = self.table(game_id)
+        with table.lock:
+            table.require_seat_token(seat, token)
+            self._require_playing(table)
+            rules = table.rules
+            actions = list(getattr(rules, "actions", ()))
+            if action not in actions:
+                raise ApiError("no_such_action", f"{rules.title} has no action {action!r}",
+                               actions=actions)
+            self._catch_up(table)
+            return self._commit(table, lambda g: g.act(seat, action, seq=seq, now=time.time()))
 
     def bot_move(self, game_id: str, seat: int, move: str, seq: int) -> dict | None:
         """A computer seat's placement, computed for `seq`; None if the game moved on."""
@@ -360,9 +482,10 @@ class GameService:
             if table.seat(seat).kind != "computer" or table.finished or table.status != "running":
                 return None
             try:
+                self._catch_up(table)
                 return self._commit(table, lambda g: g.play(seat, move, seq=seq, now=time.time()))
             except ApiError as e:
-                if e.code not in ("stale_seq", "not_your_turn"):
+                if e.code not in ("stale_seq", "not_your_turn", "game_over"):
                     log.warning("game %s: bot move %s refused: %s", game_id, move, e.message)
                 return None
 
@@ -372,6 +495,7 @@ class GameService:
             table.require_seat_token(seat, token)
             if table.record.closed:
                 raise ApiError("closed", "the host closed this game")
+            self._catch_up(table)
             return self._commit(table, lambda g: g.leave(seat, now=time.time()))
 
     def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
@@ -397,6 +521,7 @@ class GameService:
                                f"wait {wait:.0f} s more", seconds_left=wait)
             if table.record.closed:
                 raise ApiError("closed", "the host closed this game")
+            self._catch_up(table)
             return self._commit(table, lambda g: g.leave(seat, now=time.time()))
 
     # -- undo ------------------------------------------------------------------------------
@@ -407,6 +532,7 @@ class GameService:
         with table.lock:
             table.require_seat_token(seat, token)
             self._require_playing(table)
+            self._catch_up(table)
             if table.over:
                 raise from_engine(GameOverError("the game is over: no more takebacks"))
             others = [s for s in table.humans() if s != seat and table.seats[s - 1].kind == "open"]
@@ -449,6 +575,7 @@ class GameService:
             if request.waiting:
                 self._notify("undo_request", table, {"undo_request": request.to_dict()})
                 return {"event": None, "undo_request": request.to_dict()}
+            self._catch_up(table)
             event = self._commit(table, lambda g: g.undo(request.seat, seq=request.seq,
                                                             now=time.time()))
             return {"event": event, "undo_request": None}
@@ -477,6 +604,7 @@ class GameService:
                 self.store.set_closed(game_id)
                 table.record.closed = True
                 self._drop_undo_request(table, reason="closed")
+                self._arm(table)  # finished: no timer
                 self._notify("state", table, {})
             return views.game_body(table, self.presence)
 
@@ -548,3 +676,25 @@ class GameService:
 
     def presence_body(self, table: Table) -> dict[str, Any]:
         return views.presence_body(table, self.presence)
+
+
+def _appended(game: Game, event: Event) -> Event:
+    """Append an event the rules gave outside a command (a flag fall, a clock resumed)."""
+    game.append(event)
+    return event
+
+
+def _clock_options(title: str, variant, options: dict[str, Any],
+                   clock: dict[str, int] | None) -> dict[str, Any]:
+    """`options` with the clock options a create request's `clock` sets; bad_option if the
+    variant has no clock, invalid_request if `options` sets them too."""
+    names = {o.name for o in variant.options}
+    if not set(CLOCK_OPTIONS) <= names:
+        raise ApiError("bad_option", f"{title} {variant.label} is played without a clock",
+                       options=sorted(names))
+    given = {"reserve_s": 0} if clock is None else dict(clock)
+    both = sorted(set(given) & set(options))
+    if both:
+        raise ApiError("invalid_request", f"{both[0]} is set by both clock and options",
+                       option=both[0])
+    return {**options, **given}

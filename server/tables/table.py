@@ -78,6 +78,8 @@ class Table:
     lock: threading.RLock = field(default_factory=threading.RLock)
     undo_request: UndoRequest | None = None
     undo_timer: threading.Timer | None = None
+    #: The timer armed at the game's next deadline (`Rules.deadline`: a clock's flag).
+    clock_timer: threading.Timer | None = None
     #: Views derived from the current seq only (legal lists, the board part of the state),
     #: built once and shared by every GET and broadcast until the game moves on.
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)

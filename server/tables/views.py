@@ -19,6 +19,7 @@ def _seq_facts(table: Table) -> dict[str, Any]:
     view = rules.public_view(state)
     closed = table.record.closed
     finished = table.finished
+    available = getattr(rules, "available_actions", None)
     return {
         "game": table.record.game,
         "variant": table.variant,
@@ -26,7 +27,10 @@ def _seq_facts(table: Table) -> dict[str, Any]:
         "to_move": None if finished else rules.to_move(state),
         "board": view.board,
         "seats": {s: {"colour": seat.colour, "left": seat.left, "score": seat.score,
-                      "can_move": seat.can_move and not closed, "view": seat.view}
+                      "can_move": seat.can_move and not closed,
+                      "actions": [] if finished or available is None
+                      else list(available(state, s)),
+                      "view": seat.view}
                   for s, seat in enumerate(view.seats, start=1)},
         "result": rules.outcome(state).to_dict() if finished else None,
         "last_move": view.last_move,
@@ -59,6 +63,7 @@ def seat_body(table: Table, seat: int, presence: Presence,
         "left": left,
         "score": fixed["score"],
         "can_move": fixed["can_move"],
+        "actions": fixed["actions"] if human else [],
         "view": fixed["view"],
     }
 

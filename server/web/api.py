@@ -16,7 +16,7 @@ from flask_smorest import Blueprint
 import server.web.schemas as S
 from engine import registry
 from server.errors import ApiError
-from server.tables.service import DEFAULT_GAME, GameService
+from server.tables.service import DEFAULT_GAME, UNSET, GameService
 from server.web import attachment
 
 blp = Blueprint("games", __name__, url_prefix="/api",
@@ -122,9 +122,10 @@ class Games(MethodView):
     @documented_errors
     def post(self, body):
         """Create a game of `game` (default cornerclaim): its variant, one entry per seat and
-        the variant's options; returns the host token and the tokens of its local seats."""
+        the variant's options (`clock` sets its clock options; null: no clock); returns the
+        host token and the tokens of its local seats."""
         return service().create(body["variant"], body["seats"], game=body["game"],
-                                options=body["options"])
+                                options=body["options"], clock=body.get("clock", UNSET))
 
 
 @blp.route("/games/<game_id>")
@@ -213,6 +214,19 @@ class Moves(MethodView):
     def post(self, body, game_id):
         """Place a piece: `move` is its cells, `seq` the last seq the client saw."""
         event = service().move(game_id, body["seat"], body["move"], body["seq"], bearer())
+        return {"event": event}
+
+
+@blp.route("/games/<game_id>/actions")
+class Actions(MethodView):
+    @blp.arguments(S.ActionRequest())
+    @blp.response(201, S.EventResult)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, body, game_id):
+        """One of the game's own actions (its catalog's `actions`; Corners: resign,
+        offer_draw, accept_draw, decline_draw); `seq` the last seq the client saw."""
+        event = service().act(game_id, body["seat"], body["action"], body["seq"], bearer())
         return {"event": event}
 
 

@@ -40,6 +40,15 @@ class SeatSpec(Strict):
     level = fields.Integer(validate=validate.Range(min=1, max=99))
 
 
+class ClockSpec(Strict):
+    reserve_s = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                               metadata={"description": "each side's time in seconds; 0: no "
+                                         "clock"})
+    increment_s = fields.Integer(strict=True, validate=validate.Range(min=0),
+                                 metadata={"description": "seconds added after each move "
+                                           "(default: the variant's)"})
+
+
 class CreateGame(Strict):
     game = fields.String(load_default="cornerclaim", validate=validate.Length(min=1, max=40),
                          metadata={"description": "a game of GET /api/catalog"})
@@ -54,6 +63,9 @@ class CreateGame(Strict):
                           load_default=dict,
                           metadata={"description": "the variant's options by name; "
                                     "defaults fill the rest"})
+    clock = fields.Nested(ClockSpec, allow_none=True, metadata={
+        "description": "sets the variant's reserve_s and increment_s options; null: no "
+                       "clock (reserve_s 0); only for a variant with those options"})
 
 
 class Claim(Strict):
@@ -64,6 +76,14 @@ class MoveRequest(Strict):
     seat = fields.Integer(required=True, strict=True, validate=SEAT)
     move = fields.String(required=True, validate=validate.Length(min=1, max=64),
                          metadata={"example": "e9,d10,e10,f10,e11"})
+    seq = fields.Integer(required=True, strict=True, validate=SEQ)
+
+
+class ActionRequest(Strict):
+    seat = fields.Integer(required=True, strict=True, validate=SEAT)
+    action = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                           metadata={"description": "one of the game's catalog `actions`",
+                                     "example": "offer_draw"})
     seq = fields.Integer(required=True, strict=True, validate=SEQ)
 
 
@@ -139,6 +159,9 @@ class SeatState(ma.Schema):
     left = fields.Boolean()
     score = fields.Integer(allow_none=True)
     can_move = fields.Boolean()
+    actions = fields.List(fields.String(), metadata={
+        "description": "the game's actions this seat may take now (Corners: resign, "
+                       "offer_draw, accept_draw, decline_draw)"})
     view = fields.Dict(metadata={"description": "the game's own facts of the seat (Corner "
                                  "Claim: pieces_left, open_corners)"})
 
@@ -260,6 +283,8 @@ class OptionSpec(ma.Schema):
     minimum = fields.Integer(allow_none=True)
     maximum = fields.Integer(allow_none=True)
     choices = fields.List(fields.String())
+    computer_default = fields.Raw(metadata={
+        "description": "the value with a computer at the table, when it is not set"})
 
 
 class VariantSpec(ma.Schema):
