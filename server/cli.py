@@ -5,11 +5,13 @@ and `run(args) -> int`; an entry "module:name" names an object in that module wi
 
     cornerclaim replay show FILE [--move N] [--takebacks]
     cornerclaim replay export GAME_ID [--data-dir DIR] [--format EXT] [-o FILE]
+    cornerclaim perft --game GAME --variant V --depth D [--moves "c3-d3 f6-e6"]
 
 `replay show` prints a record's board (replays.cli, pure text); `replay export` reads the
 host's event store (the same folder `cornerclaim serve` uses) and writes one game in a format
 its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, the default for
-a game that has one), to stdout without `-o`.
+a game that has one), to stdout without `-o`. `perft` prints how many legal move sequences of
+length D there are from a variant's start (after the moves given): the game's `Rules.perft`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,49 @@ SUBCOMMANDS = {
     "serve": ("server.serve", "start the LAN host"),
     "discover": ("server.lan.discover", "list Corner Claim hosts on the LAN"),
     "replay": ("server.cli:ReplayCommand", "show a game record, or export a stored game"),
+    "perft": ("server.cli:PerftCommand",
+              "count a game's legal move sequences of a given length (tests a move generator)"),
 }
+
+
+class PerftCommand:
+    """`cornerclaim perft --game G --variant V --depth D [--moves "..."]`."""
+
+    @staticmethod
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--game", default="cornerclaim",
+                            help="the game's id (as in GET /api/catalog; default cornerclaim)")
+        parser.add_argument("--variant", required=True, help="one of the game's variants")
+        parser.add_argument("--depth", type=int, required=True,
+                            help="the length of the move sequences to count (0 or more)")
+        parser.add_argument("--moves", default="",
+                            help="moves played first, separated by spaces (\"c3-d3 f6-e6\")")
+
+    @staticmethod
+    def run(args: argparse.Namespace) -> int:
+        return perft(args.game, args.variant, args.depth, args.moves.split())
+
+
+def perft(game: str, variant: str, depth: int, moves: list[str]) -> int:
+    """Print the game's perft count; 2 (with a message on stderr) if it cannot."""
+    from engine import registry
+    from engine.errors import EngineError
+
+    try:
+        rules = registry.get(game)
+    except EngineError as e:
+        print(e.message, file=sys.stderr)
+        return 2
+    count = getattr(rules, "perft", None)
+    if count is None:
+        print(f"{rules.title} does not count move sequences", file=sys.stderr)
+        return 2
+    try:
+        print(count(variant, depth, tuple(moves)))
+    except EngineError as e:
+        print(e.message, file=sys.stderr)
+        return 2
+    return 0
 
 
 class ReplayCommand:
