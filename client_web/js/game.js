@@ -42,6 +42,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
   };
   const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.hint, b.undo, b.leave);
+  // The game's own actions (resign, offer a draw…): what the host says each of my seats may do
+  // now (seats[].actions), labelled from the catalog's `actions`.
+  const actionsBox = h("div.controls.actions", { "data-testid": "actions", role: "group", "aria-label": "Game actions",
+    hidden: true });
   const seatsBox = h("div.seats", { "data-testid": "seats" });
   const panel = h("div.panel"); // claim, undo request, game over
   const dialog = h("dialog.confirm", { "data-testid": "leave-dialog", "aria-labelledby": "leave-title" });
@@ -49,7 +53,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
     h("div.play", {}, boardWrap,
-      h("div.side", {}, message, boardSide, turnControls, panel, seatsBox)),
+      h("div.side", {}, message, boardSide, turnControls, actionsBox, panel, seatsBox)),
     dialog);
   root.append(screen);
 
@@ -175,6 +179,63 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     b.hint.disabled = !a || g.busy;
     b.undo.disabled = spectator || !s.last_move || g.busy;
     b.leave.disabled = spectator;
+    renderActions();
+  }
+
+  /** An action's label from the catalog (a list of names, of {name, label}, or name → label). */
+  function actionLabel(name) {
+    const list = g.entry?.actions;
+    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name)
+      : list && typeof list === "object" ? { label: list[name] } : null;
+    return found?.label || title(name.replace(/_/g, " "));
+  }
+  const actionConfirm = (name) => {
+    const list = g.entry?.actions;
+    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name) : null;
+    return found?.confirm ?? (name === "resign" ? "The other side wins this game." : null);
+  };
+
+  let actionsKey = "";
+  function renderActions() {
+    const s = g.state;
+    const mine = finished() || g.watch ? [] : mySeats();
+    const offers = mine.map((seat) => [seat, s.seats[seat - 1]?.actions || []]).filter(([, a]) => a.length);
+    const several = offers.length > 1;
+    // Rebuilt only when what it offers changes, so focus survives the host's pushes.
+    const key = JSON.stringify([offers, g.busy, several]);
+    if (key === actionsKey) return;
+    actionsKey = key;
+    actionsBox.hidden = !offers.length;
+    actionsBox.replaceChildren(...offers.flatMap(([seat, names]) => names.map((name) => {
+      const label = several ? `${title(colourOf(seat))}: ${actionLabel(name)}` : actionLabel(name);
+      const el = btn(several ? `action-${name}-${seat}` : `action-${name}`, label, label, () => askAction(seat, name),
+        name === "resign" ? ".danger" : "");
+      el.disabled = g.busy;
+      return el;
+    })));
+  }
+
+  function askAction(seat, name) {
+    const why = actionConfirm(name);
+    if (!why) return sendAction(seat, name);
+    dialog.replaceChildren(h("h2", { id: "leave-title" }, `${actionLabel(name)} as ${title(colourOf(seat))}?`),
+      h("p", { "data-testid": "action-text" }, why),
+      h("div.controls", {},
+        btn("action-cancel", "Cancel", "Cancel", () => dialog.close()),
+        btn("action-confirm", actionLabel(name), actionLabel(name), () => {
+          dialog.close();
+          sendAction(seat, name);
+        }, ".danger")));
+    dialog.showModal();
+  }
+
+  function sendAction(seat, name) {
+    act(async () => {
+      seqAtAction = g.state.seq;
+      const answer = await api("POST", `/games/${gameId}/actions`, {
+        body: { seat, action: name, seq: g.state.seq }, token: g.tokens[seat] });
+      afterAction(answer);
+    });
   }
 
   function turnText() {

@@ -41,8 +41,10 @@ function optionInput(opt, value, onChange) {
     input = h("input", { ...attrs, type: "number", inputmode: "numeric", step: 1, min: opt.minimum ?? undefined,
       max: opt.maximum ?? undefined, value: String(value), oninput: (e) => onChange(Number(e.target.value)) });
   }
+  const computerNote = opt.computer_default !== undefined && opt.computer_default !== null
+    ? ` (against the computer: ${typeof opt.computer_default === "boolean" ? (opt.computer_default ? "on" : "off") : opt.computer_default})` : "";
   return h("label.field.option", {}, opt.label, " ", input,
-    opt.description ? h("span.note", {}, opt.description) : null);
+    opt.description || computerNote ? h("span.note", {}, `${opt.description || ""}${computerNote}`) : null);
 }
 
 /** How a game line is named: the game and variant labels from the catalog (when it came). */
@@ -78,6 +80,7 @@ export function mountLobby(root) {
   let players = 0; // the chosen seat count
   let specs = [];
   let options = {};
+  let touched = new Set(); // the options the creator set: kept whoever sits at the table
 
   const form = h("div.new-game", { "data-testid": "new-game-form" }, h("p.note", {}, "Asking the host what it plays…"));
   const error = h("p.error", { role: "alert", "data-testid": "lobby-error" });
@@ -103,6 +106,7 @@ export function mountLobby(root) {
       variant = variantOf(entry, variantName) || entry.variants[0];
       count = variant.seats[0];
       options = Object.fromEntries((variant.options || []).map((o) => [o.name, o.default]));
+      touched = new Set();
     }
     if (count !== undefined) {
       players = count;
@@ -133,8 +137,17 @@ export function mountLobby(root) {
         Object.assign(specs[i], change);
         if (redraw) draw();
       }));
+    // An option the creator has not set follows the table: its computer_default (if the catalog
+    // gives one) while a computer sits at it, else its default.
+    const computer = specs.some((s) => s.kind === "computer");
+    for (const o of variant.options || []) {
+      if (touched.has(o.name)) continue;
+      options[o.name] = computer && o.computer_default !== undefined && o.computer_default !== null
+        ? o.computer_default : o.default;
+    }
     const optionRows = (variant.options || []).map((o) => optionInput(o, options[o.name], (value) => {
       options[o.name] = value;
+      touched.add(o.name);
     }));
     form.replaceChildren(...[
       h("label.field", {}, "Game ", gamePick),
