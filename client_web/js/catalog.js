@@ -30,15 +30,22 @@ export async function gameEntry(game) {
 /** A variant's catalog line within a game's entry (undefined if unknown). */
 export const variantOf = (entry, name) => entry?.variants.find((v) => v.name === name);
 
-/** The board module of a game (its catalog entry): loaded once, its palette installed. */
+const failedLoads = new Map(); // board_url -> failed attempts so far
+
+/** The board module of a game (its catalog entry): loaded once, its palette installed.
+ *  A failed load (the phone went offline) is tried again at the next call, under a new URL:
+ *  the browser keeps a failed module fetch for the page's life and would not fetch it again. */
 export function loadBoard(entry) {
   if (!boards.has(entry.board_url)) {
-    boards.set(entry.board_url, import(entry.board_url).then((mod) => {
+    const failed = failedLoads.get(entry.board_url) || 0;
+    const url = failed ? `${entry.board_url}?attempt=${failed}` : entry.board_url;
+    boards.set(entry.board_url, import(url).then((mod) => {
       if (typeof mod.createBoard !== "function") throw new Error(`${entry.board_url} has no createBoard`);
       usePalette(mod.palette || {});
       return mod;
     }).catch((err) => {
       boards.delete(entry.board_url);
+      failedLoads.set(entry.board_url, failed + 1);
       throw err;
     }));
   }

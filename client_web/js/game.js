@@ -108,6 +108,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   };
 
   let boardFor = null;
+  let boardError = null; // why the board module did not load, while it is shown
   async function ensureBoard(game) {
     if (boardFor === game) return;
     boardFor = game;
@@ -118,9 +119,12 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       g.board?.destroy();
       g.board = mod.createBoard({ el: boardWrap, side: boardSide, entry: g.entry, readOnly: false, host,
         play, say });
+      if (boardError && message.textContent === boardError) say("");
+      boardError = null;
       render();
     } catch (err) {
-      boardFor = null;
+      boardFor = null; // the next state from the host tries again
+      boardError = err.message;
       say(err.message);
     }
   }
