@@ -16,6 +16,7 @@ it has (a computer player, a hint, export formats, ladder statistics, a board pi
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -34,7 +35,9 @@ RESULTS = ("win", "draw", "loss")
 class OptionSpec:
     """One option a variant takes at creation (a number of rounds, a clock), with its default.
 
-    `kind` is "int" (between `minimum` and `maximum`), "bool" or "choice" (one of `choices`).
+    `kind` is "int" (between `minimum` and `maximum`), "bool", "choice" (one of `choices`)
+    or "strings" (a list of at most `maximum` strings, which the game checks further when the
+    game is created: the marble game's given setups).
     `computer_default` (None: the same as `default`) is the value a table with a computer seat
     gets when its creator did not set the option (Corners: no clock against the computer).
     """
@@ -62,6 +65,13 @@ class OptionSpec:
         elif self.kind == "bool":
             if not isinstance(value, bool):
                 raise BadOptionError(f"option {self.name} must be true or false", option=self.name)
+        elif self.kind == "strings":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise BadOptionError(f"option {self.name} must be a list of strings",
+                                     option=self.name)
+            if self.maximum is not None and len(value) > self.maximum:
+                raise BadOptionError(f"option {self.name} takes at most {self.maximum}",
+                                     option=self.name, maximum=self.maximum)
         elif self.kind == "choice":
             if value not in self.choices:
                 raise BadOptionError(f"option {self.name} must be one of {', '.join(self.choices)}",
@@ -73,7 +83,7 @@ class OptionSpec:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "label": self.label, "default": self.default,
                              "kind": self.kind, "description": self.description}
-        if self.kind == "int":
+        if self.kind in ("int", "strings"):
             d.update(minimum=self.minimum, maximum=self.maximum)
         if self.kind == "choice":
             d["choices"] = list(self.choices)
@@ -278,6 +288,9 @@ class Rules(Protocol[S]):
     def expire(self, state: S, now: float) -> Event | None: ...
     def resume(self, state: S, now: float) -> Event | None: ...
 
+    # chance: the event the host draws when the game needs one (a deal of marbles)
+    def chance(self, state: S, rng: random.Random) -> Event | None: ...
+
     # queries
     def seats(self, state: S) -> int: ...
     def to_move(self, state: S) -> int | None: ...
@@ -352,6 +365,13 @@ class BaseRules:
     def resume(self, state, now: float) -> Event | None:
         """The event a host appends to a running game when it starts (a clock restarted at
         `now`, so the time the host was down is not charged), or None."""
+        return None
+
+    def chance(self, state, rng: random.Random) -> Event | None:
+        """The event chance decides now (a deal at the start of a round), drawn with the
+        host's `rng` and then appended like any other, so the fold and every replay see the
+        same draw; None while the game needs none. The host asks after creating the game and
+        after every event it appends."""
         return None
 
     def legal_json(self, state, seat: int, query: str | None = None) -> bytes:
