@@ -116,9 +116,11 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     # The replay: the frames drawn by Corners' board module, the moves in pairs.
     page.get_by_test_id("replay-viewer").tap()
     expect(page.get_by_test_id("replay-board").locator(".cn-piece.w")).to_have_count(9)
-    expect(page.get_by_test_id("replay-moves")).to_contain_text("1. ")
-    first = page.get_by_test_id("replay-move-1")
-    expect(first).to_contain_text(final_first_move(host, gid))
+    first, reply = final_moves(host, gid)[:2]
+    pair = page.locator("[data-testid=replay-moves] li[data-number='1']")
+    expect(pair).to_have_text(re.compile(rf"^\s*1\.\s*○?\s*{first}\s*●?\s*{reply}\s*$"))
+    page.get_by_test_id("replay-move-1").tap()
+    expect(page.get_by_test_id("replay-board").get_by_test_id("last-path")).to_have_attribute("data-path", first)
     screenshot(page, "corners-replay")
     assert page.errors == []
 
@@ -128,8 +130,188 @@ def _tokens(page, gid: str) -> dict:
     return json.loads(raw)["games"][gid]["seats"]
 
 
-def final_first_move(host, gid: str) -> str:
+def final_moves(host, gid: str) -> list[str]:
     r = requests.get(f"{host.url}/api/games/{gid}/replay", timeout=10)
     r.raise_for_status()
-    frames = [f for f in r.json()["frames"] if f.get("kind") == "move"]
-    return frames[0]["move"]
+    return [f["move"] for f in r.json()["frames"] if f.get("kind") == "move"]
+
+
+def act(host, gid: str, seat: int, action: str, token: str) -> dict:
+    seq = host.state(gid)["seq"]
+    r = requests.post(f"{host.url}/api/games/{gid}/actions",
+                      json={"seat": seat, "action": action, "seq": seq},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    r.raise_for_status()
+    return r.json()
+
+
+def centre(page, square: str) -> tuple[float, float]:
+    box = page.get_by_test_id(f"cell-{square}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_playing_black_turns_the_board_so_its_home_is_at_the_bottom(host, open_page):
+    game = host.create("classic-3x3", [{"kind": "computer", "level": 1}, {"kind": "local", "name": "Bo"}],
+                       game="corners")
+    gid, token = game["id"], tokens_of(game)[2]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {2: token}))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (Black)", timeout=20_000)
+    expect(page.get_by_test_id("board")).to_have_attribute("data-turned", "true")
+    # Black's home (f6–h8) is at the bottom, h8 in the bottom left; white's a1 at the top right.
+    h8, a1, f6 = centre(page, "h8"), centre(page, "a1"), centre(page, "f6")
+    assert h8[1] > f6[1] > a1[1] and h8[0] < f6[0] < a1[0]
+    for square in host.state(gid)["board"]["homes"]["2"]:
+        assert centre(page, square)[1] > centre(page, "d4")[1]
+    expect(page.locator("[data-testid=cell-h8] .cn-coord.file")).to_have_text("h")
+    # The computer's move is drawn.
+    last = host.state(gid)["board"]["last_move"]
+    expect(page.get_by_test_id("last-path")).to_have_attribute("data-path", last)
+    # Black moves by tapping, on the turned board.
+    legal = legal_from(host, gid, 2, token)
+    best = max(legal, key=lambda m: forward(m, 2))
+    tap_move(page, best["move"])
+    assert final_moves(host, gid)[1] == best["move"]
+    expect(page.get_by_test_id("board")).to_have_attribute("data-turned", "true")
+    screenshot(page, "corners-black")
+    assert page.errors == []
+
+
+def test_keyboard_and_mouse_on_a_desktop(host, open_page):
+    """Arrows choose a square, Enter picks the piece, Esc puts it down, Enter on a target
+    moves; with a mouse, hovering a target shows the path and a click moves."""
+    game = host.create("classic-3x3", [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
+                       game="corners")
+    gid, token = game["id"], tokens_of(game)[1]
+    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: token}))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    board = page.get_by_test_id("board")
+    expect(board.locator(".cn-piece.w")).to_have_count(9)
+    page.keyboard.press("ArrowUp")  # the cursor appears on the piece nearest the middle
+    expect(board).to_have_attribute("data-cursor", "c3")
+    page.keyboard.press("Enter")
+    expect(board).to_have_attribute("data-picked", "c3")
+    expect(board).to_have_attribute("data-targets", " ".join(sorted(
+        m["to"] for m in legal_from(host, gid, 1, token, "c3"))))
+    page.keyboard.press("ArrowUp")
+    expect(board).to_have_attribute("data-cursor", "c4")
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-c4")
+    page.keyboard.press("Escape")
+    expect(board).to_have_attribute("data-picked", "")
+    expect(page.get_by_test_id("path")).to_have_count(0)
+    page.keyboard.press("Enter")  # an empty square: nothing to pick
+    expect(board).to_have_attribute("data-picked", "")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(board).to_have_attribute("data-picked", "c3")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-d3")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.ccGame.state.board.move_number === 2", timeout=20_000)
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    moves = final_moves(host, gid)
+    assert moves[0] == "c3-d3" and len(moves) == 2
+
+    # The mouse: a click picks, hovering a target shows its path, a click moves.
+    legal = legal_from(host, gid, 1, token)
+    best = max(legal, key=lambda m: forward(m, 1))
+    page.get_by_test_id(f"cell-{best['from']}").click()
+    expect(board).to_have_attribute("data-picked", best["from"])
+    page.get_by_test_id(f"cell-{best['to']}").hover()
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", best["move"])
+    screenshot(page, "corners-desktop-hover")
+    page.get_by_test_id(f"cell-{best['to']}").click()
+    page.wait_for_function("() => window.ccGame.state.board.move_number === 3", timeout=20_000)
+    assert final_moves(host, gid)[2] == best["move"]
+    assert page.errors == []
+
+
+def test_the_clocks_a_draw_offer_and_resigning(host, open_page):
+    """Both clocks above the board, the running one counting down; the shell's action
+    buttons from the state: offer a draw, answer one (decline), resign."""
+    game = host.create("classic-3x3", [{"kind": "local", "name": "Ola"}, {"kind": "local", "name": "Pia"}],
+                       game="corners", options={"reserve_s": 120, "increment_s": 2})
+    gid = game["id"]
+    tokens = tokens_of(game)
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    expect(page.get_by_test_id("clocks")).to_be_visible()
+    expect(page.get_by_test_id("clock-1-time")).to_have_text("2:00")
+    expect(page.get_by_test_id("clock-2-time")).to_have_text("2:00")
+    expect(page.get_by_test_id("action-resign")).to_be_visible()
+    expect(page.get_by_test_id("action-offer_draw")).to_have_text("Offer draw")
+    expect(page.get_by_test_id("action-accept_draw")).to_have_count(0)
+
+    tap_move(page, "c3-d3")
+    expect(page.get_by_test_id("clock-2")).to_have_attribute("data-running", "true")
+    expect(page.get_by_test_id("clock-1")).to_have_attribute("data-running", "false")
+    expect(page.get_by_test_id("clock-1-time")).to_have_text(re.compile(r"^2:0[0-2]$"))  # + the increment
+    expect(page.get_by_test_id("clock-2-time")).to_have_text("1:58", timeout=5_000)  # counting down
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Black's turn"))
+
+    # An offer from white reaches the host; black declines it (over REST).
+    page.get_by_test_id("action-offer_draw").tap()
+    page.wait_for_function("() => window.ccGame.state.board.draw_offer === 1")
+    expect(page.get_by_test_id("draw-offer")).to_have_text("White offers a draw")
+    act(host, gid, 2, "decline_draw", tokens[2])
+    expect(page.get_by_test_id("draw-offer")).to_have_count(0)
+
+    # An offer from black: white sees Accept / Decline, and declines.
+    host.move(gid, 2, "f6-f5", tokens[2])
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    act(host, gid, 2, "offer_draw", tokens[2])
+    expect(page.get_by_test_id("draw-offer")).to_have_text("Black offers a draw")
+    expect(page.get_by_test_id("action-accept_draw")).to_have_text("Accept draw")
+    screenshot(page, "corners-draw-offered")
+    page.get_by_test_id("action-decline_draw").tap()
+    expect(page.get_by_test_id("action-accept_draw")).to_have_count(0)
+    assert host.state(gid)["board"]["draw_offer"] is None
+
+    # Resign asks first; Cancel keeps playing, Resign ends the game.
+    page.get_by_test_id("action-resign").tap()
+    expect(page.get_by_test_id("action-text")).to_be_visible()
+    page.get_by_test_id("action-cancel").tap()
+    assert host.state(gid)["result"] is None
+    page.get_by_test_id("action-resign").tap()
+    page.get_by_test_id("action-confirm").tap()
+    expect(page.get_by_test_id("gameover")).to_be_visible()
+    expect(page.get_by_test_id("turn")).to_have_text("Game over — Pia wins")
+    expect(page.get_by_test_id("actions")).to_be_hidden()
+    expect(page.get_by_test_id("clock-1")).to_have_attribute("data-running", "false")
+    expect(page.get_by_test_id("clock-2")).to_have_attribute("data-running", "false")
+    assert page.errors == []
+
+
+def test_a_move_that_returns_home_after_the_deadline_asks_first(host, open_page):
+    """A legal entry marked `loses` (here the host's list for one square, marked so on its way
+    to the page: such a position needs forty moves) asks before it is played."""
+    game = host.create("classic-3x3", [{"kind": "local", "name": "Rui"}, {"kind": "local", "name": "Sol"}],
+                       game="corners")
+    gid, tokens = game["id"], tokens_of(game)
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
+
+    def mark(route):
+        answer = route.fetch().json()
+        for m in answer["moves"]:
+            m["loses"] = m["to"] == "d3"
+        route.fulfill(json=answer)
+
+    page.route(re.compile(r"/api/games/[^/]+/legal\?.*from=c3"), mark)
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    page.get_by_test_id("cell-c3").tap()
+    expect(page.get_by_test_id("cell-d3")).to_have_attribute("data-target", "loses")
+    expect(page.get_by_test_id("cell-c4")).to_have_attribute("data-target", "true")
+    page.get_by_test_id("cell-d3").tap()
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-d3")
+    expect(page.get_by_test_id("path")).to_have_class(re.compile("loses"))
+    page.get_by_test_id("cell-d3").tap()
+    expect(page.get_by_test_id("home-return-dialog")).to_be_visible()
+    expect(page.get_by_test_id("home-return-text")).to_contain_text("c3-d3")
+    screenshot(page, "corners-home-return")
+    page.get_by_test_id("home-return-cancel").tap()
+    expect(page.get_by_test_id("home-return-dialog")).to_be_hidden()
+    assert host.state(gid)["board"]["last_move"] is None
+    page.get_by_test_id("cell-d3").tap()
+    page.get_by_test_id("home-return-play").tap()
+    page.wait_for_function("() => window.ccGame.state.board.last_move === 'c3-d3'")
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Black's turn"))
+    assert page.errors == []

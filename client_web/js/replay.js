@@ -114,12 +114,11 @@ function mountViewer(source, id) {
     turn.textContent = f.to_move ? `${data.players[f.to_move - 1]} to move` : (f.result ? "" : "Nobody to move");
     result.hidden = !f.result;
     result.textContent = f.result ? resultText(f.result, data) : "";
-    for (const li of moveList.children) {
-      const b = li.firstChild;
-      const current = Number(li.dataset.index) === index;
+    for (const b of moveList.querySelectorAll("button[data-index]")) {
+      const current = Number(b.dataset.index) === index;
       b.setAttribute("aria-current", String(current));
       if (current && moveList.scrollHeight > moveList.clientHeight) {
-        moveList.scrollTop = li.offsetTop - moveList.clientHeight / 2; // the list only, not the page
+        moveList.scrollTop = b.offsetTop - moveList.clientHeight / 2; // the list only, not the page
       }
     }
     if (chart) chart.mark(index);
@@ -130,12 +129,30 @@ function mountViewer(source, id) {
     const variant = entry?.variants.find((v) => v.name === data.variant);
     heading.textContent = `${kind} · ${data.title || entry?.title || data.game} · ${variant?.label || title(data.variant)} · ${data.players.join(", ")}`;
     document.title = heading.textContent;
-    moveList.replaceChildren(...data.frames.map((f) => h(`li${f.taken_back ? ".withdrawn" : ""}`,
-      { "data-index": f.index },
-      h("button", { type: "button", "data-testid": `replay-move-${f.index}`, onclick: () => { stop(); go(f.index); } },
-        h("span", {}, String(f.index)),
-        f.seat ? h(`span.chip.c-${data.colours[f.seat - 1]}`, { "aria-hidden": "true" }, colourMark(data.colours[f.seat - 1])) : null,
-        moveLabel(f, data, board)))));
+    const frameButton = (f, label, number = true) => h("button", { type: "button", "data-index": f.index,
+      "data-testid": `replay-move-${f.index}`, title: moveLabel(f, data, board), onclick: () => { stop(); go(f.index); } },
+    number ? h("span", {}, String(f.index)) : null,
+    f.seat ? h(`span.chip.c-${data.colours[f.seat - 1]}`, { "aria-hidden": "true" }, colourMark(data.colours[f.seat - 1])) : null,
+    label);
+    // A board that numbers its moves (numberMove → {number, text}) has them listed in rows by
+    // number, as its table writes them ("12. c3-e3-e5 f6-e6"); else a line per frame.
+    const rows = [];
+    for (const f of data.frames) {
+      const numbered = f.kind === "move" && !f.taken_back ? board?.numberMove?.(f) : null;
+      const last = rows.at(-1);
+      if (numbered && last?.number === numbered.number && last.frames.length < data.players.length) {
+        last.frames.push([f, numbered]);
+      } else rows.push({ number: numbered?.number ?? null, frames: [[f, numbered]] });
+    }
+    moveList.replaceChildren(...rows.map((row) => {
+      const [f] = row.frames[0];
+      if (row.number === null) {
+        return h(`li${f.taken_back ? ".withdrawn" : ""}`, { "data-index": f.index }, frameButton(f, moveLabel(f, data, board)));
+      }
+      return h("li.rv-pair", { "data-index": f.index, "data-number": row.number },
+        h("span.rv-number", {}, `${row.number}.`),
+        row.frames.map(([fr, numbered]) => frameButton(fr, numbered.text, false)));
+    }));
     chart = lineChart(data.players.map((name, i) => ({ label: name, colour: colourFill(data.colours[i]),
       values: data.series.scores[i] })), { label: "Score after each move, per seat", testid: "replay-chart" });
     chartBox.replaceChildren(h("h3", {}, "Score over the game"), chart.el);

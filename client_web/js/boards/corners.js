@@ -220,6 +220,7 @@ export function createBoard(ctx) {
       c.el.setAttribute("aria-label", `${name}, ${what}${m ? (m.loses ? ", a move that loses" : ", you can move here") : ""}`);
     }
     grid.dataset.picked = g.picked?.from || "";
+    grid.dataset.cursor = g.cursor || "";
     grid.dataset.targets = [...lit.keys()].sort().join(" ");
     grid.setAttribute("aria-label", `Board, ${g.turned ? "black" : "white"} side at the bottom`);
     drawPaths(lastPath, shown);
