@@ -79,8 +79,14 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     page.get_by_test_id("pick-game").select_option("corners")
     page.get_by_test_id("variant-classic-3x3").tap()
     expect(page.get_by_test_id("seat-kind-2")).to_have_value("computer")
+    # An option with a computer_default follows the table until it is set by hand.
+    reserve = page.get_by_test_id("option-reserve_s")
+    expect(reserve).to_have_value("0")  # no clock against a computer
+    page.get_by_test_id("seat-kind-2").select_option("local")
+    expect(reserve).to_have_value("300")
+    page.get_by_test_id("seat-kind-2").select_option("computer")
+    expect(reserve).to_have_value("0")
     page.get_by_test_id("seat-level-2").select_option("1")
-    expect(page.get_by_test_id("option-reserve_s")).to_have_value("0")  # no clock vs a computer
     page.get_by_test_id("create").tap()
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
     gid = page.url.split("#/game/")[1]
