@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import core
 from .errors import LogError, NoSuchGameError
 from .rules import Rules
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 #: The built-in games: (module, the attribute holding its rules, its board module's file name
 #: under client_web/js/boards/).
 BUILTIN = (
-    ("engine.cornerclaim", "CORNER_CLAIM", "cornerclaim.js"),
+    ("engine.cornerclaim.game", "CORNER_CLAIM", "cornerclaim.js"),
     ("engine.corners", "RULES", "corners.js"),
 )
 

@@ -4,21 +4,20 @@
 `rules` holds the state, the placement check, turns, scoring and results (`RULES`);
 `pieces`, `board`, `position`, `notation` and `variants` the bitboard move generator under it;
 `ai` the computer levels; `sgf` Pentobi's `.blksgf` records; `gtp` the Go Text Protocol
-session; `game` puts them together behind the host's seam (`CORNER_CLAIM`, registered).
+session; `game` puts them together behind the host's seam (`game.CORNER_CLAIM`, registered;
+not imported here, so the rules and the board load without the computer players).
 Only `engine.registry` imports this package from outside it.
 """
 
-from .game import CORNER_CLAIM
-from .rules import (
-    GAME,
-    RULES,
-    CornerClaimRules,
-    PiecePlaced,
-    State,
-    new_game,
-    no_seat_can_place,
-    setup_state,
-)
-
-__all__ = ["CORNER_CLAIM", "GAME", "RULES", "CornerClaimRules", "PiecePlaced", "State", "new_game",
+__all__ = ["GAME", "RULES", "CornerClaimRules", "PiecePlaced", "State", "new_game",
            "no_seat_can_place", "setup_state"]
+
+
+def __getattr__(name: str):
+    """The rules' names, imported on first use: `from engine.cornerclaim.board import …`
+    (a benchmark, the players' tables) does not pay for loading the rules module."""
+    if name in __all__:
+        from . import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
