@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from importlib import metadata
 
+import marshmallow as ma
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -167,7 +168,7 @@ class DeclareLeft(MethodView):
 
 @blp.route("/games/<game_id>/legal")
 class LegalView(MethodView):
-    @blp.arguments(S.LegalQuery(), location="query")
+    @blp.arguments(S.LegalQuery(), location="query", unknown=ma.INCLUDE)  # the game's query
     @blp.response(200, S.Legal)
     @documented_errors
     def get(self, query, game_id):
