@@ -11,6 +11,7 @@ import tests.games.tictactoe as ttt
 from engine import registry
 from engine.core import Game
 from server.bots.pool import choose_in_worker
+from server.cli import main as cli_main
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create, wait_for
 from tests.test_api import assert_error
@@ -237,3 +238,26 @@ def test_a_corner_claim_hint_comes_from_the_bot_pool(make_app, seat, status, cod
     assert client.get(f"/api/games/{gid}/hint?seat=1", headers=bearer(token)).json == r.json
     assert_error(client.get(f"/api/games/{gid}/hint?seat=1"), 401, "unauthorized")
 
+
+
+def test_a_game_without_actions_or_a_clock_refuses_them_cleanly(client):
+    g = new_ttt(client)
+    gid, t1 = g["id"], g["tokens"]["1"]
+    assert [seat["actions"] for seat in state(client, gid)["seats"]] == [[], []]
+    r = client.post(f"/api/games/{gid}/actions", json={"seat": 1, "action": "resign", "seq": 1},
+                    headers=bearer(t1))
+    assert assert_error(r, 422, "no_such_action")["details"] == {"actions": []}
+    assert_error(client.post("/api/games", json={"game": "tictactoe", "variant": "3x3",
+                                                 "seats": TWO_LOCAL, "clock": None}),
+                 422, "bad_option")
+    assert state(client, gid)["seq"] == 1
+
+
+def test_perft_walks_any_game_through_the_seam(capsys):
+    # tic-tac-toe's sequences: 9·8·7·6·5, and the 1,440 games won at the fifth mark stop there
+    assert [ttt.RULES.perft("3x3", d) for d in range(7)] == [
+        1, 9, 72, 504, 3024, 15120, 54720]
+    assert ttt.RULES.perft("3x3", 2, ("b2",)) == 8 * 7
+    assert cli_main(["perft", "--game", "tictactoe", "--variant", "3x3", "--depth", "3",
+                 "--moves", "a1 b2"]) == 0
+    assert capsys.readouterr().out == "210\n"
