@@ -228,6 +228,17 @@ def test_keyboard_and_mouse_on_a_desktop(host, open_page):
     page.get_by_test_id(f"cell-{best['to']}").click()
     page.wait_for_function("() => window.ccGame.state.board.move_number === 3", timeout=20_000)
     assert final_moves(host, gid)[2] == best["move"]
+
+    # H asks the host for a move: its piece is picked and its path drawn; Enter plays it.
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)", timeout=20_000)
+    page.keyboard.press("h")
+    expect(page.get_by_test_id("message")).to_contain_text("Hint: ", timeout=20_000)
+    hinted = page.get_by_test_id("message").inner_text().split("Hint: ")[1].strip()
+    expect(board).to_have_attribute("data-picked", hinted.split("-")[0])
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", hinted)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.ccGame.state.board.move_number === 4", timeout=20_000)
+    assert final_moves(host, gid)[4] == hinted
     assert page.errors == []
 
 
