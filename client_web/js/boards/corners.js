@@ -37,6 +37,7 @@ const CSS = `
 .cn-clock[data-running="true"] .cn-time::before { content: "▶ "; font-size: .8rem; }
 .cn-clock.low .cn-time { color: #ff8a80; }
 .cn-frame { position: relative; width: 100%; aspect-ratio: 1; }
+@media (min-aspect-ratio: 1/1) { .cn-frame { width: min(100%, calc(100vh - 160px)); margin: 0 auto; } }
 .cn-board { display: grid; grid-template-columns: repeat(var(--n), 1fr); grid-template-rows: repeat(var(--n), 1fr);
   position: absolute; inset: 0; border: 3px solid #5b4630; border-radius: 4px; touch-action: manipulation;
   -webkit-tap-highlight-color: transparent; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; }
