@@ -161,3 +161,11 @@ class LockInError(IllegalMoveError):
     """The move would lock in a piece of the other side (no step and no jump left)."""
 
     code = "locks_in"
+
+
+class BadSetupError(BadOptionError):
+    """A marble setup that is not 36 letters of the right colours in the right numbers
+    (Corner's `setups` option); `details["problem"]` is "type", "length", "letter" or
+    "count"."""
+
+    code = "bad_setup"
