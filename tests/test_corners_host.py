@@ -427,6 +427,19 @@ def test_bad_input_is_refused_and_changes_nothing(client, what, status, code):
     assert state(client, gid) == before and events(client, gid) == log
 
 
+def test_a_takeback_asked_of_another_phone_is_refused_at_once_in_a_rated_clocked_game(client):
+    g = new_corners(client, seats=[{"kind": "open"}, {"kind": "open"}])
+    gid = g["id"]
+    tokens = {str(i): client.post(f"/api/games/{gid}/seats/{i}", json={"name": name}).json[
+        "token"] for i, name in ((1, "Wanda"), (2, "Boris"))}
+    seq = played(client, {**g, "tokens": tokens}, "c3-d3")
+    r = client.post(f"/api/games/{gid}/undo", json={"seat": 1, "seq": seq},
+                    headers=bearer(tokens["1"]))
+    assert_error(r, 409, "takeback_refused")
+    s = state(client, gid)
+    assert s["undo_request"] is None and s["seq"] == seq
+
+
 def test_a_takeback_is_allowed_without_a_clock_or_in_an_unrated_variant(client):
     for variant, extra in (("classic-3x3", {"clock": None}), ("triangle", {})):
         g = new_corners(client, variant, **extra)

@@ -393,9 +393,9 @@ class GameService:
     def _arm(self, table: Table, *, at_least: float = 0.0) -> None:
         """(Re-)arm the table's one timer at its game's deadline, or none if it has none or
         is finished; the caller holds the lock."""
-        timer, table.clock_timer = table.clock_timer, None
-        if timer is not None:
-            timer.cancel()
+        old, table.clock_timer = table.clock_timer, None
+        if old is not None:
+            old.cancel()
         if self._stopped or table.finished:
             return
         deadline = table.rules.deadline(table.state)
@@ -404,7 +404,7 @@ class GameService:
         delay = max(deadline - time.time(), at_least) + CLOCK_SLACK
 
         def fire() -> None:
-            self._deadline_reached(table, timer)
+            self._deadline_reached(table, timer)  # this timer: a re-armed table ignores it
 
         timer = threading.Timer(delay, fire)
         timer.daemon = True
