@@ -100,13 +100,18 @@ def parse_setup(text, index: int | None = None) -> tuple[int, ...]:
     if len(letters) != CELLS:
         raise BadSetupError(f"{where} has {len(letters)} letters, not 36", problem="length",
                             length=len(letters), **details)
-    for code, (letter, want) in enumerate(zip(COLOUR_LETTERS, COUNTS, strict=True)):
-        got = letters.count(letter)
-        if got != want:
-            raise BadSetupError(
-                f"{where} has {got} {COLOUR_NAMES[code]} marble{'s' * (got != 1)} ({letter}), "
-                f"not {want}", problem="count", colour=COLOUR_NAMES[code], letter=letter,
-                count=got, expected=want, **details)
+    wrong = [(code, letter, letters.count(letter), want)
+             for code, (letter, want) in enumerate(zip(COLOUR_LETTERS, COUNTS, strict=True))
+             if letters.count(letter) != want]
+    if wrong:
+        code, letter, got, want = wrong[0]
+        said = "; ".join(f"{n} {COLOUR_NAMES[c]} marble{'s' * (n != 1)} ({x}), not {w}"
+                         for c, x, n, w in wrong)
+        raise BadSetupError(
+            f"{where} has {said}", problem="count", colour=COLOUR_NAMES[code], letter=letter,
+            count=got, expected=want,
+            wrong=[{"colour": COLOUR_NAMES[c], "letter": x, "count": n, "expected": w}
+                   for c, x, n, w in wrong], **details)
     return tuple(COLOUR_LETTERS.index(ch) for ch in letters)
 
 
