@@ -280,8 +280,6 @@ class Search:
             scored.sort(key=lambda x: (-x[0], -x[1]))
             best = scored[0][2]
             order = [m for _, _, m in scored]
-            if abs(scored[0][0]) >= WIN // 2 and d > 1:
-                break
         return best
 
 
