@@ -389,6 +389,7 @@ def test_a_leaver_in_a_four_player_game_is_played_by_the_computer():
     assert view.board["computer_seats"] == [3]
     assert view.seats[2].left and view.seats[2].view["computer"]
     assert RULES.legal(state, 3)  # the seat still moves: the host's computer plays it
+    assert RULES.plays_on(state, 3) and not RULES.plays_on(state, 1)
     state = play(state, choose_move(state, 3, level=2, seed=0))
     assert state.to_move == 4
     with pytest.raises(E.SeatLeftError):

@@ -229,10 +229,17 @@ class MarblesRules(BaseRules):
              StatSpec("rounds_won", "rounds won by the side"),
              StatSpec("doubled", "colours held alone at a round's end"))
     hint_level = 3
+    #: The computer level the host seats for a player who leaves a 4-player game.
+    left_seat_level = 3
 
     @property
     def levels(self) -> dict[int, LevelSpec]:  # type: ignore[override]
         return _level_specs()
+
+    def plays_on(self, state: State, seat: int) -> bool:
+        """Whether `seat` has left but the game goes on with the seat played by the computer
+        (the 4-player game, until both seats of a team have left)."""
+        return seat in state.left and not state.over
 
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:
