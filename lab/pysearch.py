@@ -27,10 +27,10 @@ import numpy as np
 from engine.cornerclaim.ai.features import prior_logit_array, weights_for
 from engine.cornerclaim.ai.heuristic import opponents_attach, score_moves
 from engine.cornerclaim.ai.playout import (
-    Packed,
     Replies,
     legal_array,
     min_piece_size,
+    pack_position,
     playout,
     root_lists,
 )
@@ -417,7 +417,7 @@ class Search:
         self.rewards = RelativeRewards(pos.nu_colors, relative, length) \
             if relative or length else rewards
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
-        self.packed = Packed(pos)  # the root for the playouts, packed once
+        self.packed = pack_position(pos)  # the root for the playouts, packed once
         self.corners = corners  # playouts weigh a candidate's new corners (`playout.playout`)
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
         self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None

@@ -76,8 +76,11 @@ def load_base(rev: str | None, into: Path, name: str = "playout_base"):
 
 def compare(base, variant: str, plies: int, rounds: int, per_round: int) -> dict:
     """Both modules' µs per playout move from the position `plies` placements in, the
-    median and spread of the per-round ratios, and whether they played the same."""
+    median and spread of the per-round ratios, and whether they played the same (only
+    `over` when the game has ended by then)."""
     state = _game(variant, plies, seed=plies + 3).state
+    if state.is_over:
+        return {"plies": plies, "over": True}
     pos = state.position
     first = (state.to_move or 1) - 1
     recent = recent_placements(state)
@@ -126,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         print("|---:|---:|---:|---:|---|---|")
         for plies in args.plies:
             row = compare(base, args.game, plies, args.rounds, args.playouts)
+            if row.get("over"):
+                print(f"| {plies} | the game is over | | | | |", flush=True)
+                continue
             print(f"| {row['plies']} | {row['base']:.2f} | {row['work']:.2f} | "
                   f"{row['median']:.3f} | {row['min']:.3f}–{row['max']:.3f} | "
                   f"{'yes' if row['same'] else 'NO'} |", flush=True)

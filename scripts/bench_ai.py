@@ -145,7 +145,7 @@ def expansion_table(nodes: int = 300) -> None:
                        np.arange(len(p))) for p in paths]
             moves = 0
             for color, move, steps in arrays[:5]:  # warm-up (compiled on first use)
-                leaf_lists(len(steps), steps, steps, color, move, *search._leaf)
+                leaf_lists(len(steps), steps, steps, color, move, search._leaf)
             t = time.thread_time()
             for p in paths:
                 pos = root.copy()
@@ -158,7 +158,7 @@ def expansion_table(nodes: int = 300) -> None:
             py = (time.thread_time() - t) / len(paths)
             t = time.thread_time()
             for color, move, steps in arrays:
-                leaf_lists(len(steps), steps, steps, color, move, *search._leaf)
+                leaf_lists(len(steps), steps, steps, color, move, search._leaf)
             jit = (time.thread_time() - t) / len(paths)
             print(f"| {variant} | {each} | {moves / len(paths):.0f} | {py * 1e6:.0f} "
                   f"| {jit * 1e6:.0f} | {py / jit:.1f} × |")

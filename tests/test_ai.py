@@ -246,7 +246,7 @@ def test_race_corners_keeps_the_race_moves_that_gain_the_most_attach_points():
     after = pos.copy()
     after.play(0, kept[0])
     one = np.zeros(1, np.int64)
-    c, got, _ = leaf_lists(1, one, one, one * 0, one + kept[0], *search._leaf)
+    c, got, _ = leaf_lists(1, one, one, one * 0, one + kept[0], search._leaf)
     want, _ = considered_moves(after, 1, learned=search.learned, race=RACE_PLACEMENTS,
                                race_corners=True, recent=((0, kept[0]),))
     assert c == 1 and set(got.tolist()) == set(want)

@@ -55,7 +55,7 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         color = np.array([c for c, _ in path], np.int64)
         move = np.array([m for _, m in path], np.int64)
         steps = np.arange(depth, dtype=np.int64)
-        got_c, got_moves, got_scores = leaf_lists(depth, steps, steps, color, move, *args)
+        got_c, got_moves, got_scores = leaf_lists(depth, steps, steps, color, move, args)
         recent = (recent_placements(state) + tuple(path))[-3:]
         want_c, want_moves, want_scores = expand_lists(
             pos, (path[-1][0] + 1) % n, dead=dead, learned=w, race=race, recent=recent,
@@ -80,6 +80,6 @@ def test_a_node_where_no_colour_can_move_is_listed_empty():
                         recent=recent_placements(search_pos))
     one = np.zeros(1, np.int64)
     got_c, got_moves, got_scores = leaf_lists(1, one, one, np.array([c]), np.array([m]),
-                                              *search._leaf)
+                                              search._leaf)
     assert expand_lists(pos, (c + 1) % 2, learned=weights_for(root))[0] == -1
     assert (got_c, len(got_moves), len(got_scores)) == (-1, 0, 0)

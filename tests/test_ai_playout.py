@@ -81,13 +81,13 @@ def test_the_window_cache_starts_over_when_half_full(monkeypatch):
     opening = random_game("classic", 0, seed=12).state
     for s in range(5):
         playout(opening.position, 0, s)
-    entries = int(tables.wtop[0])
+    entries = int(tables.window_top[0])
     late = random_game("classic", 40, seed=12).state
     assert not late.is_over
-    monkeypatch.setattr(P, "WINDOW_POOL", 2 * int(tables.wtop[1]) - 2)
+    monkeypatch.setattr(P, "WINDOW_POOL", 2 * int(tables.window_top[1]) - 2)
     played, _ = playout(late.position, late.to_move - 1, 2)  # starts over first
-    assert 0 < tables.wtop[0] < entries
-    assert (tables.widx >= 0).sum() == tables.wtop[0]  # no entry of before is left
+    assert 0 < tables.window_top[0] < entries
+    assert (tables.window_index >= 0).sum() == tables.window_top[0]  # no entry of before is left
     pos = late.position.copy()
     _replay(pos, late.to_move - 1, played)
 
@@ -124,9 +124,9 @@ def test_root_lists_hold_exactly_the_legal_moves_and_serve_positions_below(varia
         pos = state.position
         roots = root_lists(pos)
         for c in range(pos.nu_colors):
-            listed = {int(roots.rlist[roots.roff[c, s] + i])
-                      for s in np.flatnonzero(roots.rlen[c] > 0)
-                      for i in range(roots.rlen[c, s])}
+            listed = {int(roots.moves[roots.offset[c, s] + i])
+                      for s in np.flatnonzero(roots.length[c] > 0)
+                      for i in range(roots.length[c, s])}
             assert listed == set(pos.legal_moves(c))
         below = pos.copy()
         first = state.to_move - 1
@@ -159,10 +159,10 @@ def test_playouts_with_stored_replies_stay_legal(variant, local):
         pos = state.position
         replies = Replies(pos.bc.size, pos.nu_colors)
         nm = pos.bc.nu_moves
-        replies.one[:] = rng.integers(-1, nm, replies.one.shape)
+        replies.to_last[:] = rng.integers(-1, nm, replies.to_last.shape)
         legal = [m for c in range(pos.nu_colors) for m in pos.legal_moves(c)]
-        replies.one[:, :: 7] = rng.choice(legal, replies.one[:, :: 7].shape)
-        replies.two[:] = rng.choice(legal, replies.two.shape)
+        replies.to_last[:, :: 7] = rng.choice(legal, replies.to_last[:, :: 7].shape)
+        replies.to_pair[:] = rng.choice(legal, replies.to_pair.shape)
         first = state.to_move - 1
         played, scores = playout(pos, first, seed, recent=recent_placements(state),
                                  local_mode=local, replies=replies)
@@ -183,7 +183,7 @@ def test_winners_store_their_replies_and_the_others_forget_them():
     replies = Replies(pos.bc.size, n)
     none = pos.bc.nu_moves
     for (_, p), (c, m) in zip(before, before[1:], strict=False):
-        replies.one[c, p] = m  # to be forgotten by the colours that do not win
+        replies.to_last[c, p] = m  # to be forgotten by the colours that do not win
     played, scores = playout(pos, first, 5, recent=tuple(before), local_mode=True,
                              replies=replies, before=tuple(before), context=1)
     seq = before + _order(first, n, played)
@@ -192,13 +192,13 @@ def test_winners_store_their_replies_and_the_others_forget_them():
     checked = set()
     for (_, p), (c, m) in zip(seq, seq[1:], strict=False):
         if scores[c] == best:
-            assert replies.one[c, p] == m
+            assert replies.to_last[c, p] == m
         else:
-            assert replies.one[c, p] != m
+            assert replies.to_last[c, p] != m
         checked.add(scores[c] == best)
     assert checked == {True, False}
-    assert (replies.one[:, none] == -1).all()  # the context had a previous placement
-    stored = np.flatnonzero(replies.one.ravel() >= 0).size
+    assert (replies.to_last[:, none] == -1).all()  # the context had a previous placement
+    stored = np.flatnonzero(replies.to_last.ravel() >= 0).size
     assert stored == sum(1 for c, _ in seq[1:] if scores[c] == best)
 
 
@@ -212,7 +212,7 @@ def test_a_search_with_replies_repeats_for_a_seed():
     for _ in range(2):
         s = FlatSearch(pos, color, seed=8, recent=recent, local=True, learned=True, lgr=True)
         s.run(150)
-        runs.append((s.best_move(), s.root_stats(), int((s.replies.one >= 0).sum())))
+        runs.append((s.best_move(), s.root_stats(), int((s.replies.to_last >= 0).sum())))
     assert runs[0] == runs[1]
     assert runs[0][2] > 0
 
@@ -280,9 +280,9 @@ def test_playouts_weighing_new_corners_stay_legal_and_open_more_corners(local):
 def test_a_playout_from_a_packed_root_and_placements_equals_one_from_their_position(
         variant, local):
     """A search packs its root once and hands the playout its tree's placements below it
-    (`Packed`, `after`): the playout is move for move and score for score the one from
+    (`pack_position`, `after`): the playout is move for move and score for score the one from
     the position those placements lead to, first placements and stuck colours included."""
-    from engine.cornerclaim.ai.playout import Packed
+    from engine.cornerclaim.ai.playout import pack_position
 
     rng = np.random.default_rng(5)
     for seed, plies in ((1, 0), (2, 3), (3, 10), (4, 24), (5, 40)):
@@ -290,7 +290,7 @@ def test_a_playout_from_a_packed_root_and_placements_equals_one_from_their_posit
         if state.is_over:
             continue
         root = state.position
-        packed = Packed(root)
+        packed = pack_position(root)
         recent = recent_placements(state)
         for extra in range(6):
             pos = root.copy()

@@ -64,9 +64,9 @@ def test_the_flat_tree_is_the_search_tree(variant, plies, level):
     assert flat.value() == pytest.approx(ref.value())
     assert flat.lead() == ref.lead()
     if level == 6:
-        assert (flat.replies.one == ref.replies.one).all()
-        assert (flat.replies.two == ref.replies.two).all()
-        assert (ref.replies.one >= 0).sum() > 0
+        assert (flat.replies.to_last == ref.replies.to_last).all()
+        assert (flat.replies.to_pair == ref.replies.to_pair).all()
+        assert (ref.replies.to_last >= 0).sum() > 0
 
 
 def test_a_reused_subtree_grows_on_as_the_kept_node_does():

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from ..pieces import NU_PIECES, PIECE_NAMES
-from .playout import play_tables
+from .playout import PlayArrays, play_tables
 from .tables import move_facts
 
 PRIORS_FILE = Path(__file__).with_name("priors.json")
@@ -237,27 +237,33 @@ def prior_logit_array(pos, color: int, moves: np.ndarray, w: tuple[float, ...],
     (_, own, old, opp_att, opp_near, opp_occ, free, open3, closed, local, early,
      phase) = _context(pos, color, recent, openness=openness)
     on = pos.bc.on_board
-    t = play_tables(pos.bc.size)
-    bits = t.pack([own & on, old & on, opp_att & on, opp_near & on, opp_occ & on, free & on,
-                   open3 & on, closed & on, local & on])
-    return phase_logits(moves, bits, t.nbytes * 8, t.cells, t.ncell, t.piece, t.adj_ptr,
-                        t.adj, t.att_ptr, t.att, t.centre, np.asarray(w, np.float64), phase,
-                        early)
+    tables = play_tables(pos.bc.size)
+    masks = tables.pack([own & on, old & on, opp_att & on, opp_near & on, opp_occ & on,
+                         free & on, open3 & on, closed & on, local & on])
+    return _phase_logits_plain(moves, masks, tables.plain_arrays, np.asarray(w, np.float64),
+                               phase, early)
 
 
 @njit(cache=True)
-def phase_logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
-                 w, phase, early):
+def _phase_logits_plain(moves, masks, tables, w, phase, early):
+    """`phase_logits` for a call from Python, `tables` a plain tuple (numba types it
+    faster than the named one: `playout`'s docstring)."""
+    return phase_logits(moves, masks, PlayArrays(*tables), w, phase, early)
+
+
+@njit(cache=True)
+def phase_logits(moves, masks, tables, w, phase, early):
     """`_logits` with the weights `w` (`FEATURE_NAMES` order, an array) at the mover's
     `phase` (placed / 21): each feature's weight plus its phase weight times the phase,
-    the centre's only while `early`. What `prior_logit_array` and the compiled node
-    listing (`leaf.leaf_lists`) both call."""
+    the centre's only while `early`; `tables` is the board's `playout.PlayArrays`. What
+    `prior_logit_array` and the compiled node listing (`leaf.leaf_lists`) both call."""
     nd = NU_NAMED
     w_piece = np.empty(NU_PIECES, np.float64)
     for p in range(NU_PIECES):
         w_piece[p] = w[nd + p] + phase * w[nd + NU_PIECES + p]
-    return _logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
-                   w_piece, w[W_SIZE_PHASE] * phase,
+    return _logits(moves, masks, tables.row, tables.cells, tables.n_cells, tables.piece,
+                   tables.adjacent_ptr, tables.adjacent, tables.attach_ptr,
+                   tables.attach_cells, tables.centre, w_piece, w[W_SIZE_PHASE] * phase,
                    w[W_NEW] + w[W_NEW_PHASE] * phase, w[W_BLOCK] + w[W_BLOCK_PHASE] * phase,
                    w[W_CONT] + w[W_CONT_PHASE] * phase, w[W_NEAR] + w[W_NEAR_PHASE] * phase,
                    w[W_WASTE] + w[W_WASTE_PHASE] * phase,
@@ -268,9 +274,9 @@ def phase_logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, a
 
 
 @njit(cache=True)
-def _logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, centre,
-            w_piece, w_size, w_new, w_block, w_cont, w_near, w_waste, w_touch, w_centre,
-            w_open, w_closed, w_free, w_local):
+def _logits(moves, bits, row, cells, n_cells, piece, adjacent_ptr, adjacent, attach_ptr,
+            attach_cells, centre, w_piece, w_size, w_new, w_block, w_cont, w_near, w_waste,
+            w_touch, w_centre, w_open, w_closed, w_free, w_local):
     """`prior_logits`' loop, compiled: `bits` holds its nine masks one per `row` bits, in
     the order own, old, opp_att, opp_near, opp_occ, free, open3, closed, local."""
     OWN, OLD, ATT, NEAR, OCC, FREE, OPEN, CLOSED, LOCAL = (0, row, 2 * row, 3 * row,
@@ -280,27 +286,27 @@ def _logits(moves, bits, row, cells, ncell, piece, adj_ptr, adj, att_ptr, att, c
     for i in range(moves.shape[0]):
         m = moves[i]
         n_new = n_cont = n_open = n_closed = 0
-        for q in range(att_ptr[m], att_ptr[m + 1]):
-            b = att[q]
+        for q in range(attach_ptr[m], attach_ptr[m + 1]):
+            b = attach_cells[q]
             if not bits[OLD + b]:
                 n_new += 1
                 n_cont += bits[ATT + b]
                 n_open += bits[OPEN + b]
                 n_closed += bits[CLOSED + b]
         n_block = n_near = n_own = n_local = 0
-        for q in range(ncell[m]):
+        for q in range(n_cells[m]):
             b = cells[m, q]
             n_block += bits[ATT + b]
             n_near += bits[NEAR + b]
             n_own += bits[OWN + b]
             n_local += bits[LOCAL + b]
         n_touch = n_free = 0
-        for q in range(adj_ptr[m], adj_ptr[m + 1]):
-            b = adj[q]
+        for q in range(adjacent_ptr[m], adjacent_ptr[m + 1]):
+            b = adjacent[q]
             n_own += bits[OWN + b]
             n_touch += bits[OCC + b]
             n_free += bits[FREE + b]
-        z = (w_piece[piece[m]] + w_size * ncell[m] + w_new * n_new + w_block * n_block
+        z = (w_piece[piece[m]] + w_size * n_cells[m] + w_new * n_new + w_block * n_block
              + w_cont * n_cont + w_near * n_near + w_touch * n_touch
              + w_centre * centre[m] + w_open * n_open + w_closed * n_closed
              + w_free * n_free)

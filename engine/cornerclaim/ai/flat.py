@@ -60,12 +60,12 @@ from .mcts import (
 )
 from .playout import (
     WINDOW_POOL,
-    Packed,
     Replies,
     _alive,
     _no_replies,
     _playout,
     corner_weights,
+    pack_position,
     play_tables,
     root_lists,
 )
@@ -242,19 +242,14 @@ class FlatSearch:
             self._expand(pos, color, self.recent[-3:])
         self.root = FlatNode(self.tree, 0)
         self.replies = (replies or Replies(pos.bc.size, n)) if lgr else None
-        t = play_tables(pos.bc.size)
-        packed = Packed(pos)
-        roots = root_lists(pos)
-        rep = self.replies if self.replies is not None else _no_replies()
-        self._work = w = t.work(n)
-        self._table_args = (
-            packed.bits, t.nbytes * 8, t.piece_base, t.stride, packed.nu_played,
-            packed.squares, packed.last_piece, _alive(n, self.dead), t.cells, t.ncell,
-            t.piece, t.gamma, t.adj_ptr, t.adj, t.att_ptr, t.att,
-            t.cp, t.cov, t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
-            w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
-            roots.rlen, rep.on, rep.one, rep.two, t.key1, t.key2,
-            corner_weights(corners))
+        tables = play_tables(pos.bc.size)
+        self._packed = packed = pack_position(pos)
+        self._alive = _alive(n, self.dead)
+        self._roots = root_lists(pos)
+        self._reply_arrays = (self.replies if self.replies is not None
+                              else _no_replies()).arrays
+        self._corner_powers = corner_weights(corners)
+        self._work = tables.work(n)
         pre = self.recent[-3:]
         self._pre_c = np.array([c for c, _ in pre], np.int64)
         self._pre_m = np.array([m for _, m in pre], np.int64)
@@ -268,7 +263,7 @@ class FlatSearch:
             local=bool(local))
         self.state = np.zeros(5, np.int64)
         self.reward_stats = np.zeros(3 + 2 * n, np.float64)  # the relative rewards' statistics
-        self.mark = np.zeros((n, t.piece.shape[0] + 1), np.int64)
+        self.mark = np.zeros((n, tables.piece.shape[0] + 1), np.int64)
         self.path_node = np.zeros(MAX_DEPTH, np.int64)
         self.path_child = np.zeros(MAX_DEPTH, np.int64)
         self._seeds = np.zeros(0, np.int64)
@@ -277,20 +272,13 @@ class FlatSearch:
         # with `expand_lists` (the tuple is built anyway: `_run` takes the same types).
         self._compiled_listing = self.learned is not None
         self._leaf = LeafArgs(
-            bits=packed.bits, occupied0=t.pack(list(pos.occupied)),
-            nu_played0=packed.nu_played, n=n, row=t.nbytes * 8, piece_base=t.piece_base,
-            stride=t.stride, big=pos.bc.size > 14, alive=_alive(n, self.dead),
-            pre_c=self._pre_c, pre_m=self._pre_m,
+            root=packed, occupied=tables.pack(list(pos.occupied)), big=pos.bc.size > 14,
+            alive=self._alive, pre_c=self._pre_c, pre_m=self._pre_m,
             weights=np.array(self.learned or (0.0,) * NU_FEATURES, np.float64),
             race=self.race, race_corners=race_corners, slack=RACE_SLACK,
             early_at=4 if pos.bc.size <= 14 else 7, dist=_dist_array(pos.bc.size),
-            min_sizes=t.min_sizes, on_board=t.on, cells=t.cells, n_cells=t.ncell,
-            piece=t.piece, adj_ptr=t.adj_ptr, adj=t.adj, att_ptr=t.att_ptr,
-            attach_cells=t.att, centre=t.centre, cover_ptr=t.cp, cover=t.cov,
-            win_offsets=t.woff, cover_win=t.cwin, win_index=t.widx, win_ptr=t.went,
-            win_moves=t.wlist, win_top=t.wtop, seen=np.zeros(pos.bc.nu_moves, np.int64),
+            tables=tables.arrays, seen=np.zeros(pos.bc.nu_moves, np.int64),
             seen_gen=np.zeros(1, np.int64))
-        self._leaf_tuple = tuple(self._leaf)  # numba unpacks a plain tuple, not a named one
         self._mark_symmetry()
 
     def _expand(self, pos, color: int, recent: tuple) -> int:
@@ -339,7 +327,8 @@ class FlatSearch:
                     t.rw, t.q, t.kid, t.cap, self.path_node, self.path_child, self.mark,
                     self.state, self.reward_stats, seeds, self._settings, self._pre_c,
                     self._pre_m, self._compiled_listing, t.used, self.prior_n, self.slope,
-                    self._leaf_tuple, *self._table_args)
+                    self._leaf, self._packed, self._alive, self._leaf.tables, w.scratch,
+                    self._roots, self._reply_arrays, self._corner_powers)
         w.gen = int(self.state[ST_GEN])
         self._done = done
         self.simulations += done
@@ -352,7 +341,7 @@ class FlatSearch:
         depth = int(self.state[ST_DEPTH])
         if self._compiled_listing:  # `_run` found no room for the node: `add` grows the arrays
             c, moves, scores = leaf_lists(depth, self.path_node, self.path_child, t.color, t.move,
-                                          *self._leaf)
+                                          self._leaf)
             v = t.add(int(c), moves, scores, self.prior_n, self.slope)
             t.kid[int(self.path_child[depth - 1])] = v
             return
@@ -506,48 +495,13 @@ def _run(
     prior_n,
     slope,
     leaf_args,
-    bits,
-    row,
-    piece_base,
-    stride,
-    nu_played,
-    squares,
-    last_piece,
+    root,
     alive,
-    cells,
-    n_cells,
-    piece,
-    gamma,
-    adj_ptr,
-    adj,
-    att_ptr,
-    attach_cells,
-    cover_ptr,
-    cover,
-    on_board,
-    xs,
-    ys,
-    win_offsets,
-    cover_win,
-    win_index,
-    win_ptr,
-    win_moves,
-    win_top,
-    seg_gen,
-    seg_off,
-    seg_len,
-    seg_src,
-    own_pool,
-    seg_rows,
-    root_moves,
-    root_off,
-    root_len,
-    use_lgr,
-    reply_one,
-    reply_two,
-    key1,
-    key2,
-    corner_w,
+    tables,
+    scratch,
+    roots,
+    replies,
+    corner_powers,
 ):
     """Up to `count` simulations from node 0 (select, play out, reward, back up); returns
     how many it finished. The tree is `Tree`'s arrays (`node_*` per node, `child_*` per
@@ -556,8 +510,10 @@ def _run(
     `FlatSearch._leaf`) while the arrays have room for it; otherwise the call stops early,
     with state[ST_EXPAND] set: the path is in `path_node`/`path_child` (state[ST_DEPTH]
     long), and the call after the expansion (`resume`) finishes that simulation first.
-    `pre_c`/`pre_m`: the last placements before the root; the arguments from `bits` on are
-    the playouts' (`playout._playout`)."""
+    `pre_c`/`pre_m`: the last placements before the root; the arguments from `root` on are
+    the playouts' (`playout._playout`: the packed root, which colours may move, the board's
+    `PlayArrays`, the `Scratch` lists, the `RootLists`, the `ReplyArrays` and the
+    new-corner weights)."""
     uct_c, rave_k, expand_inc = settings.uct_c, settings.rave_k, settings.expand_inc
     widen_base, widen_rate = settings.widen_base, settings.widen_rate
     n = settings.colors
@@ -620,7 +576,7 @@ def _run(
             if due and learned:
                 # `Tree.add` for the node `leaf_lists` lists, when it fits.
                 c, moves, scores = leaf_lists(
-                    depth, path_node, path_child, node_color, child_move, *leaf_args
+                    depth, path_node, path_child, node_color, child_move, leaf_args
                 )
                 v = tree_used[0]
                 first = tree_used[1]
@@ -679,19 +635,16 @@ def _run(
         state[ST_SEED] += 1
         gen = state[ST_GEN] + 1
         state[ST_GEN] = gen
-        if win_top[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
-            win_index[:] = -1
-            win_top[:] = 0
+        if tables.window_top[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
+            tables.window_index[:] = -1
+            tables.window_top[:] = 0
         played, n_played, scores = _playout(
-            bits,
-            n,
-            row,
-            piece_base,
-            stride,
+            root,
+            tables,
+            scratch,
+            roots,
+            replies,
             next_color,
-            nu_played,
-            squares,
-            last_piece,
             alive,
             recent_c[:n_recent],
             recent_m[:n_recent],
@@ -699,43 +652,10 @@ def _run(
             local_mode,
             seed,
             gen,
-            cells,
-            n_cells,
-            piece,
-            gamma,
-            adj_ptr,
-            adj,
-            att_ptr,
-            attach_cells,
-            cover_ptr,
-            cover,
-            on_board,
-            xs,
-            ys,
-            win_offsets,
-            cover_win,
-            win_index,
-            win_ptr,
-            win_moves,
-            win_top,
-            seg_gen,
-            seg_off,
-            seg_len,
-            seg_src,
-            own_pool,
-            seg_rows,
-            root_moves,
-            root_off,
-            root_len,
-            use_lgr,
-            reply_one,
-            reply_two,
-            key1,
-            key2,
             before_c[:n_before],
             before_m[:n_before],
             context,
-            corner_w,
+            corner_powers,
             path_c[:depth],
             path_m[:depth],
         )

@@ -25,7 +25,7 @@ from numba import njit
 
 from ..pieces import NU_PIECES
 from .features import phase_logits
-from .playout import WINDOW_POOL, _legal_moves, _new_corners, _place
+from .playout import WINDOW_POOL, Packed, PlayArrays, _legal_moves, _new_corners, _place
 
 
 def random_path(pos, rnd, depth: int, dead: frozenset = frozenset()) -> list[tuple[int, int]]:
@@ -52,18 +52,12 @@ def random_path(pos, rnd, depth: int, dead: frozenset = frozenset()) -> list[tup
 
 
 class LeafArgs(NamedTuple):
-    """What `leaf_lists` reads besides the tree path, in its parameters' order (a search
-    builds it once, `flat.FlatSearch._leaf`; `leaf_lists(depth, …, *args)` unpacks it, in
-    Python and in compiled code alike). From `on_board` to `win_top`: the board size's
-    `playout.PlayTables` arrays."""
+    """What `leaf_lists` reads besides the tree path (a search builds it once,
+    `flat.FlatSearch._leaf`; numba passes a named tuple by value and reads its fields by
+    name)."""
 
-    bits: np.ndarray  # the packed root (`playout.Packed.bits`)
-    occupied0: np.ndarray  # the colours' occupied cells at the root, packed the same way
-    nu_played0: np.ndarray  # pieces each colour had placed at the root
-    n: int  # colours
-    row: int  # bits a packed row holds
-    piece_base: int  # the first piece bit (`BoardConst.piece_base`)
-    stride: int  # the board's row stride in bits
+    root: Packed  # the packed root (`playout.pack_position`)
+    occupied: np.ndarray  # the colours' occupied cells at the root, packed the same way
     big: bool  # the 20×20 board
     alive: np.ndarray  # which colours may move
     pre_c: np.ndarray  # the colours of the placements before the root
@@ -74,24 +68,7 @@ class LeafArgs(NamedTuple):
     slack: float  # `mcts.RACE_SLACK`
     early_at: int  # placements during which the centre counts
     dist: np.ndarray  # each move's distance to the centre (`MoveFacts.dist`)
-    min_sizes: np.ndarray  # the smallest piece listed by placements made
-    on_board: np.ndarray
-    cells: np.ndarray
-    n_cells: np.ndarray
-    piece: np.ndarray
-    adj_ptr: np.ndarray
-    adj: np.ndarray
-    att_ptr: np.ndarray
-    attach_cells: np.ndarray
-    centre: np.ndarray
-    cover_ptr: np.ndarray
-    cover: np.ndarray
-    win_offsets: np.ndarray
-    cover_win: np.ndarray
-    win_index: np.ndarray
-    win_ptr: np.ndarray
-    win_moves: np.ndarray
-    win_top: np.ndarray
+    tables: PlayArrays  # the board size's tables (`playout.PlayTables.arrays`)
     seen: np.ndarray  # scratch: moves listed by this call
     seen_gen: np.ndarray  # scratch: its generation
 
@@ -105,57 +82,42 @@ def _bit(mask, b, limit):
 
 
 @njit(cache=True)
-def leaf_lists(
-    depth,
-    path_node,
-    path_child,
-    node_color,
-    child_move,
-    bits,
-    occupied0,
-    nu_played0,
-    n,
-    row,
-    piece_base,
-    stride,
-    big,
-    alive,
-    pre_c,
-    pre_m,
-    weights,
-    race,
-    race_corners,
-    slack,
-    early_at,
-    dist,
-    min_sizes,
-    on_board,
-    cells,
-    n_cells,
-    piece,
-    adj_ptr,
-    adj,
-    att_ptr,
-    attach_cells,
-    centre,
-    cover_ptr,
-    cover,
-    win_offsets,
-    cover_win,
-    win_index,
-    win_ptr,
-    win_moves,
-    win_top,
-    seen,
-    seen_gen,
-):
+def leaf_lists(depth, path_node, path_child, node_color, child_move, args):
     """`mcts.expand_lists` with learned `weights` for the node the tree path
-    path_node[:depth] / path_child[:depth] leads to from the packed root (`playout.Packed`'s
-    `bits` and `nu_played0`, `occupied0` the colours' occupied cells packed the same way):
-    the colour to move (−1 when none can), its considered moves and their scores, best
-    first. `pre_c`/`pre_m`: the placements before the root (the last three at most); `big`:
-    the 20×20 board (the race to the middle; `race_corners` as `mcts.considered_arrays`);
-    `seen`/`seen_gen`: this caller's scratch for the move lists."""
+    path_node[:depth] / path_child[:depth] leads to from the packed root (`args`, a
+    `LeafArgs`: the root's `Packed` arrays, `occupied` the colours' occupied cells packed
+    the same way): the colour to move (−1 when none can), its considered moves and their
+    scores, best first. `pre_c`/`pre_m`: the placements before the root (the last three
+    at most); `big`: the 20×20 board (the race to the middle; `race_corners` as
+    `mcts.considered_arrays`); `seen`/`seen_gen`: this caller's scratch for the move
+    lists."""
+    root = args.root
+    tables = args.tables
+    n = root.colors
+    bits = root.bits
+    occupied0 = args.occupied
+    nu_played0 = root.nu_played
+    alive = args.alive
+    pre_c = args.pre_c
+    pre_m = args.pre_m
+    race = args.race
+    race_corners = args.race_corners
+    slack = args.slack
+    dist = args.dist
+    seen = args.seen
+    seen_gen = args.seen_gen
+    row = tables.row
+    piece_base = tables.piece_base
+    stride = tables.stride
+    min_sizes = tables.min_sizes
+    on_board = tables.on_board
+    cells = tables.cells
+    n_cells = tables.n_cells
+    piece = tables.piece
+    adjacent_ptr = tables.adjacent_ptr
+    adjacent = tables.adjacent
+    attach_ptr = tables.attach_ptr
+    attach_cells = tables.attach_cells
     forbidden = np.zeros((n, piece_base), np.uint8)
     used = np.zeros((n, NU_PIECES), np.uint8)
     attach = np.zeros((n, piece_base), np.uint8)
@@ -189,12 +151,12 @@ def leaf_lists(
             cells,
             n_cells,
             piece,
-            adj_ptr,
-            adj,
+            adjacent_ptr,
+            adjacent,
         )
         for q in range(n_cells[m]):
             occupied[c, cells[m, q]] = 1
-        for q in range(att_ptr[m], att_ptr[m + 1]):
+        for q in range(attach_ptr[m], attach_ptr[m + 1]):
             attach[c, attach_cells[q]] = 1
     for c in range(n):
         for b in range(piece_base):
@@ -202,9 +164,9 @@ def leaf_lists(
                 attach[c, b] = 0
 
     # The colour to move and its moves (`expand_lists`, `considered_arrays`).
-    if win_top[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
-        win_index[:] = -1
-        win_top[:] = 0
+    if tables.window_top[1] > WINDOW_POOL // 2:  # `PlayTables.trim`
+        tables.window_index[:] = -1
+        tables.window_top[:] = 0
     first = (node_color[path_node[depth - 1]] + 1) % n if depth else 0
     listing = np.zeros(2 * row, np.uint8)
     color = -1
@@ -220,44 +182,10 @@ def leaf_lists(
             listing[piece_base + p] = used[c, p]
         size = min_sizes[nu_played[c]]
         seen_gen[0] += 1
-        found = _legal_moves(
-            listing,
-            row,
-            piece_base,
-            size,
-            seen_gen[0],
-            seen,
-            cells,
-            n_cells,
-            cover_ptr,
-            cover,
-            win_offsets,
-            cover_win,
-            win_index,
-            win_ptr,
-            win_moves,
-            win_top,
-        )
+        found = _legal_moves(listing, size, seen_gen[0], seen, tables)
         if found.shape[0] == 0 and size > 1:
             seen_gen[0] += 1
-            found = _legal_moves(
-                listing,
-                row,
-                piece_base,
-                1,
-                seen_gen[0],
-                seen,
-                cells,
-                n_cells,
-                cover_ptr,
-                cover,
-                win_offsets,
-                cover_win,
-                win_index,
-                win_ptr,
-                win_moves,
-                win_top,
-            )
+            found = _legal_moves(listing, 1, seen_gen[0], seen, tables)
         if found.shape[0]:
             color = c
             moves = found.astype(np.int64)
@@ -265,7 +193,7 @@ def leaf_lists(
     if color < 0:
         return -1, moves, np.zeros(0, np.float64)
     c = color
-    if race and big:
+    if race and args.big:
         total = 0
         for o in range(n):
             total += nu_played[o]
@@ -284,11 +212,11 @@ def leaf_lists(
                 gain = np.zeros(keep, np.int64)
                 for i in range(keep):
                     m = moves[i]
-                    g = _new_corners(c, m, forbidden, attach, att_ptr, attach_cells)
+                    g = _new_corners(c, m, forbidden, attach, attach_ptr, attach_cells)
                     for q in range(n_cells[m]):
                         g -= attach[c, cells[m, q]]
-                    for q in range(adj_ptr[m], adj_ptr[m + 1]):
-                        g -= attach[c, adj[q]]
+                    for q in range(adjacent_ptr[m], adjacent_ptr[m + 1]):
+                        g -= attach[c, adjacent[q]]
                     gain[i] = g
                 top = gain.max()
                 kept = 0
@@ -355,26 +283,13 @@ def leaf_lists(
         m = pre_m[j] if j < n_pre else path_m[j - n_pre]
         if o == c:
             continue
-        for q in range(att_ptr[m], att_ptr[m + 1]):
+        for q in range(attach_ptr[m], attach_ptr[m + 1]):
             b = attach_cells[q]
             if not forbidden[o, b] and on_board[b]:
                 masks[LOCAL + b] = 1
 
     s = phase_logits(
-        moves,
-        masks,
-        row,
-        cells,
-        n_cells,
-        piece,
-        adj_ptr,
-        adj,
-        att_ptr,
-        attach_cells,
-        centre,
-        weights,
-        nu_played[c] / NU_PIECES,
-        nu_played[c] < early_at,
+        moves, masks, tables, args.weights, nu_played[c] / NU_PIECES, nu_played[c] < args.early_at
     )
     order = np.argsort(-s, kind="mergesort")  # best first, ties in list order
     return c, moves[order], s[order]

@@ -17,10 +17,20 @@ every playout move through `Position.is_legal` and `Position.play`.
 State inside the compiled loop is one byte per board bit (the `BoardConst` bit indices, so
 the engine's masks unpack straight into it):
 
-- `forb[c, bit]`: colour c may not cover the bit (occupied, or edge-next to c's pieces);
+- `forbidden[c, bit]`: colour c may not cover the bit (occupied, or edge-next to c's pieces);
 - `used[c, piece]`: c has played the piece;
-- `att[c, :natt[c]]`: c's attach points, compacted as they become forbidden or run out of
-  candidates.
+- `attach[c, :n_attach[c]]`: c's attach points, compacted as they become forbidden or run
+  out of candidates.
+
+The compiled calls take their arrays in named tuples: a board size's tables
+(`PlayArrays`, built once per size), a playout's reusable lists (`Scratch`), the packed
+position (`Packed`), a search's root lists (`RootLists`) and last good replies
+(`ReplyArrays`); the kernels read them into locals of the same names before their loops.
+A call from Python passes them as plain tuples to a compiled entry (`_playout_plain`,
+`_legal_moves_plain`) that names them again: numba's dispatcher takes 1–3 µs longer to
+take in a named tuple argument than a plain one (5.7 against 2.8 µs for `PlayArrays`, 14
+against 6 µs for `_playout`'s arguments), which a late-game playout of some 15 moves
+would feel; calls between compiled functions (`flat._run`'s) pass them as they are.
 
 Candidates come in segments, one per (attach point, unused piece): the placements of that
 piece covering the point that avoid the forbidden cells of the 3×3 window around it (a
@@ -48,6 +58,7 @@ make it play an illegal move.
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -83,24 +94,59 @@ def min_piece_size(board_size: int, placed: int) -> int:
     return 5 if placed < 3 else 4 if placed < 5 else 3 if placed < 7 else 1
 
 
+class PlayArrays(NamedTuple):
+    """The arrays of one board size the compiled loops read, by name (`PlayTables.arrays`,
+    built once per board size; numba passes a named tuple by value and reads its fields by
+    name). Move m's lists in the flat arrays run from `…_ptr[m]` to `…_ptr[m + 1]`."""
+
+    row: int  # bits a packed row holds (`PlayTables.pack`, whole bytes)
+    piece_base: int  # the first piece bit (`BoardConst.piece_base`): the cells lie below it
+    stride: int  # the board's row stride in bits
+    cells: np.ndarray  # (moves, 5): each move's cell bits, −1 past the last
+    n_cells: np.ndarray  # each move's number of cells
+    piece: np.ndarray  # each move's piece
+    gamma: np.ndarray  # each move's static playout weight (`MoveFacts.gamma`)
+    centre: np.ndarray  # each move's distance to the centre (`MoveFacts.centre`)
+    min_sizes: np.ndarray  # the smallest piece a search node lists, by placements made
+    adjacent_ptr: np.ndarray  # where each move's list in `adjacent` starts
+    adjacent: np.ndarray  # the cells edge-next to each move (`MoveFacts.adj`)
+    attach_ptr: np.ndarray  # where each move's list in `attach_cells` starts
+    attach_cells: np.ndarray  # the attach points each move opens (`MoveFacts.attach`)
+    cover_ptr: np.ndarray  # (bits, pieces + 1): where bit a's placements of piece p start
+    covering: np.ndarray  # the placements covering each bit, grouped by piece
+    cover_window: np.ndarray  # per `covering` entry: which cells around the bit it covers
+    on_board: np.ndarray  # 1 for the bits that are board cells
+    cell_x: np.ndarray  # each cell bit's column (−100 off the board)
+    cell_y: np.ndarray  # each cell bit's row (−100 off the board)
+    window_offsets: np.ndarray  # the 8 cells around a bit, as bit offsets
+    window_index: np.ndarray  # the window cache's entry of (bit, forbidden pattern), −1: none
+    window_ptr: np.ndarray  # (entries, pieces + 1): where an entry's moves of piece p start
+    window_moves: np.ndarray  # the window cache's placements
+    window_top: np.ndarray  # the window cache's entries and placements in use
+    last_key: np.ndarray  # each move's random key as the last placement (`Replies`)
+    second_key: np.ndarray  # each move's random key as the one before it
+
+
 class PlayTables:
-    """The per-move arrays of one board size, in the shapes the compiled loop reads."""
+    """The per-move arrays of one board size, in the shapes the compiled loop reads
+    (`arrays` holds them for the compiled calls; see `PlayArrays` for what each is)."""
 
     def __init__(self, size: int) -> None:
         bc = BoardConst.get(size)
         facts = move_facts(size)
         nm = bc.nu_moves
-        self.nbits = nbits = bc.piece_base + NU_PIECES
-        self.nbytes = (nbits + 7) // 8
+        self.mask_bits = mask_bits = bc.piece_base + NU_PIECES  # a mask's cells and pieces
+        self.mask_bytes = (mask_bits + 7) // 8
+        self.row = self.mask_bytes * 8  # a packed mask's bits
         self.piece_base = bc.piece_base
         self.stride = bc.stride
         cell_ptr, cell_bits = self._csr(bc.move_cells_mask)
-        ncell = np.diff(cell_ptr).astype(np.int32)
+        n_cells = np.diff(cell_ptr).astype(np.int32)
         cells = np.full((nm, 5), -1, np.int32)
-        cells[np.repeat(np.arange(nm), ncell), np.arange(len(cell_bits)) - np.repeat(
-            cell_ptr[:-1], ncell)] = cell_bits
+        cells[np.repeat(np.arange(nm), n_cells), np.arange(len(cell_bits)) - np.repeat(
+            cell_ptr[:-1], n_cells)] = cell_bits
         self.cells = cells
-        self.ncell = ncell
+        self.n_cells = n_cells
         self.piece = np.array(bc.move_piece, np.int32)
         # The smallest piece a search node lists for a colour by how many it has placed
         # (`min_piece_size`; `leaf.leaf_lists` reads it).
@@ -108,66 +154,72 @@ class PlayTables:
                                   np.int64)
         self.gamma = np.array(facts.gamma, np.float64)
         self.centre = np.array(facts.centre, np.float64)
-        self.adj_ptr, self.adj = self._csr(facts.adj)
-        self.att_ptr, self.att = self._csr(facts.attach)
-        # The placements covering each cell, grouped by piece: cov[cp[a, p]:cp[a, p + 1]]
-        # are piece p's placements covering bit a (so a draw never picks a used piece).
-        # `BoardConst` numbers the moves piece by piece, so each `covers` list is in order.
+        self.adjacent_ptr, self.adjacent = self._csr(facts.adj)
+        self.attach_ptr, self.attach_cells = self._csr(facts.attach)
+        # The placements covering each cell, grouped by piece:
+        # covering[cover_ptr[a, p]:cover_ptr[a, p + 1]] are piece p's placements covering
+        # bit a (so a draw never picks a used piece). `BoardConst` numbers the moves piece
+        # by piece, so each `covers` list is in order.
         piece = self.piece
-        flat = np.array([m for a in range(len(bc.covers)) for m in bc.covers[a]], np.int32)
+        covering = np.array([m for a in range(len(bc.covers)) for m in bc.covers[a]],
+                            np.int32)
         owner = np.repeat(np.arange(len(bc.covers)), [len(c) for c in bc.covers])
-        counts = np.zeros((nbits, NU_PIECES), np.int32)
-        np.add.at(counts, (owner, piece[flat]), 1)
-        cp = np.zeros((nbits, NU_PIECES + 1), np.int32)
-        cp[:, 1:] = np.cumsum(counts, axis=1)
-        cp += np.concatenate(([0], np.cumsum(counts.sum(axis=1))[:-1]))[:, None].astype(
-            np.int32)
-        self.cp = cp
-        self.cov = flat
-        # Which of the 8 cells around bit a (`woff` order) each of those placements covers.
+        counts = np.zeros((mask_bits, NU_PIECES), np.int32)
+        np.add.at(counts, (owner, piece[covering]), 1)
+        cover_ptr = np.zeros((mask_bits, NU_PIECES + 1), np.int32)
+        cover_ptr[:, 1:] = np.cumsum(counts, axis=1)
+        cover_ptr += np.concatenate(([0], np.cumsum(counts.sum(axis=1))[:-1]))[
+            :, None].astype(np.int32)
+        self.cover_ptr = cover_ptr
+        self.covering = covering
+        # Which of the 8 cells around bit a (`window_offsets` order) each of those
+        # placements covers, one bit each.
         st = bc.stride
-        self.woff = woff = np.array([-st - 1, -st, -st + 1, -1, 1, st - 1, st, st + 1],
-                                    np.int64)
-        around = owner[:, None] + woff[None, :]  # (entries, 8) cells
-        hit = (cells[flat][:, None, :] == around[:, :, None]).any(axis=2)
-        self.cwin = (hit * (1 << np.arange(8))).sum(axis=1).astype(np.int32)
+        self.window_offsets = offsets = np.array(
+            [-st - 1, -st, -st + 1, -1, 1, st - 1, st, st + 1], np.int64)
+        around = owner[:, None] + offsets[None, :]  # (entries, 8) cells
+        hit = (cells[covering][:, None, :] == around[:, :, None]).any(axis=2)
+        self.cover_window = (hit * (1 << np.arange(8))).sum(axis=1).astype(np.int32)
         # The window cache (per process): for bit a and the pattern of forbidden cells
         # around it, the placements that avoid them, by piece:
-        # wlist[went[e, p]:went[e, p + 1]], e = widx[a * 256 + pattern]. Built as playouts
-        # meet the patterns (like `MoveTables` for `Position.random_move`), emptied when
-        # half full.
-        self.widx = np.full(bc.piece_base * 256, -1, np.int64)
-        self.went = np.zeros((bc.piece_base * 256, NU_PIECES + 1), np.int32)
-        self.wlist = np.zeros(WINDOW_POOL, np.int32)
-        self.wtop = np.zeros(2, np.int64)
-        on = np.zeros(nbits, np.uint8)
-        xs = np.full(nbits, -100, np.int32)
-        ys = np.full(nbits, -100, np.int32)
+        # window_moves[window_ptr[e, p]:window_ptr[e, p + 1]],
+        # e = window_index[a * 256 + pattern]. Built as playouts meet the patterns (like
+        # `MoveTables` for `Position.random_move`), emptied when half full; `window_top`
+        # holds the entries and the placements in use.
+        self.window_index = np.full(bc.piece_base * 256, -1, np.int64)
+        self.window_ptr = np.zeros((bc.piece_base * 256, NU_PIECES + 1), np.int32)
+        self.window_moves = np.zeros(WINDOW_POOL, np.int32)
+        self.window_top = np.zeros(2, np.int64)
+        on_board = np.zeros(mask_bits, np.uint8)
+        cell_x = np.full(mask_bits, -100, np.int32)
+        cell_y = np.full(mask_bits, -100, np.int32)
         for b in np.flatnonzero(self.pack([bc.on_board])).tolist():
-            on[b] = 1
-            xs[b], ys[b] = bc.xy(b)
-        self.on, self.xs, self.ys = on, xs, ys
+            on_board[b] = 1
+            cell_x[b], cell_y[b] = bc.xy(b)
+        self.on_board, self.cell_x, self.cell_y = on_board, cell_x, cell_y
         self._work: dict[int, _Work] = {}
         self.seen = np.zeros(bc.nu_moves, np.int64)  # == seen_gen: listed by this call
         self.seen_gen = 0
         # Random keys of each move (and of "no move", index nu_moves) for the reply table of
         # a pair of previous moves (`Replies`); fixed, so a search stays reproducible.
         keys = np.random.default_rng(size).integers(0, 1 << 62, (2, nm + 1), np.int64)
-        self.key1, self.key2 = keys[0], keys[1]
+        self.last_key, self.second_key = keys[0], keys[1]
+        self.arrays = PlayArrays(**{name: getattr(self, name) for name in PlayArrays._fields})
+        self.plain_arrays = tuple(self.arrays)  # for the calls from Python (`_playout_plain`)
 
     def work(self, n: int) -> _Work:
         """This process's scratch arrays for `n` colours (one playout at a time)."""
         w = self._work.get(n)
         if w is None:
-            w = self._work[n] = _Work(n, self.nbits * NU_PIECES, len(self.cov))
+            w = self._work[n] = _Work(n, self.mask_bits * NU_PIECES, len(self.covering))
         return w
 
     def trim(self) -> None:
         """Empty the window cache when it is half full (at the start of a call: a call
         adds far less than the other half)."""
-        if self.wtop[1] > WINDOW_POOL // 2:
-            self.widx[:] = -1
-            self.wtop[:] = 0
+        if self.window_top[1] > WINDOW_POOL // 2:
+            self.window_index[:] = -1
+            self.window_top[:] = 0
 
     def _csr(self, masks) -> tuple[np.ndarray, np.ndarray]:
         """Masks → their bits as one flat array, row i at flat[ptr[i]:ptr[i + 1]]."""
@@ -178,7 +230,7 @@ class PlayTables:
 
     def pack(self, masks) -> np.ndarray:
         """Masks (Python ints over the board bits) → one uint8 array of their bits."""
-        nb = self.nbytes
+        nb = self.mask_bytes
         raw = np.frombuffer(b"".join(m.to_bytes(nb, "little") for m in masks), np.uint8)
         return np.unpackbits(raw, bitorder="little")
 
@@ -189,23 +241,29 @@ def play_tables(size: int) -> PlayTables:
     return PlayTables(size)
 
 
-class Packed:
-    """A position packed for the compiled playouts (a search packs its root once and
-    passes its tree's placements below it as `playout(..., after=...)`)."""
+class Packed(NamedTuple):
+    """A position packed for the compiled playouts (`pack_position`; a search packs its
+    root once and passes its tree's placements below it as `playout(..., after=...)`)."""
 
-    __slots__ = ("size", "n", "bits", "nu_played", "squares", "last_piece")
+    size: int  # the board's size
+    colors: int  # colours in the game
+    bits: np.ndarray  # one `PlayTables.row` per colour: its forbidden cells and used
+    # pieces, then one per colour: its attach points
+    nu_played: np.ndarray  # pieces each colour has placed
+    squares: np.ndarray  # squares each colour has placed
+    last_piece: np.ndarray  # each colour's last piece (the score's bonus)
 
-    def __init__(self, pos) -> None:
-        t = play_tables(pos.bc.size)
-        self.size = pos.bc.size
-        self.n = n = pos.nu_colors
-        forb = pos.forbidden
-        start = [(pos.corners[c] if pos.nu_played[c] else pos.start_bit[c]) & ~forb[c]
-                 for c in range(n)]
-        self.bits = t.pack(list(forb) + start)
-        self.nu_played = np.array(pos.nu_played, np.int64)
-        self.squares = np.array(pos.squares_placed, np.int64)
-        self.last_piece = np.array(pos.last_piece, np.int64)
+
+def pack_position(pos) -> Packed:
+    """`pos` packed for the compiled playouts."""
+    tables = play_tables(pos.bc.size)
+    n = pos.nu_colors
+    forb = pos.forbidden
+    start = [(pos.corners[c] if pos.nu_played[c] else pos.start_bit[c]) & ~forb[c]
+             for c in range(n)]
+    return Packed(pos.bc.size, n, tables.pack(list(forb) + start),
+                  np.array(pos.nu_played, np.int64), np.array(pos.squares_placed, np.int64),
+                  np.array(pos.last_piece, np.int64))
 
 
 _NO_MOVES = np.zeros(0, np.int64)
@@ -255,53 +313,60 @@ def playout(pos, color: int, seed: int, *, k: int = 3, recent: tuple = (),
     read), with the (colour, move) placements `after` it played first — the same playout
     as from the position they lead to, without building or packing that position."""
     if packed is None:
-        packed = Packed(pos)
-    t = play_tables(packed.size)
-    n = packed.n
+        packed = pack_position(pos)
+    tables = play_tables(packed.size)
+    n = packed.colors
     if roots is None:
         roots = _no_roots(packed.size, n)
     if after:
-        pc = np.array([a[0] for a in after], np.int64)
-        pm = np.array([a[1] for a in after], np.int64)
+        path_c = np.array([a[0] for a in after], np.int64)
+        path_m = np.array([a[1] for a in after], np.int64)
     else:
-        pc = pm = _NO_MOVES
+        path_c = path_m = _NO_MOVES
     hist = recent[-3:]
-    hc = np.array([h[0] for h in hist], np.int64)
-    hm = np.array([h[1] for h in hist], np.int64)
-    alive = _alive(n, dead)
-    w = t.work(n)
+    recent_c = np.array([h[0] for h in hist], np.int64)
+    recent_m = np.array([h[1] for h in hist], np.int64)
+    w = tables.work(n)
     w.gen = gen = w.gen + 1
-    t.trim()
+    tables.trim()
     if replies is None:
         replies = _no_replies()
-    bc_ = np.array([b[0] for b in before], np.int64)
-    bm_ = np.array([b[1] for b in before], np.int64)
-    out, cnt, scores = _playout(
-        packed.bits, n, t.nbytes * 8, t.piece_base, t.stride, color,
-        packed.nu_played, packed.squares, packed.last_piece, alive, hc, hm, k, local_mode,
-        seed & 0x7FFFFFFFFFFFFFFF, gen,
-        t.cells, t.ncell, t.piece, t.gamma, t.adj_ptr, t.adj,
-        t.att_ptr, t.att, t.cp, t.cov,
-        t.on, t.xs, t.ys, t.woff, t.cwin, t.widx, t.went, t.wlist, t.wtop,
-        w.sgen, w.soff, w.slen, w.spool, w.pool, w.segs, roots.rlist, roots.roff,
-        roots.rlen, replies.on, replies.one, replies.two, t.key1, t.key2, bc_, bm_, context,
-        corner_weights(corners), pc, pm)
-    played = [out[c, :cnt[c]].tolist() for c in range(n)]
+    if before:
+        before_c = np.array([b[0] for b in before], np.int64)
+        before_m = np.array([b[1] for b in before], np.int64)
+    else:
+        before_c = before_m = _NO_MOVES
+    out, count, scores = _playout_plain(
+        tuple(packed), tables.plain_arrays, tuple(w.scratch), tuple(roots),
+        tuple(replies.arrays), color, _alive(n, dead), recent_c, recent_m, k, local_mode,
+        seed & 0x7FFFFFFFFFFFFFFF, gen, before_c, before_m, context, corner_weights(corners),
+        path_c, path_m)
+    played = [out[c, :count[c]].tolist() for c in range(n)]
     return played, scores.tolist()
+
+
+class ReplyArrays(NamedTuple):
+    """`Replies`' arrays as the compiled playouts read them."""
+
+    on: bool  # whether the playouts play and learn the replies
+    to_last: np.ndarray  # (colours, moves + 1): c's reply to the last placement
+    to_pair: np.ndarray  # (colours, slots): c's reply to the last two, by their keys' hash
 
 
 class Replies:
     """Last good replies with forgetting (LGRF; Pentobi's playouts use them): per colour, the
-    move it last played in a simulation it won after a given previous placement (`one`,
-    indexed by move id, `nu_moves` for none) and after a given pair (`two`, a hash table of
-    `REPLY_SLOTS`); −1 where none. A reply is only ever played after the playout has
-    checked it legal, so a stale or colliding entry costs nothing but the check."""
+    move it last played in a simulation it won after a given previous placement
+    (`to_last`, indexed by move id, `nu_moves` for none) and after a given pair (`to_pair`,
+    a hash table of `REPLY_SLOTS`); −1 where none. A reply is only ever played after the
+    playout has checked it legal, so a stale or colliding entry costs nothing but the
+    check."""
 
     def __init__(self, size: int, n: int, on: bool = True) -> None:
         nm = play_tables(size).piece.shape[0]
         self.on = on
-        self.one = np.full((n, nm + 1), -1, np.int32)
-        self.two = np.full((n, REPLY_SLOTS if on else 1), -1, np.int32)
+        self.to_last = np.full((n, nm + 1), -1, np.int32)
+        self.to_pair = np.full((n, REPLY_SLOTS if on else 1), -1, np.int32)
+        self.arrays = ReplyArrays(on, self.to_last, self.to_pair)
 
 
 @cache
@@ -309,52 +374,55 @@ def _no_replies() -> Replies:
     return Replies(14, 4, on=False)
 
 
-class RootLists:
+class RootLists(NamedTuple):
     """Every colour's legal placements per (attach point, unused piece) at a search's root:
-    `rlist[roff[c, s]:roff[c, s] + rlen[c, s]]` for segment s = a · NU_PIECES + p, rlen −1
-    where the root has no such segment. A placement illegal at the root stays illegal in
-    every position below it, so a playout from anywhere in the tree can start from these
-    lists instead of pruning the window cache's again (late in a game most of those are
-    illegal)."""
+    `moves[offset[c, s]:offset[c, s] + length[c, s]]` for segment s = a · NU_PIECES + p,
+    length −1 where the root has no such segment. A placement illegal at the root stays
+    illegal in every position below it, so a playout from anywhere in the tree can start
+    from these lists instead of pruning the window cache's again (late in a game most of
+    those are illegal)."""
 
-    def __init__(self, rlist: np.ndarray, roff: np.ndarray, rlen: np.ndarray) -> None:
-        self.rlist, self.roff, self.rlen = rlist, roff, rlen
+    moves: np.ndarray  # every segment's placements, one after the other
+    offset: np.ndarray  # (colours, segments): where a segment's placements start
+    length: np.ndarray  # (colours, segments): how many it has (−1: not at the root)
 
 
 def root_lists(pos) -> RootLists:
     """The `RootLists` of `pos` (~0.1–0.3 ms; once per search)."""
-    t = play_tables(pos.bc.size)
-    t.trim()
-    n = pos.nu_colors
-    forb = pos.forbidden
-    start = [(pos.corners[c] if pos.nu_played[c] else pos.start_bit[c]) & ~forb[c]
-             for c in range(n)]
-    return RootLists(*_root_lists(t.pack(list(forb) + start), n, t.nbytes * 8, t.piece_base,
-                                  t.nbits * NU_PIECES, t.cells, t.ncell, t.cp, t.cov, t.woff,
-                                  t.cwin, t.widx, t.went, t.wlist, t.wtop))
+    tables = play_tables(pos.bc.size)
+    tables.trim()
+    return RootLists(*_root_lists(pack_position(pos), tables.mask_bits * NU_PIECES,
+                                  tables.arrays))
 
 
 @cache
 def _no_roots(size: int, n: int) -> RootLists:
-    nseg = play_tables(size).nbits * NU_PIECES
-    return RootLists(np.zeros(1, np.int32), np.zeros((n, nseg), np.int64),
-                     np.full((n, nseg), -1, np.int64))
+    n_segs = play_tables(size).mask_bits * NU_PIECES
+    return RootLists(np.zeros(1, np.int32), np.zeros((n, n_segs), np.int64),
+                     np.full((n, n_segs), -1, np.int64))
 
 
 @njit(cache=True, inline="always")
-def _window(
-    board, base, a, win_offsets, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top
-):
+def _window(board, base, a, tables):
     """The window cache's entry for bit `a` under the forbidden cells `board[base + …]`
     around it (built on a miss)."""
+    window_offsets = tables.window_offsets
     pattern = 0
     for q in range(8):
-        if board[base + a + win_offsets[q]]:
+        if board[base + a + window_offsets[q]]:
             pattern |= 1 << q
-    entry = win_index[a * 256 + pattern]
+    entry = tables.window_index[a * 256 + pattern]
     if entry < 0:
         entry = _window_entry(
-            a, pattern, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top
+            a,
+            pattern,
+            tables.cover_ptr,
+            tables.covering,
+            tables.cover_window,
+            tables.window_index,
+            tables.window_ptr,
+            tables.window_moves,
+            tables.window_top,
         )
     return entry
 
@@ -380,53 +448,34 @@ def _push(out, k, m):
 
 
 @njit(cache=True)
-def _root_lists(
-    bits,
-    n,
-    row,
-    piece_base,
-    nseg,
-    cells,
-    n_cells,
-    cover_ptr,
-    cover,
-    win_offsets,
-    cover_win,
-    win_index,
-    win_ptr,
-    win_moves,
-    win_top,
-):
-    root_off = np.zeros((n, nseg), np.int64)
-    root_len = np.full((n, nseg), -1, np.int64)
+def _root_lists(root, n_segs, tables):
+    """`root_lists`' arrays for the `Packed` position `root` (`RootLists`' fields)."""
+    n = root.colors
+    bits = root.bits
+    row = tables.row
+    piece_base = tables.piece_base
+    cells = tables.cells
+    n_cells = tables.n_cells
+    window_ptr = tables.window_ptr
+    window_moves = tables.window_moves
+    root_off = np.zeros((n, n_segs), np.int64)
+    root_len = np.full((n, n_segs), -1, np.int64)
     out = np.empty(8192, np.int32)
     k = 0
     for c in range(n):
         base = c * row
-        abase = (n + c) * row
+        attach_base = (n + c) * row
         for a in range(piece_base):
-            if not bits[abase + a]:
+            if not bits[attach_base + a]:
                 continue
-            e = _window(
-                bits,
-                base,
-                a,
-                win_offsets,
-                cover_ptr,
-                cover,
-                cover_win,
-                win_index,
-                win_ptr,
-                win_moves,
-                win_top,
-            )
+            e = _window(bits, base, a, tables)
             for p in range(NU_PIECES):
                 if bits[base + piece_base + p]:
                     continue
                 s = a * NU_PIECES + p
                 root_off[c, s] = k
-                for q in range(win_ptr[e, p], win_ptr[e, p + 1]):
-                    m = win_moves[q]
+                for q in range(window_ptr[e, p], window_ptr[e, p + 1]):
+                    m = window_moves[q]
                     if _free_in(bits, base, m, cells, n_cells):
                         out = _push(out, k, m)
                         k += 1
@@ -443,73 +492,43 @@ def legal_array(pos, color: int, min_size: int = 1) -> np.ndarray:
     """`pos.legal_moves(color)` with only the pieces of at least `min_size` squares, in the
     same order, compiled (what a search node lists; a test holds the two equal). Reads the
     window cache the playouts fill, so a few µs instead of a few hundred."""
-    t = play_tables(pos.bc.size)
-    t.trim()
-    att = pos.corners[color] if pos.nu_played[color] else pos.start_bit[color]
+    tables = play_tables(pos.bc.size)
+    tables.trim()
+    attach = pos.corners[color] if pos.nu_played[color] else pos.start_bit[color]
     forb = pos.forbidden[color]
-    t.seen_gen += 1
-    return _legal_moves(
-        t.pack([forb, att & ~forb]),
-        t.nbytes * 8,
-        t.piece_base,
-        min_size,
-        t.seen_gen,
-        t.seen,
-        t.cells,
-        t.ncell,
-        t.cp,
-        t.cov,
-        t.woff,
-        t.cwin,
-        t.widx,
-        t.went,
-        t.wlist,
-        t.wtop,
-    ).astype(np.int64)
+    tables.seen_gen += 1
+    return _legal_moves_plain(tables.pack([forb, attach & ~forb]), min_size, tables.seen_gen,
+                              tables.seen, tables.plain_arrays).astype(np.int64)
 
 
 @njit(cache=True)
-def _legal_moves(
-    bits,
-    row,
-    piece_base,
-    min_size,
-    gen,
-    seen,
-    cells,
-    n_cells,
-    cover_ptr,
-    cover,
-    win_offsets,
-    cover_win,
-    win_index,
-    win_ptr,
-    win_moves,
-    win_top,
-):
+def _legal_moves_plain(bits, min_size, gen, seen, tables):
+    """`_legal_moves` for a call from Python, `tables` a plain tuple (module docstring)."""
+    return _legal_moves(bits, min_size, gen, seen, PlayArrays(*tables))
+
+
+@njit(cache=True)
+def _legal_moves(bits, min_size, gen, seen, tables):
+    """The legal moves of the colour whose forbidden cells and used pieces are `bits`'
+    first row and its attach points the second, of pieces of at least `min_size`
+    squares (`seen[m] == gen`: listed already)."""
+    row = tables.row
+    piece_base = tables.piece_base
+    cells = tables.cells
+    n_cells = tables.n_cells
+    window_ptr = tables.window_ptr
+    window_moves = tables.window_moves
     out = np.empty(4096, np.int32)
     k = 0
     for a in range(piece_base):
         if not bits[row + a]:
             continue
-        e = _window(
-            bits,
-            0,
-            a,
-            win_offsets,
-            cover_ptr,
-            cover,
-            cover_win,
-            win_index,
-            win_ptr,
-            win_moves,
-            win_top,
-        )
+        e = _window(bits, 0, a, tables)
         for p in range(NU_PIECES):
             if bits[piece_base + p]:
                 continue
-            for q in range(win_ptr[e, p], win_ptr[e, p + 1]):
-                m = win_moves[q]
+            for q in range(window_ptr[e, p], window_ptr[e, p + 1]):
+                m = window_moves[q]
                 if seen[m] == gen or n_cells[m] < min_size:
                     continue
                 if _free_in(bits, 0, m, cells, n_cells):
@@ -519,18 +538,32 @@ def _legal_moves(
     return out[:k]
 
 
-class _Work:
-    """Scratch arrays a playout reuses (per process, board size and colour count): the
-    candidate lists it has pruned, valid while `sgen` equals the playout's generation."""
+class Scratch(NamedTuple):
+    """The candidate lists a playout prunes (per process, board size and colour count;
+    `_Work.scratch`), per colour and segment s = a · NU_PIECES + p. An entry is valid
+    while its `seg_gen` equals the playout's generation."""
 
-    def __init__(self, n: int, nseg: int, ncov: int) -> None:
+    seg_gen: np.ndarray  # the generation that last listed the segment
+    seg_off: np.ndarray  # where its candidates start in their source
+    seg_len: np.ndarray  # how many are left
+    seg_source: np.ndarray  # their source: 0 `window_moves`, 1 `own_pool`, 2 the root's
+    own_pool: np.ndarray  # (colours, candidates): the segments a colour has pruned
+    seg_rows: np.ndarray  # (4, segments): one ply's segment lists (`_playout`)
+
+
+class _Work:
+    """Scratch arrays a playout reuses (`Scratch`) and the generation of the last
+    playout that used them."""
+
+    def __init__(self, n: int, n_segs: int, n_covering: int) -> None:
         self.gen = 0
-        self.sgen = np.zeros((n, nseg), np.int64)
-        self.soff = np.zeros((n, nseg), np.int64)
-        self.slen = np.zeros((n, nseg), np.int64)
-        self.spool = np.zeros((n, nseg), np.uint8)
-        self.pool = np.zeros((n, ncov), np.int32)
-        self.segs = np.zeros((4, nseg), np.int64)  # one ply's segment lists (`_playout`)
+        self.scratch = Scratch(
+            seg_gen=np.zeros((n, n_segs), np.int64),
+            seg_off=np.zeros((n, n_segs), np.int64),
+            seg_len=np.zeros((n, n_segs), np.int64),
+            seg_source=np.zeros((n, n_segs), np.uint8),
+            own_pool=np.zeros((n, n_covering), np.int32),
+            seg_rows=np.zeros((4, n_segs), np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -562,7 +595,7 @@ def _unit(x):
 
 
 @njit(cache=True, inline="always")
-def _drop(c, s, i, win_moves, root_moves, seg_off, seg_len, seg_src, own_pool, pool_top):
+def _drop(c, s, i, window_moves, root_moves, seg_off, seg_len, seg_source, own_pool, pool_top):
     """Remove candidate `i` of segment `s` of colour `c` for good (it is illegal and will
     stay so). A shared segment (the window cache's or the root's) is copied to `c`'s pool
     first; when the pool is full the candidate stays (a later draw rejects it again).
@@ -570,15 +603,15 @@ def _drop(c, s, i, win_moves, root_moves, seg_off, seg_len, seg_src, own_pool, p
     n = seg_len[c, s]
     if i >= n:
         return pool_top  # already removed by an earlier draw this ply
-    if seg_src[c, s] != 1:
+    if seg_source[c, s] != 1:
         if pool_top + n > own_pool.shape[1]:
             return pool_top
         offset = seg_off[c, s]
-        source = win_moves if seg_src[c, s] == 0 else root_moves
+        source = window_moves if seg_source[c, s] == 0 else root_moves
         for q in range(n):
             own_pool[c, pool_top + q] = source[offset + q]
         seg_off[c, s] = pool_top
-        seg_src[c, s] = 1
+        seg_source[c, s] = 1
         pool_top += n
     offset = seg_off[c, s]
     own_pool[c, offset + i] = own_pool[c, offset + n - 1]
@@ -587,40 +620,65 @@ def _drop(c, s, i, win_moves, root_moves, seg_off, seg_len, seg_src, own_pool, p
 
 
 @njit(cache=True, inline="always")
-def _learn(c, m, last, second, win, reply_one, reply_two, key1, key2):
+def _learn(c, m, last, second, win, reply_to_last, reply_to_pair, last_key, second_key):
     """Store (`win`) or forget colour `c`'s reply `m` to the placements `last`, `second`."""
-    h = (key1[last] ^ key2[second]) & (reply_two.shape[1] - 1)
+    h = (last_key[last] ^ second_key[second]) & (reply_to_pair.shape[1] - 1)
     if win:
-        reply_two[c, h] = m
-        reply_one[c, last] = m
+        reply_to_pair[c, h] = m
+        reply_to_last[c, last] = m
     else:
-        if reply_two[c, h] == m:
-            reply_two[c, h] = -1
-        if reply_one[c, last] == m:
-            reply_one[c, last] = -1
+        if reply_to_pair[c, h] == m:
+            reply_to_pair[c, h] = -1
+        if reply_to_last[c, last] == m:
+            reply_to_last[c, last] = -1
 
 
 @njit(cache=True)
-def _window_entry(a, pattern, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top):
-    """Build the window cache's entry for bit `a` and forbidden pattern `pattern`."""
-    entry = win_top[0]
-    win_top[0] += 1
-    fill = win_top[1]
+def _window_entry(
+    a,
+    pattern,
+    cover_ptr,
+    covering,
+    cover_window,
+    window_index,
+    window_ptr,
+    window_moves,
+    window_top,
+):
+    """Build the window cache's entry for bit `a` and forbidden pattern `pattern`. (It
+    takes the `PlayArrays` fields it uses one by one: given the whole named tuple, the
+    playouts that call it ran a few per cent slower, every field kept at hand for a rare
+    call.)"""
+    entry = window_top[0]
+    window_top[0] += 1
+    fill = window_top[1]
     for p in range(NU_PIECES):
-        win_ptr[entry, p] = fill
+        window_ptr[entry, p] = fill
         for q in range(cover_ptr[a, p], cover_ptr[a, p + 1]):
-            if not cover_win[q] & pattern:
-                win_moves[fill] = cover[q]
+            if not cover_window[q] & pattern:
+                window_moves[fill] = covering[q]
                 fill += 1
-    win_ptr[entry, NU_PIECES] = fill
-    win_top[1] = fill
-    win_index[a * 256 + pattern] = entry
+    window_ptr[entry, NU_PIECES] = fill
+    window_top[1] = fill
+    window_index[a * 256 + pattern] = entry
     return entry
 
 
 @njit(cache=True)
 def _place(
-    c, move, n, forbidden, used, nu_played, squares, last_piece, cells, n_cells, piece, adj_ptr, adj
+    c,
+    move,
+    n,
+    forbidden,
+    used,
+    nu_played,
+    squares,
+    last_piece,
+    cells,
+    n_cells,
+    piece,
+    adjacent_ptr,
+    adjacent,
 ):
     """Colour `c` places `move`: its cells become forbidden to every colour, its edge
     neighbours to `c`, its piece used, and `c`'s counts grow (the attach points it opens
@@ -629,8 +687,8 @@ def _place(
         b = cells[move, q]
         for o in range(n):
             forbidden[o, b] = 1
-    for q in range(adj_ptr[move], adj_ptr[move + 1]):
-        forbidden[c, adj[q]] = 1
+    for q in range(adjacent_ptr[move], adjacent_ptr[move + 1]):
+        forbidden[c, adjacent[q]] = 1
     used[c, piece[move]] = 1
     nu_played[c] += 1
     squares[c] += n_cells[move]
@@ -638,11 +696,11 @@ def _place(
 
 
 @njit(cache=True)
-def _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells):
+def _new_corners(c, m, forbidden, in_list, attach_ptr, attach_cells):
     """How many attach points placement `m` would open for colour `c` that `c` has not
     got yet and may still cover (`corners`)."""
     k = 0
-    for q in range(att_ptr[m], att_ptr[m + 1]):
+    for q in range(attach_ptr[m], attach_ptr[m + 1]):
         b = attach_cells[q]
         if not forbidden[c, b] and not in_list[c, b]:
             k += 1
@@ -651,15 +709,12 @@ def _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells):
 
 @njit(cache=True)
 def _playout(
-    bits,
-    n,
-    row,
-    piece_base,
-    stride,
+    root,
+    tables,
+    scratch,
+    roots,
+    replies,
     color,
-    nu_played,
-    squares,
-    last_piece,
     alive,
     recent_c,
     recent_m,
@@ -667,46 +722,58 @@ def _playout(
     local_mode,
     seed,
     gen,
-    cells,
-    n_cells,
-    piece,
-    gamma,
-    adj_ptr,
-    adj,
-    att_ptr,
-    attach_cells,
-    cover_ptr,
-    cover,
-    on_board,
-    xs,
-    ys,
-    win_offsets,
-    cover_win,
-    win_index,
-    win_ptr,
-    win_moves,
-    win_top,
-    seg_gen,
-    seg_off,
-    seg_len,
-    seg_src,
-    own_pool,
-    seg_rows,
-    root_moves,
-    root_off,
-    root_len,
-    use_lgr,
-    reply_one,
-    reply_two,
-    key1,
-    key2,
     before_c,
     before_m,
     context,
-    corner_w,
+    corner_powers,
     path_c,
     path_m,
 ):
+    """`playout` compiled: the `Packed` position `root` played to its end from `color`
+    (the named tuples `PlayArrays`, `Scratch`, `RootLists` and `ReplyArrays` unpacked
+    into the locals the loop reads); returns each colour's moves, their counts and the
+    scores."""
+    n = root.colors
+    bits = root.bits
+    nu_played = root.nu_played
+    squares = root.squares
+    last_piece = root.last_piece
+    row = tables.row
+    piece_base = tables.piece_base
+    stride = tables.stride
+    cells = tables.cells
+    n_cells = tables.n_cells
+    piece = tables.piece
+    gamma = tables.gamma
+    adjacent_ptr = tables.adjacent_ptr
+    adjacent = tables.adjacent
+    attach_ptr = tables.attach_ptr
+    attach_cells = tables.attach_cells
+    on_board = tables.on_board
+    cell_x = tables.cell_x
+    cell_y = tables.cell_y
+    window_offsets = tables.window_offsets
+    window_index = tables.window_index
+    window_ptr = tables.window_ptr
+    window_moves = tables.window_moves
+    window_top = tables.window_top
+    cover_ptr = tables.cover_ptr
+    covering = tables.covering
+    cover_window = tables.cover_window
+    last_key = tables.last_key
+    second_key = tables.second_key
+    seg_gen = scratch.seg_gen
+    seg_off = scratch.seg_off
+    seg_len = scratch.seg_len
+    seg_source = scratch.seg_source
+    own_pool = scratch.own_pool
+    seg_rows = scratch.seg_rows
+    root_moves = roots.moves
+    root_off = roots.offset
+    root_len = roots.length
+    use_lgr = replies.on
+    reply_to_last = replies.to_last
+    reply_to_pair = replies.to_pair
     mix = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     mix = (mix ^ (mix >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     mix = (mix ^ (mix >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -756,10 +823,10 @@ def _playout(
                 cells,
                 n_cells,
                 piece,
-                adj_ptr,
-                adj,
+                adjacent_ptr,
+                adjacent,
             )
-            for q in range(att_ptr[move], att_ptr[move + 1]):
+            for q in range(attach_ptr[move], attach_ptr[move + 1]):
                 corner[c, attach_cells[q]] = 1
         for c in range(n):
             n_attach[c] = 0
@@ -796,12 +863,13 @@ def _playout(
     local_points = np.zeros(piece_base, np.int32)
     avail_pieces = np.zeros(NU_PIECES, np.int32)
     # The mover's candidate segments this ply, one per (attach point, unused piece) with
-    # candidates left: `seg[j]` its index (a · NU_PIECES + p), `seg_end[j]` the running
+    # candidates left: `seg_id[j]` its index (a · NU_PIECES + p), `seg_end[j]` the running
     # total of candidates (a draw bisects it), rows 0 and 1 of `segs`; rows 2 and 3 the
     # same for the near ones.
     seg_id = seg_rows[0]
     seg_end = seg_rows[1]
-    attach_segs = np.empty(piece_base + 1, np.int64)  # attach point i's segments: aseg[i]:aseg[i+1]
+    # attach[c, i]'s segments: seg_id[attach_segs[i]:attach_segs[i + 1]]
+    attach_segs = np.empty(piece_base + 1, np.int64)
     two_colors = n == 2
     max_tries = 3 * n_candidates + TRIES
     c = color
@@ -814,9 +882,11 @@ def _playout(
         # play it now: its piece unused, no cell forbidden, a cell on an attach point.
         for attempt in range(2 if use_lgr else 0):
             m = (
-                reply_two[c, (key1[last] ^ key2[second]) & (reply_two.shape[1] - 1)]
+                reply_to_pair[
+                    c, (last_key[last] ^ second_key[second]) & (reply_to_pair.shape[1] - 1)
+                ]
                 if attempt == 0
-                else reply_one[c, last]
+                else reply_to_last[c, last]
             )
             if m < 0 or used[c, piece[m]]:
                 continue
@@ -847,36 +917,45 @@ def _playout(
             if forbidden[c, a]:
                 continue
             # The window cache's entry for a under c's forbidden cells around it
-            # (`_window`, written out: passing `forb[c]` costs a reference count).
+            # (`_window`, written out: passing `forbidden[c]` costs a reference count).
             pattern = 0
             for q in range(8):
-                if forbidden[c, a + win_offsets[q]]:
+                if forbidden[c, a + window_offsets[q]]:
                     pattern |= 1 << q
-            entry = win_index[a * 256 + pattern]
+            entry = window_index[a * 256 + pattern]
             if entry < 0:
                 entry = _window_entry(
-                    a, pattern, cover_ptr, cover, cover_win, win_index, win_ptr, win_moves, win_top
+                    a,
+                    pattern,
+                    cover_ptr,
+                    covering,
+                    cover_window,
+                    window_index,
+                    window_ptr,
+                    window_moves,
+                    window_top,
                 )
             first = n_segs
             for q in range(n_avail):
                 p = avail_pieces[q]
                 seg = a * NU_PIECES + p
-                lo = win_ptr[entry, p]
-                win_len = win_ptr[entry, p + 1] - lo
+                lo = window_ptr[entry, p]
+                window_len = window_ptr[entry, p + 1] - lo
                 if seg_gen[c, seg] != gen:
                     seg_gen[c, seg] = gen
-                    if root_len[c, seg] >= 0 and root_len[c, seg] <= win_len:  # pruned at the root
+                    # pruned at the root
+                    if root_len[c, seg] >= 0 and root_len[c, seg] <= window_len:
                         seg_off[c, seg] = root_off[c, seg]
                         seg_len[c, seg] = root_len[c, seg]
-                        seg_src[c, seg] = 2
+                        seg_source[c, seg] = 2
                     else:
                         seg_off[c, seg] = lo
-                        seg_len[c, seg] = win_len
-                        seg_src[c, seg] = 0
-                elif win_len < seg_len[c, seg]:
+                        seg_len[c, seg] = window_len
+                        seg_source[c, seg] = 0
+                elif window_len < seg_len[c, seg]:
                     seg_off[c, seg] = lo
-                    seg_len[c, seg] = win_len
-                    seg_src[c, seg] = 0
+                    seg_len[c, seg] = window_len
+                    seg_source[c, seg] = 0
                 size = seg_len[c, seg]
                 if size:
                     total += size
@@ -904,7 +983,7 @@ def _playout(
                 if other == c:
                     continue
                 other_move = hist_m[h]
-                for q in range(att_ptr[other_move], att_ptr[other_move + 1]):
+                for q in range(attach_ptr[other_move], attach_ptr[other_move + 1]):
                     a = attach_cells[q]
                     if forbidden[other, a]:
                         continue
@@ -926,11 +1005,11 @@ def _playout(
             if local_mode and n_local:
                 for i in range(j):
                     a = attach[c, i]
-                    ax = xs[a]
-                    ay = ys[a]
+                    ax = cell_x[a]
+                    ay = cell_y[a]
                     for q in range(n_local):
                         b = local_points[q]
-                        if abs(xs[b] - ax) + abs(ys[b] - ay) <= NEAR:
+                        if abs(cell_x[b] - ax) + abs(cell_y[b] - ay) <= NEAR:
                             for g in range(attach_segs[i], attach_segs[i + 1]):
                                 near_total += seg_len[c, seg_id[g]]
                                 seg_rows[2, n_near] = seg_id[g]
@@ -975,13 +1054,13 @@ def _playout(
                 if i >= seg_len[c, seg]:
                     continue  # removed by an earlier draw this ply
                 offset = seg_off[c, seg]
-                source = seg_src[c, seg]
+                source = seg_source[c, seg]
                 m = (
                     own_pool[c, offset + i]
                     if source == 1
                     else root_moves[offset + i]
                     if source == 2
-                    else win_moves[offset + i]
+                    else window_moves[offset + i]
                 )
                 free = True
                 for q in range(n_cells[m]):
@@ -993,11 +1072,11 @@ def _playout(
                         c,
                         seg,
                         i,
-                        win_moves,
+                        window_moves,
                         root_moves,
                         seg_off,
                         seg_len,
-                        seg_src,
+                        seg_source,
                         own_pool,
                         pool_top[c],
                     )
@@ -1017,9 +1096,9 @@ def _playout(
                     if hit < best_hits:
                         continue
                 weight = gamma[m]
-                if corner_w.shape[0] > 1:
-                    weight *= corner_w[
-                        _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells)
+                if corner_powers.shape[0] > 1:
+                    weight *= corner_powers[
+                        _new_corners(c, m, forbidden, in_list, attach_ptr, attach_cells)
                     ]
                 if near:
                     if hit > best_hits:
@@ -1044,13 +1123,13 @@ def _playout(
                     seg = seg_id[g]
                     for i in range(seg_len[c, seg] - 1, -1, -1):
                         offset = seg_off[c, seg]
-                        source = seg_src[c, seg]
+                        source = seg_source[c, seg]
                         m = (
                             own_pool[c, offset + i]
                             if source == 1
                             else root_moves[offset + i]
                             if source == 2
-                            else win_moves[offset + i]
+                            else window_moves[offset + i]
                         )
                         free = True
                         for q in range(n_cells[m]):
@@ -1059,9 +1138,9 @@ def _playout(
                                 break
                         if free:
                             weight = gamma[m]
-                            if corner_w.shape[0] > 1:
-                                weight *= corner_w[
-                                    _new_corners(c, m, forbidden, in_list, att_ptr, attach_cells)
+                            if corner_powers.shape[0] > 1:
+                                weight *= corner_powers[
+                                    _new_corners(c, m, forbidden, in_list, attach_ptr, attach_cells)
                                 ]
                             weight_sum += weight
                             rng = _step(rng)
@@ -1072,11 +1151,11 @@ def _playout(
                                 c,
                                 seg,
                                 i,
-                                win_moves,
+                                window_moves,
                                 root_moves,
                                 seg_off,
                                 seg_len,
-                                seg_src,
+                                seg_source,
                                 own_pool,
                                 pool_top[c],
                             )
@@ -1099,10 +1178,10 @@ def _playout(
             cells,
             n_cells,
             piece,
-            adj_ptr,
-            adj,
+            adjacent_ptr,
+            adjacent,
         )
-        for q in range(att_ptr[move], att_ptr[move + 1]):
+        for q in range(attach_ptr[move], attach_ptr[move + 1]):
             b = attach_cells[q]
             if not forbidden[c, b] and not in_list[c, b]:
                 in_list[c, b] = 1
@@ -1144,13 +1223,47 @@ def _playout(
             if i >= context:
                 c = before_c[i]
                 win = alive_at_start[c] != 0 and scores[c] == best
-                _learn(c, before_m[i], last, second, win, reply_one, reply_two, key1, key2)
+                _learn(
+                    c,
+                    before_m[i],
+                    last,
+                    second,
+                    win,
+                    reply_to_last,
+                    reply_to_pair,
+                    last_key,
+                    second_key,
+                )
             second = last
             last = before_m[i]
         for i in range(n_seq):
             c = seq_c[i]
             win = alive_at_start[c] != 0 and scores[c] == best
-            _learn(c, seq_m[i], last, second, win, reply_one, reply_two, key1, key2)
+            _learn(
+                c,
+                seq_m[i],
+                last,
+                second,
+                win,
+                reply_to_last,
+                reply_to_pair,
+                last_key,
+                second_key,
+            )
             second = last
             last = seq_m[i]
     return played, count, scores
+
+
+@njit(cache=True)
+def _playout_plain(root, tables, scratch, roots, replies, *rest):
+    """`_playout` for a call from Python (`playout`): its named tuples come as plain
+    tuples, which numba types faster (module docstring), and are named again here."""
+    return _playout(
+        Packed(*root),
+        PlayArrays(*tables),
+        Scratch(*scratch),
+        RootLists(*roots),
+        ReplyArrays(*replies),
+        *rest,
+    )
