@@ -463,3 +463,30 @@ def test_the_picture_draws_colours_and_arrows():
     assert pic.columns == tuple("abcdef") and pic.rows == tuple("654321")
     assert pic.cells[5][0] == "yellow" and pic.cells[3][2] == ""  # a1, c3 taken
     assert (0, 2, "▼") in pic.marks and (3, 0, "▶") in pic.marks
+
+
+def test_the_public_view_is_plain_json_with_every_field_the_table_shows():
+    import json
+    from dataclasses import asdict
+
+    fresh = new_game("4p").state
+    assert RULES.public_view(fresh).board["status"] == "dealing"
+    state = play(start_state("4p"), "a", "a2", "b2")
+    view = RULES.public_view(state)
+    json.dumps(asdict(view))
+    board = view.board
+    assert set(board) >= {"cells", "rows", "setup", "arrows", "round", "round_count",
+                          "to_move", "opening", "status", "sides", "rounds", "team_scores",
+                          "result", "computer_seats", "last_take"}
+    assert board["arrows"] == [
+        {"seat": 1, "side": "red", "axis": "column", "line": "a"},
+        {"seat": 2, "side": "yellow", "axis": "row", "line": "2"},
+        {"seat": 3, "side": "red", "axis": "column", "line": "b"},
+        {"seat": 4, "side": "yellow", "axis": "row", "line": None}]
+    assert board["rows"][5] == SAMPLE_SETUP[:6] and board["cells"][6:8] == ".."
+    assert board["sides"]["red"]["seats"] == [1, 3]
+    assert board["sides"]["yellow"]["marbles"]["G"] == 1  # a2
+    assert board["sides"]["red"]["marbles"]["W"] == 1  # b2
+    assert board["to_move"] == 4 and not board["opening"] and board["status"] == "playing"
+    assert [s.colour for s in view.seats] == ["red", "yellow", "red", "yellow"]
+    assert view.seats[3].can_move and view.seats[0].score == 2  # a lone white, doubled
