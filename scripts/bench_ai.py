@@ -48,7 +48,7 @@ from engine.cornerclaim.ai import LEVELS, search_move  # noqa: E402
 from engine.cornerclaim.ai.features import _all_weights, prior_logits, recent_placements  # noqa: E402
 from engine.cornerclaim.ai.flat import FlatSearch  # noqa: E402
 from engine.cornerclaim.ai.heuristic import score_moves  # noqa: E402
-from engine.cornerclaim.ai.leaf import leaf_lists, random_path  # noqa: E402
+from engine.cornerclaim.ai.leaf import leaf_lists_from_python, random_path  # noqa: E402
 from engine.cornerclaim.ai.mcts import expand_lists  # noqa: E402
 from engine.cornerclaim.ai.playout import playout  # noqa: E402
 
@@ -124,9 +124,9 @@ def priors_table() -> None:
 def expansion_table(nodes: int = 300) -> None:
     """The cost of listing and scoring one node of level 6's search: in Python (a position
     built along the tree path, `mcts.expand_lists`, as the levels without the learned
-    prior expand their nodes) and
-    compiled (`leaf.leaf_lists`, which `flat._run` calls itself), on `nodes` leaves one to
-    three random placements below each benchmark position, CPU time of this thread."""
+    prior expand their nodes) and compiled (`leaf.leaf_lists`, which `flat._run` calls
+    itself; from here through `leaf_lists_from_python`), on `nodes` leaves one to three
+    random placements below each benchmark position, CPU time of this thread."""
     print("| variant | placements per seat | moves a node | Python µs/node "
           "| compiled µs/node | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -145,7 +145,7 @@ def expansion_table(nodes: int = 300) -> None:
                        np.arange(len(p))) for p in paths]
             moves = 0
             for color, move, steps in arrays[:5]:  # warm-up (compiled on first use)
-                leaf_lists(len(steps), steps, steps, color, move, search._leaf)
+                leaf_lists_from_python(len(steps), steps, steps, color, move, search._leaf)
             t = time.thread_time()
             for p in paths:
                 pos = root.copy()
@@ -158,7 +158,7 @@ def expansion_table(nodes: int = 300) -> None:
             py = (time.thread_time() - t) / len(paths)
             t = time.thread_time()
             for color, move, steps in arrays:
-                leaf_lists(len(steps), steps, steps, color, move, search._leaf)
+                leaf_lists_from_python(len(steps), steps, steps, color, move, search._leaf)
             jit = (time.thread_time() - t) / len(paths)
             print(f"| {variant} | {each} | {moves / len(paths):.0f} | {py * 1e6:.0f} "
                   f"| {jit * 1e6:.0f} | {py / jit:.1f} × |")

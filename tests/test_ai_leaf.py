@@ -12,7 +12,7 @@ import pytest
 
 from engine.cornerclaim.ai.features import NU_FEATURES, recent_placements, weights_for
 from engine.cornerclaim.ai.flat import FlatSearch
-from engine.cornerclaim.ai.leaf import leaf_lists, random_path
+from engine.cornerclaim.ai.leaf import leaf_lists, leaf_lists_from_python, random_path
 from engine.cornerclaim.ai.mcts import RACE_PLACEMENTS, expand_lists
 from tests.test_ai import VARIANTS, random_game
 
@@ -56,6 +56,9 @@ def test_the_compiled_listing_is_expand_lists(variant, share):
         move = np.array([m for _, m in path], np.int64)
         steps = np.arange(depth, dtype=np.int64)
         got_c, got_moves, got_scores = leaf_lists(depth, steps, steps, color, move, args)
+        from_python = leaf_lists_from_python(depth, steps, steps, color, move, args)
+        assert (from_python[0], from_python[1].tolist(), from_python[2].tolist()) == (
+            got_c, got_moves.tolist(), got_scores.tolist())
         recent = (recent_placements(state) + tuple(path))[-3:]
         want_c, want_moves, want_scores = expand_lists(
             pos, (path[-1][0] + 1) % n, dead=dead, learned=w, race=race, recent=recent,

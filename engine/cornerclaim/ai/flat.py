@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from .features import NU_FEATURES, weights_for
-from .leaf import LeafArgs, leaf_lists
+from .leaf import LeafArgs, leaf_lists, leaf_lists_from_python
 from .mcts import (
     DEAD_SCORE,
     EXPAND_AT,
@@ -272,13 +272,13 @@ class FlatSearch:
         # with `expand_lists` (the tuple is built anyway: `_run` takes the same types).
         self._compiled_listing = self.learned is not None
         self._leaf = LeafArgs(
-            root=packed, occupied=tables.pack(list(pos.occupied)), big=pos.bc.size > 14,
+            root=packed, tables=tables.arrays, occupied=tables.pack(list(pos.occupied)),
+            big=pos.bc.size > 14,
             alive=self._alive, pre_c=self._pre_c, pre_m=self._pre_m,
             weights=np.array(self.learned or (0.0,) * NU_FEATURES, np.float64),
             race=self.race, race_corners=race_corners, slack=RACE_SLACK,
             early_at=4 if pos.bc.size <= 14 else 7, dist=_dist_array(pos.bc.size),
-            tables=tables.arrays, seen=np.zeros(pos.bc.nu_moves, np.int64),
-            seen_gen=np.zeros(1, np.int64))
+            seen=np.zeros(pos.bc.nu_moves, np.int64), seen_gen=np.zeros(1, np.int64))
         self._mark_symmetry()
 
     def _expand(self, pos, color: int, recent: tuple) -> int:
@@ -340,8 +340,8 @@ class FlatSearch:
         t = self.tree
         depth = int(self.state[ST_DEPTH])
         if self._compiled_listing:  # `_run` found no room for the node: `add` grows the arrays
-            c, moves, scores = leaf_lists(depth, self.path_node, self.path_child, t.color, t.move,
-                                          self._leaf)
+            c, moves, scores = leaf_lists_from_python(depth, self.path_node, self.path_child,
+                                                      t.color, t.move, self._leaf)
             v = t.add(int(c), moves, scores, self.prior_n, self.slope)
             t.kid[int(self.path_child[depth - 1])] = v
             return
