@@ -6,7 +6,6 @@ generator under it; `ai` the computer levels; `perft` counts move sequences for 
 Only `engine.registry` imports this package from outside it.
 """
 
-from .perft import perft
 from .rules import (
     GAME,
     RULES,
@@ -21,6 +20,7 @@ from .rules import (
     State,
     move_list,
     new_game,
+    perft,
     setup_state,
     start_state,
 )

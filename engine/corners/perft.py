@@ -11,18 +11,8 @@ from .moves import judge, legal_pairs
 from .variants import Variant
 
 
-def perft(state_or_variant, depth: int, moves=()) -> int:
-    """Legal move sequences of length `depth` from `state_or_variant` (a `State`, or a
-    variant's name for its start position) after `moves` (move texts) are played."""
-    from .rules import RULES, start_state
-
-    state = (start_state(state_or_variant) if isinstance(state_or_variant, str)
-             else state_or_variant)
-    for text in moves:
-        seat = state.to_move
-        if seat is None:
-            raise ValueError(f"the game is over before {text}")
-        state = RULES.apply(state, RULES.play(state, seat, text))
+def count(state, depth: int) -> int:
+    """Legal move sequences of length `depth` from `state` (a `rules.State`)."""
     if state.over:
         return 1 if depth == 0 else 0
     return _perft(state.variant, list(state.board), state.plies, state.pending, depth)

@@ -42,6 +42,7 @@ from .moves import (
     loses_by_return,
     stuck_end,
 )
+from .perft import count
 from .variants import VARIANTS, Variant
 
 GAME = "corners"
@@ -597,6 +598,18 @@ class CornersRules(BaseRules):
             "filled_target": state.in_target(s) == state.variant.pieces,
         }) for s in (1, 2))
 
+    def perft(self, variant, depth: int, moves=()) -> int:
+        """Legal move sequences of length `depth` from `variant`'s start (a variant's name,
+        or a `State`) after `moves` (move texts) are played (`perft.count`: threefold
+        repetition, which needs the game's history, is not looked at)."""
+        state = start_state(variant) if isinstance(variant, str) else variant
+        for text in moves:
+            seat = state.to_move
+            if seat is None:
+                raise E.GameOverError(f"the game is over before {text}")
+            state = self.apply(state, self.play(state, seat, text))
+        return count(state, depth)
+
     # -- computer players ------------------------------------------------------------------
     def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
         from .ai import choose_move
@@ -745,3 +758,8 @@ def setup_state(variant: str, board, *, to_move: int = 1, number: int = 1,
     moves = tuple(Played(0, 1 + i % 2, (), None) for i in range(plies))
     state = replace(state, board=tuple(board), moves=moves)
     return replace(state, positions=(state.key(),))
+
+
+def perft(state_or_variant, depth: int, moves=()) -> int:
+    """`CornersRules.perft` of the game's rules."""
+    return RULES.perft(state_or_variant, depth, moves)
