@@ -1,0 +1,167 @@
+"""Corner (the marble game) in real Chromium: its board module (client_web/js/boards/marbles.js)
+in the table shell — the marbles with their letters, the arrows in their grooves, the lines the
+host lists marked on my turn, a tap on a line then on the marble to take it, the keys, the
+trays with the points per colour, the rounds; a whole 2-player game against the computer on a
+Pixel 7 to the game-over card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import requests
+from playwright.sync_api import expect
+
+from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
+from tests.browser_fixtures import screenshot
+
+expect.set_options(timeout=10_000)
+# The engine's sample deal, rows 1 to 6.
+SETUP = "YYYSYK GWWWBR YSBYRR YGRKGB GYGRKB BWRGRS"
+
+
+def storage_for(game_id: str, tokens: dict, name: str = "") -> dict:
+    data = {"name": name, "games": {game_id: {"seats": {str(k): v for k, v in tokens.items()}}}}
+    return {"cornerclaim.v1": json.dumps(data)}
+
+
+def tokens_of(game: dict) -> dict:
+    return {int(k): v for k, v in game["tokens"].items()}
+
+
+def legal(host, gid: str, seat: int, token: str) -> list[dict]:
+    r = requests.get(f"{host.url}/api/games/{gid}/legal", params={"seat": seat},
+                     headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    r.raise_for_status()
+    return r.json()["moves"]
+
+
+def seq_of(page) -> int:
+    return page.evaluate("window.ccGame.state.seq")
+
+
+def wait_ready(page) -> None:
+    expect(page.get_by_test_id("board")).to_have_attribute("data-legal", "ready")
+
+
+def tap_move(page, entry: dict) -> None:
+    """Tap the line in my groove; a placement goes at once, else the marble(s) on that line
+    are marked and a tap on the one listed takes it."""
+    before = seq_of(page)
+    board = page.get_by_test_id("board")
+    wait_ready(page)
+    page.get_by_test_id(f"line-{entry['line']}").tap()
+    if entry["move"] != entry["line"]:
+        expect(board).to_have_attribute("data-line", entry["line"])
+        expect(page.get_by_test_id(f"cell-{entry['move']}")).to_have_attribute("data-take", "true")
+        assert seq_of(page) == before  # the line alone only shows the marble
+        page.get_by_test_id(f"cell-{entry['move']}").tap()
+    page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
+
+
+def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
+    """A 1-round game dealt the sample setup, me red (seat 1) against computer level 1: every
+    move picked from the host's legal list and made by tapping the line, then the marble."""
+    game = host.create("2p", [{"kind": "local", "name": "Mira"}, {"kind": "computer", "level": 1}],
+                       game="marbles", options={"rounds": 1, "setups": [SETUP]})
+    gid, token = game["id"], tokens_of(game)[1]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: token}))
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Your turn"))
+    board = page.get_by_test_id("board")
+    # The deal: every cell's marble with its letter; black marked as untakeable.
+    expect(page.locator("[data-testid=board] .mb-marble")).to_have_count(36)
+    expect(page.get_by_test_id("cell-a1")).to_have_attribute("data-marble", "Y")
+    expect(page.get_by_test_id("cell-a1")).to_have_text("Y")
+    expect(page.get_by_test_id("cell-f1")).to_have_attribute("aria-label", re.compile("black, cannot be taken"))
+    expect(page.get_by_test_id("round-number")).to_have_text("Round 1 of 1")
+    expect(page.get_by_test_id("score-table")).to_contain_text("24")
+    # The opening: all six columns marked in my (bottom) groove.
+    wait_ready(page)
+    expect(board).to_have_attribute("data-lines", "a b c d e f")
+    expect(board).to_have_attribute("data-opening", "true")
+    expect(page.locator("[data-testid=board] .mb-slot.legal")).to_have_count(6)
+    screenshot(page, "marbles-opening")
+
+    moves = 0
+    for _ in range(60):
+        expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^(Your turn|Game over)"), timeout=20_000)
+        if page.get_by_test_id("turn").inner_text().startswith("Game over"):
+            break
+        entries = legal(host, gid, 1, token)
+        assert entries, "my turn with nothing legal"
+        # The marble worth the most points for me (ties: the host's first).
+        entry = max(entries, key=lambda m: "KSWBGRY".find(m.get("colour", "K")))
+        tap_move(page, entry)
+        moves += 1
+        if moves == 1:
+            expect(page.get_by_test_id("line-" + entry["line"]).locator(".arrow")).to_have_count(1)
+        if moves == 3:
+            state = host.state(gid)
+            red = state["board"]["sides"]["red"]
+            expect(page.get_by_test_id("tray-red-total")).to_have_text(str(red["total"]))
+            screenshot(page, "marbles-mid-game")
+    expect(page.get_by_test_id("gameover")).to_be_visible(timeout=20_000)
+    final = host.state(gid)
+    assert final["result"] is not None and moves > 3
+    done = final["board"]["rounds"]
+    assert len(done) == 1
+    expect(page.get_by_test_id("round-1")).to_have_text(
+        f"Round 1: Red {done[0]['scores']['red']} · Yellow {done[0]['scores']['yellow']}")
+    screenshot(page, "marbles-game-over")
+    assert page.errors == []
+
+
+def test_the_keys_choose_a_line_and_take(host, open_page):
+    """Desktop: the arrow keys move my arrow over the lines the host lists, Enter places or
+    takes; in the 4-player game Tab switches between the two marbles a line crosses."""
+    game = host.create("2p", [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
+                       game="marbles", options={"rounds": 1, "setups": [SETUP]})
+    gid, token = game["id"], tokens_of(game)[1]
+    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: token}))
+    board = page.get_by_test_id("board")
+    wait_ready(page)
+    page.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-line", "a")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-line", "c")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.ccGame.state.board.arrows[0].line === 'c'")
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Your turn"), timeout=20_000)
+    wait_ready(page)
+    yellow = host.state(gid)["board"]["arrows"][1]["line"]
+    page.keyboard.press("ArrowLeft")  # from c to b
+    expect(board).to_have_attribute("data-line", "b")
+    expect(board).to_have_attribute("data-takes", f"b{yellow}")
+    before = seq_of(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
+    assert host.state(gid)["board"]["arrows"][0]["line"] == "b"
+
+    # Four players on one phone: seat 4's first move may take at either red arrow.
+    game = host.create("4p", [{"kind": "local", "name": n} for n in ("A", "B", "C", "D")],
+                       game="marbles", options={"rounds": 1, "setups": [SETUP]})
+    gid, tokens = game["id"], tokens_of(game)
+    for seat, pick in ((1, "a"), (2, "4"), (3, "f")):
+        entries = legal(host, gid, seat, tokens[seat])
+        move = next(e["move"] for e in entries if pick in (None, e["line"]))
+        host.move(gid, seat, move, tokens[seat])
+    entries = legal(host, gid, 4, tokens[4])
+    by_line: dict[str, list[str]] = {}
+    for e in entries:
+        by_line.setdefault(e["line"], []).append(e["move"])
+    line, cells = next((k, v) for k, v in by_line.items() if len(v) == 2)
+    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, tokens))
+    board = page.get_by_test_id("board")
+    wait_ready(page)
+    page.get_by_test_id(f"line-{line}").click()
+    expect(board).to_have_attribute("data-takes", " ".join(cells))
+    expect(board).to_have_attribute("data-focus", cells[0])
+    page.keyboard.press("Tab")
+    expect(board).to_have_attribute("data-focus", cells[1])
+    before = seq_of(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
+    assert host.state(gid)["last_move"]["move"] == cells[1]
+    assert page.errors == []
