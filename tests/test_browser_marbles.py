@@ -111,6 +111,22 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     screenshot(page, "marbles-game-over")
     assert page.errors == []
 
+    # The replay: the deal and the moves as the board module names them, each frame drawn.
+    first = final_moves(host, gid)[0]
+    page.get_by_test_id("replay-viewer").tap()
+    moves_list = page.get_by_test_id("replay-moves")
+    expect(moves_list).to_contain_text("Round 1 dealt")
+    expect(moves_list).to_contain_text(f"{first} (placed)")
+    expect(page.get_by_test_id("replay-board").locator(".mb-marble").first).to_be_visible()
+    screenshot(page, "marbles-replay")
+    assert page.errors == []
+
+
+def final_moves(host, gid: str) -> list[str]:
+    r = requests.get(f"{host.url}/api/games/{gid}/replay", timeout=10)
+    r.raise_for_status()
+    return [f["move"] for f in r.json()["frames"] if f.get("kind") == "move"]
+
 
 def test_the_keys_choose_a_line_and_take(host, open_page):
     """Desktop: the arrow keys move my arrow over the lines the host lists, Enter places or
@@ -131,6 +147,11 @@ def test_the_keys_choose_a_line_and_take(host, open_page):
     expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Your turn"), timeout=20_000)
     wait_ready(page)
     yellow = host.state(gid)["board"]["arrows"][1]["line"]
+    # The hint: the host's move, its line chosen and its marble ready.
+    page.get_by_test_id("hint").click()
+    expect(board).to_have_attribute("data-focus", re.compile(r"^[a-f][1-6]$"))
+    page.keyboard.press("Escape")
+    expect(board).to_have_attribute("data-line", "")
     page.keyboard.press("ArrowLeft")  # from c to b
     expect(board).to_have_attribute("data-line", "b")
     expect(board).to_have_attribute("data-takes", f"b{yellow}")

@@ -28,7 +28,7 @@ function moveLabel(f, data, board) {
   if (f.kind === "left") return `${who} left`;
   if (f.kind === "takeback") return `${who} took back`;
   if (f.kind === "start") return "Start";
-  return f.seat ? `${who}: ${f.kind}` : f.kind;
+  return f.seat ? `${who}: ${f.kind}` : board?.describeMove?.(f) || f.kind;
 }
 
 function resultText(result, data) {

@@ -347,14 +347,15 @@ export function createBoard(ctx) {
     const toMove = (b.arrows || []).find((a) => a.seat === b.to_move)?.side;
     trays.replaceChildren(...["red", "yellow"].filter((s) => sides[s]).map((side) => {
       const s = sides[side];
-      const names = (s.seats || []).map((n) => g.state.seats?.[n - 1]).filter(Boolean).map(seatName).join(", ");
+      const names = (s.seats || []).map((n) => g.state.seats?.[n - 1]).filter(Boolean).map(seatName)
+        .filter((n) => n !== title(side)).join(", ");
       return h(`div.mb-tray${toMove === side && !b.result ? ".to-move" : ""}`, { "data-testid": `tray-${side}` },
         h("h4", {}, h(`span.chip.c-${side}`, { "aria-hidden": "true" }, palette[side].mark), `${title(side)}`,
           names ? h("span.mb-detail", {}, ` · ${names}`) : null),
         h("ul", {}, ...(s.colours || []).map((c) => h("li", { "data-testid": `tray-${side}-${c.letter}` },
-          marble(c.letter, ".mini"), `×${c.count} = ${c.points}`,
+          marble(c.letter, ".mini"), `${c.count}: ${c.points} pt`,
           c.doubled ? h("span.dbl", { title: "only this side holds it" }, " ×2") : null,
-          ` → ${c.score}`))),
+          c.doubled ? ` = ${c.score}` : null))),
         (s.colours || []).length ? null : h("div.mb-detail", {}, "no marbles yet"),
         h("div.sum", {}, "Round ", h("span", { "data-testid": `tray-${side}-score` }, String(s.score ?? 0)),
           " · Total ", h("span", { "data-testid": `tray-${side}-total` }, String(s.total ?? 0))));
@@ -399,10 +400,25 @@ export function createBoard(ctx) {
     return d.colour ? `${frame.move} ${d.colour}` : frame.move;
   };
 
+  // The host's hint: its line chosen and its marble ready, so a tap or Enter takes it.
+  function showHint(move) {
+    const entry = legalMoves().find((m) => m.move === String(move).toLowerCase());
+    if (!entry) return false;
+    if (entry.move === entry.line) {
+      choose(entry.line);
+      say(`Hint: place your arrow on ${entry.line}`);
+    } else {
+      choose(entry.line, takesOn(entry.line).indexOf(entry));
+      say(`Hint: take ${entry.move}`);
+    }
+    return true;
+  }
+
   return {
     render,
     seatDetail,
     describeMove,
+    showHint,
     onKey,
     destroy() {
       root.remove();
