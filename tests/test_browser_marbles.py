@@ -186,3 +186,40 @@ def test_the_keys_choose_a_line_and_take(host, open_page):
     page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
     assert host.state(gid)["last_move"]["move"] == cells[1]
     assert page.errors == []
+
+
+def test_between_rounds_the_summary_and_the_new_deal(host, open_page):
+    """Round 1 played over REST on a hot-seat phone; at round 2's start (nothing taken yet)
+    the summary gives round 1's scores, the totals and who starts the new deal."""
+    game = host.create("2p", [{"kind": "local", "name": "Ola"}, {"kind": "local", "name": "Pia"}],
+                       game="marbles", options={"rounds": 2, "setups": [SETUP]})
+    gid, tokens = game["id"], tokens_of(game)
+    for _ in range(40):
+        board = host.state(gid)["board"]
+        if board["rounds"]:
+            break
+        seat = board["to_move"]
+        host.move(gid, seat, legal(host, gid, seat, tokens[seat])[0]["move"], tokens[seat])
+    board = host.state(gid)["board"]
+    (done,) = board["rounds"]
+    assert board["round"] == 2 and board["to_move"] == 2
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, tokens))
+    summary = page.get_by_test_id("round-summary")
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text(f"Round 1 over: Red {done['scores']['red']}, Yellow {done['scores']['yellow']}")
+    expect(summary).to_contain_text("Round 2 dealt: Yellow starts")
+    expect(page.get_by_test_id("round-number")).to_have_text("Round 2 of 2")
+    expect(page.get_by_test_id("round-1")).to_be_visible()
+    # Yellow opens round 2 on a row, in the left groove; then the summary goes.
+    wait_ready(page)
+    expect(page.get_by_test_id("board")).to_have_attribute("data-lines", "1 2 3 4 5 6")
+    before = seq_of(page)
+    page.get_by_test_id("line-3").tap()
+    page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
+    assert host.state(gid)["board"]["arrows"][1]["line"] == "3"
+    wait_ready(page)
+    entry = legal(host, gid, 1, tokens[1])[0]
+    tap_move(page, entry)
+    expect(summary).to_be_hidden()
+    screenshot(page, "marbles-round-2")
+    assert page.errors == []
