@@ -14,7 +14,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
-from tests.browser_fixtures import screenshot
+from tests.browser_fixtures import Finger, screenshot
 
 expect.set_options(timeout=10_000)
 # The engine's sample deal, rows 1 to 6.
@@ -39,6 +39,11 @@ def legal(host, gid: str, seat: int, token: str) -> list[dict]:
 
 def seq_of(page) -> int:
     return page.evaluate("window.ccGame.state.seq")
+
+
+def centre(page, testid: str) -> tuple[float, float]:
+    box = page.get_by_test_id(testid).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def wait_ready(page) -> None:
@@ -218,8 +223,22 @@ def test_between_rounds_the_summary_and_the_new_deal(host, open_page):
     page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["arrows"][1]["line"] == "3"
     wait_ready(page)
-    entry = legal(host, gid, 1, tokens[1])[0]
-    tap_move(page, entry)
+    # Red slides a finger along its groove to the line, then taps the marble ringed there.
+    entry = next(e for e in legal(host, gid, 1, tokens[1]) if e["line"] != "a")
+    finger = Finger(page)
+    finger.down(*centre(page, "line-a"))
+    finger._at = centre(page, "line-a")
+    finger.move(*centre(page, f"line-{entry['line']}"))
+    finger.up()
+    board = page.get_by_test_id("board")
+    expect(board).to_have_attribute("data-line", entry["line"])
+    expect(board).to_have_attribute("data-takes", entry["move"])
+    before = seq_of(page)
+    # A tap straight after the synthetic slide is read by Chromium as part of that gesture.
+    page.wait_for_timeout(600)
+    page.get_by_test_id(f"cell-{entry['move']}").tap()
+    page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
+    assert host.state(gid)["last_move"]["move"] == entry["move"]
     expect(summary).to_be_hidden()
     screenshot(page, "marbles-round-2")
     assert page.errors == []

@@ -67,7 +67,9 @@ const CSS = `
 .mb-slot.legal { cursor: pointer; }
 .mb-slot.legal::after { content: ""; position: absolute; inset: 12%; border-radius: 50%; border: 3px dashed #8fb8ff; }
 .mb-slot.chosen::after { border: 4px solid #fff; background: rgba(21,96,212,.55); }
+.mb-slot.mine { touch-action: none; }
 .mb-corner { min-width: 0; }
+.mb-fly { position: fixed; z-index: 50; pointer-events: none; inset: auto; }
 .mb-trays { display: grid; grid-template-columns: 1fr 1fr; gap: 6px; margin: 6px 0; }
 .mb-tray { border: 2px solid var(--line, #999); border-radius: 10px; padding: 4px 6px; font-size: .85rem; min-width: 0; }
 .mb-tray.to-move { border-color: #3d7bf0; box-shadow: 0 0 0 1px #3d7bf0; }
@@ -102,6 +104,8 @@ export function createBoard(ctx) {
     focus: 0, // which of the chosen line's marbles Enter takes
     cells: new Map(), // "c4" -> element
     slots: new Map(), // "bottom:c" -> element
+    drag: null, // {groove, start, moved}: a finger sliding my arrow along its groove
+    flying: new Set(), // marbles on their way to a tray
   };
   const say = (text) => ctx.say?.(text);
 
@@ -146,6 +150,29 @@ export function createBoard(ctx) {
     frame.replaceChildren(...els);
   }
   build();
+
+  // Sliding my arrow along its groove: the line under the finger is chosen as it passes.
+  const slotAt = (x, y) => document.elementFromPoint(x, y)?.closest?.(".mb-slot");
+  frame.addEventListener("pointerdown", (e) => {
+    const slot = e.target.closest?.(".mb-slot");
+    const seat = g.view.active;
+    if (ctx.readOnly || !slot || !seat || slot.dataset.groove !== grooveOf(seat)) return;
+    g.drag = { groove: slot.dataset.groove, start: slot.dataset.line, moved: false };
+  });
+  frame.addEventListener("pointermove", (e) => {
+    if (!g.drag) return;
+    const slot = slotAt(e.clientX, e.clientY);
+    if (!slot || slot.dataset.groove !== g.drag.groove || slot.dataset.legal !== "true") return;
+    if (slot.dataset.line !== g.drag.start) g.drag.moved = true;
+    if (g.drag.moved && slot.dataset.line !== g.line) choose(slot.dataset.line);
+  });
+  const endDrag = () => {
+    if (g.drag?.moved) g.suppressClick = true;
+    g.drag = null;
+    setTimeout(() => { g.suppressClick = false; }, 0);
+  };
+  frame.addEventListener("pointerup", endDrag);
+  frame.addEventListener("pointercancel", endDrag);
 
   // ---- what the host says ---------------------------------------------------------------
   const board = () => g.state?.board || {};
@@ -192,6 +219,7 @@ export function createBoard(ctx) {
   }
 
   function tapLine(groove, line) {
+    if (g.suppressClick) return; // the end of a slide along the groove, not a tap
     const seat = g.view.active;
     if (ctx.readOnly || !seat || g.view.busy || groove !== grooveOf(seat)) return;
     if (!linesLegal().includes(line)) {
@@ -271,10 +299,13 @@ export function createBoard(ctx) {
   // ---- drawing ------------------------------------------------------------------------
   function render(state, view = {}) {
     const seqChanged = state.seq !== g.state?.seq;
+    const before = g.state?.seq;
     g.state = state;
     g.view = view;
     if (seqChanged || !view.active) g.line = null;
     paint();
+    const take = state.board?.last_take;
+    if (!ctx.readOnly && before !== undefined && take && take.seq > before) fly(take);
     if (view.active && !ctx.readOnly) askLegal();
   }
 
@@ -330,6 +361,27 @@ export function createBoard(ctx) {
     paintInfo(b);
     paintTrays(b);
     paintRounds(b);
+  }
+
+  // The marble just taken flies from its cell to the taker's tray.
+  function fly(take) {
+    const side = arrowOf(take.seat)?.side;
+    const from = g.cells.get(take.cell)?.getBoundingClientRect();
+    const to = trays.querySelector(`[data-testid=tray-${side}]`)?.getBoundingClientRect();
+    if (!from || !to || !from.width || !take.colour) return;
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches || !document.body.animate) return;
+    const m = marble(take.colour, ".mb-fly");
+    Object.assign(m.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`,
+      height: `${from.height}px` });
+    document.body.append(m);
+    g.flying.add(m);
+    const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+    const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+    const done = () => { m.remove(); g.flying.delete(m); };
+    const anim = m.animate([{ transform: "translate(0, 0) scale(1)", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(.35)`, opacity: .6 }], { duration: 450, easing: "ease-in" });
+    anim.onfinish = done;
+    anim.oncancel = done;
   }
 
   function paintInfo(b) {
@@ -421,6 +473,7 @@ export function createBoard(ctx) {
     showHint,
     onKey,
     destroy() {
+      for (const m of g.flying) m.remove();
       root.remove();
     },
   };
