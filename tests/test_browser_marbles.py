@@ -242,3 +242,20 @@ def test_between_rounds_the_summary_and_the_new_deal(host, open_page):
     expect(summary).to_be_hidden()
     screenshot(page, "marbles-round-2")
     assert page.errors == []
+
+
+def test_the_lobby_starts_a_game_of_corner(host, open_page):
+    """The lobby's game picker offers Corner; its 2-player variant against the computer opens
+    the table with the board module drawn."""
+    assert "marbles" in [g["game"] for g in host.catalog()]
+    page = open_page("Pixel 7", "/")
+    page.get_by_test_id("your-name").fill("Lou")
+    page.get_by_test_id("pick-game").select_option("marbles")
+    page.get_by_test_id("variant-2p").tap()
+    page.get_by_test_id("seat-kind-2").select_option("computer")
+    page.get_by_test_id("create").tap()
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Your turn"))
+    expect(page.locator("[data-testid=board] .mb-marble")).to_have_count(36)
+    wait_ready(page)
+    expect(page.get_by_test_id("board")).to_have_attribute("data-lines", "a b c d e f")
+    assert page.errors == []
