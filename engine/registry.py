@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 BUILTIN = (
     ("engine.cornerclaim.game", "CORNER_CLAIM", "cornerclaim.js"),
     ("engine.corners", "RULES", "corners.js"),
+    ("engine.marbles", "RULES", "marbles.js"),
 )
 
 

@@ -291,6 +291,9 @@ class Rules(Protocol[S]):
     # chance: the event the host draws when the game needs one (a deal of marbles)
     def chance(self, state: S, rng: random.Random) -> Event | None: ...
 
+    # leaving: the computer level that takes over a seat that left (None: nobody)
+    def replacement_level(self, state: S, seat: int) -> int | None: ...
+
     # queries
     def seats(self, state: S) -> int: ...
     def to_move(self, state: S) -> int | None: ...
@@ -372,6 +375,12 @@ class BaseRules:
         host's `rng` and then appended like any other, so the fold and every replay see the
         same draw; None while the game needs none. The host asks after creating the game and
         after every event it appends."""
+        return None
+
+    def replacement_level(self, state, seat: int) -> int | None:
+        """The computer level the host seats in place of `seat` after it left, if the game
+        goes on with that seat played by the computer (a 4-player team game); None (the
+        default): a seat that left stays empty."""
         return None
 
     def legal_json(self, state, seat: int, query: str | None = None) -> bytes:

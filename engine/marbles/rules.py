@@ -241,6 +241,10 @@ class MarblesRules(BaseRules):
         (the 4-player game, until both seats of a team have left)."""
         return seat in state.left and not state.over
 
+    def replacement_level(self, state: State, seat: int) -> int | None:
+        """`left_seat_level` for a seat that left and plays on, else None."""
+        return self.left_seat_level if self.plays_on(state, seat) else None
+
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:
         spec = VARIANT_SPECS.get(created.variant)

@@ -15,12 +15,21 @@ event `Rules.expire` gives is committed like any other (a flag falls with nobody
 connected). A command that arrives after a deadline whose timer has not fired yet first
 commits what is due. At start-up every running game gets `Rules.resume`'s event, if any
 (the time the host was down is not charged).
+
+Chance: after creating a game and after every event it commits, the service asks
+`Rules.chance` with the host's own random source and commits what it returns (a deal of
+marbles), until it returns None; at start-up it draws what a game's last event left due.
+
+Leaving: when a seat leaves and `Rules.replacement_level` names a level (a 4-player team
+game goes on), the seat becomes a computer seat at that level, stored and broadcast, and the
+bot runner plays it.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import random
 import threading
 import time
 import uuid
@@ -46,6 +55,8 @@ Listener = Callable[[str, Table, dict[str, Any]], None]
 
 #: The options a create request's `clock` sets (a variant offers a clock if it has both).
 CLOCK_OPTIONS = ("reserve_s", "increment_s")
+#: The options a create request may name at its top level (as `given`) besides `options`.
+GIVEN_OPTIONS = ("rounds", "setups")
 #: `create(clock=UNSET)`: the request did not mention the clock.
 UNSET: Any = object()
 #: Seconds a clock's timer fires after its deadline (so the rules see the time is up), and
@@ -73,6 +84,8 @@ class GameService:
         self._lock = threading.Lock()
         self._loaded_finished: dict[str, Table] = {}  # finished games with their Game, LRU
         self._stopped = False
+        #: The host's random source for what chance decides (`Rules.chance`: a deal).
+        self.rng: random.Random = random.SystemRandom()
         self._load()
 
     # -- start-up --------------------------------------------------------------------------
@@ -90,7 +103,8 @@ class GameService:
                 self._resume(table)
 
     def _resume(self, table: Table) -> None:
-        """A running game's clock restarts now (`Rules.resume`), and its timer is armed."""
+        """A running game's clock restarts now (`Rules.resume`), its timer is armed, what
+        chance left due is drawn, and seats that left and play on are computer seats."""
         if table.finished:
             return
         try:
@@ -99,6 +113,9 @@ class GameService:
                 self._commit(table, lambda g: _appended(g, event))
         except Exception:  # a game that cannot resume must not keep the host from starting
             log.exception("game %s: could not resume its clock", table.id)
+        self._draw_chance(table)
+        for seat in sorted(table.left):
+            self._replace_leaver(table, seat)
         self._arm(table)
 
     def stop(self) -> None:
@@ -274,11 +291,14 @@ class GameService:
     def create(self, variant: str, seats: list[dict[str, Any]], *,
                game: str = DEFAULT_GAME, options: dict[str, Any] | None = None,
                clock: dict[str, int] | None = UNSET,
+               given: dict[str, Any] | None = None,
                rematch_of: Table | None = None) -> dict[str, Any]:
         """A new game of `game` (its `variant`, with `options`): checked against the
         variant's seat counts, options and the game's computer levels. `clock` sets the
-        variant's clock options (`{reserve_s, increment_s?}`, None: no clock); options not
-        given take their defaults, or their `computer_default` when a computer is seated.
+        variant's clock options (`{reserve_s, increment_s?}`, None: no clock); `given` sets
+        options named at the request's top level (`rounds`, `setups`); options not given
+        take their defaults, or their `computer_default` when a computer is seated. What
+        chance decides at the start (a deal) is drawn and committed at once.
         Returns its id, the host token and the local seats' tokens."""
         try:
             rules = registry.get(game)
@@ -295,6 +315,8 @@ class GameService:
         options = dict(options or {})
         if clock is not UNSET:
             options = _clock_options(rules.title, variant_spec, options, clock)
+        if given:
+            options = _given_options(options, given)
         computer = any(seat["kind"] == "computer" for seat in seats)
         try:
             options = variant_spec.option_values(options, computer=computer)
@@ -335,6 +357,7 @@ class GameService:
             self._tables[record.id] = table
         with table.lock:
             self._notify("state", table, {})
+            self._draw_chance(table)
         return {"id": record.id, "host_token": host_token,
                 "tokens": {str(k): v for k, v in tokens.items()}}
 
@@ -365,11 +388,48 @@ class GameService:
 
     # -- playing ---------------------------------------------------------------------------
     def _commit(self, table: Table, action: Callable[[Game], Event]) -> dict[str, Any]:
-        """Run an engine command on the live game, make its event durable, then announce it.
+        """Run an engine command on the live game, make its event durable, then announce it;
+        then draw and commit what chance makes due after it (a deal), each announced in
+        turn. Returns the command's event.
 
         The engine checks and folds in memory first; if the commit fails the live game is
         rebuilt from its previous events, so memory never runs ahead of the disk.
         """
+        body = self._commit_one(table, action)
+        self._draw_chance(table)
+        return body
+
+    def _draw_chance(self, table: Table) -> None:
+        """Commit `Rules.chance`'s events until it returns None; the caller holds the lock.
+        A draw that cannot be saved (a full disk) is tried again a little later."""
+        if table.record.closed or table.parked:
+            return
+        chance = getattr(table.rules, "chance", None)
+        if chance is None:
+            return
+        try:
+            for _ in range(1000):  # a game that never stops drawing is a bug, not a hang
+                event = chance(table.state, self.rng)
+                if event is None:
+                    return
+                self._commit_one(table, lambda g, e=event: _appended(g, e))
+            log.error("game %s: chance kept drawing; stopped", table.id)
+        except ApiError as e:  # the rules refused their own draw: a bug, not worth retrying
+            log.error("game %s: chance drew an event its rules refuse: %s", table.id, e.message)
+        except Exception:
+            log.exception("game %s: could not commit what chance drew", table.id)
+            if not self._stopped:
+                timer = threading.Timer(CLOCK_RETRY, self._retry_chance, (table,))
+                timer.daemon = True
+                timer.start()
+
+    def _retry_chance(self, table: Table) -> None:
+        if self._stopped:
+            return
+        with table.lock:
+            self._draw_chance(table)
+
+    def _commit_one(self, table: Table, action: Callable[[Game], Event]) -> dict[str, Any]:
         before = list(table.game.events)
         try:
             event = action(table.game)
@@ -496,7 +556,28 @@ class GameService:
             if table.record.closed:
                 raise ApiError("closed", "the host closed this game")
             self._catch_up(table)
-            return self._commit(table, lambda g: g.leave(seat, now=time.time()))
+            event = self._commit(table, lambda g: g.leave(seat, now=time.time()))
+            self._replace_leaver(table, seat)
+            return event
+
+    def _replace_leaver(self, table: Table, seat: int) -> None:
+        """Seat a computer for `seat`, which left, if its game goes on with it played
+        (`Rules.replacement_level`): stored, then announced. The caller holds the lock."""
+        if table.finished:
+            return
+        replacement = getattr(table.rules, "replacement_level", None)
+        level = None if replacement is None else replacement(table.state, seat)
+        record = table.seat(seat)
+        if level is None or (record.kind == "computer" and record.level == level):
+            return
+        updated = SeatRecord(seat, "computer", record.name, level, None)
+        try:
+            self.store.update_seat(table.id, updated)
+        except Exception:  # the leave stands; the next start-up seats the computer
+            log.exception("game %s: could not seat a computer for seat %s", table.id, seat)
+            return
+        table.seats[seat - 1] = updated
+        self._notify("state", table, {})
 
     def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The host or another seated player declares an away seat left after the grace."""
@@ -522,7 +603,9 @@ class GameService:
             if table.record.closed:
                 raise ApiError("closed", "the host closed this game")
             self._catch_up(table)
-            return self._commit(table, lambda g: g.leave(seat, now=time.time()))
+            event = self._commit(table, lambda g: g.leave(seat, now=time.time()))
+            self._replace_leaver(table, seat)
+            return event
 
     # -- undo ------------------------------------------------------------------------------
     def undo(self, game_id: str, seat: int, seq: int, token: str | None) -> dict[str, Any]:
@@ -618,6 +701,9 @@ class GameService:
                 raise ApiError("not_computer", f"seat {seat} is not a computer")
             if table.finished:
                 raise ApiError("closed", "this game has finished")
+            if seat in table.left:
+                raise ApiError("seat_left", f"seat {seat} has left: the computer plays it "
+                               "for the rest of the game")
             updated = SeatRecord(seat, "open", None, None, None)
             self.store.update_seat(game_id, updated)
             table.seats[seat - 1] = updated
@@ -682,6 +768,16 @@ def _appended(game: Game, event: Event) -> Event:
     """Append an event the rules gave outside a command (a flag fall, a clock resumed)."""
     game.append(event)
     return event
+
+
+def _given_options(options: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """`options` with those a create request names at its top level (`rounds`, `setups`);
+    invalid_request if `options` sets one of them too."""
+    both = sorted(set(given) & set(options))
+    if both:
+        raise ApiError("invalid_request", f"{both[0]} is set both at the top level and in "
+                       "options", option=both[0])
+    return {**options, **given}
 
 
 def _clock_options(title: str, variant, options: dict[str, Any],

@@ -17,7 +17,7 @@ from flask_smorest import Blueprint
 import server.web.schemas as S
 from engine import registry
 from server.errors import ApiError
-from server.tables.service import DEFAULT_GAME, UNSET, GameService
+from server.tables.service import DEFAULT_GAME, GIVEN_OPTIONS, UNSET, GameService
 from server.web import attachment
 
 blp = Blueprint("games", __name__, url_prefix="/api",
@@ -123,10 +123,13 @@ class Games(MethodView):
     @documented_errors
     def post(self, body):
         """Create a game of `game` (default cornerclaim): its variant, one entry per seat and
-        the variant's options (`clock` sets its clock options; null: no clock); returns the
+        the variant's options (`clock` sets its clock options; null: no clock; `rounds` and
+        `setups` set the options of those names); returns the
         host token and the tokens of its local seats."""
+        given = {name: body[name] for name in GIVEN_OPTIONS if name in body}
         return service().create(body["variant"], body["seats"], game=body["game"],
-                                options=body["options"], clock=body.get("clock", UNSET))
+                                options=body["options"], clock=body.get("clock", UNSET),
+                                given=given)
 
 
 @blp.route("/games/<game_id>")

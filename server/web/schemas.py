@@ -66,6 +66,13 @@ class CreateGame(Strict):
     clock = fields.Nested(ClockSpec, allow_none=True, metadata={
         "description": "sets the variant's reserve_s and increment_s options; null: no "
                        "clock (reserve_s 0); only for a variant with those options"})
+    rounds = fields.Integer(strict=True, metadata={
+        "description": "sets the variant's rounds option (Corner: 1 to 10); only for a "
+                       "variant with that option"})
+    setups = fields.List(fields.String(validate=validate.Length(max=200)),
+                         validate=validate.Length(max=20), metadata={
+        "description": "sets the variant's setups option (Corner: the first rounds' deals, "
+                       "36 letters each); only for a variant with that option"})
 
 
 class Claim(Strict):
