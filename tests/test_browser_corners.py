@@ -62,7 +62,8 @@ def tap_move(page, move: str) -> None:
     page.get_by_test_id(f"cell-{path[0]}").tap()
     board = page.get_by_test_id("board")
     expect(board).to_have_attribute("data-picked", path[0])
-    expect(page.get_by_test_id(f"cell-{path[-1]}")).to_have_attribute("data-target", re.compile("true|loses"))
+    expect(page.get_by_test_id(f"cell-{path[-1]}")).to_have_attribute(
+        "data-target", re.compile("true|loses"))
     page.get_by_test_id(f"cell-{path[-1]}").tap()
     expect(page.get_by_test_id("path")).to_have_attribute("data-path", move)
     assert seq_of(page) == before  # the first tap only shows the path
@@ -103,7 +104,8 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
 
     moves = 0
     for _ in range(200):
-        expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^(Your turn|Game over)"), timeout=20_000)
+        expect(page.get_by_test_id("turn")).to_have_text(
+            re.compile(r"^(Your turn|Game over)"), timeout=20_000)
         if page.get_by_test_id("turn").inner_text().startswith("Game over"):
             break
         legal = [m for m in legal_from(host, gid, 1, token) if not m.get("loses")]
@@ -111,7 +113,8 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
         tap_move(page, best["move"])
         moves += 1
         if moves == 1:
-            expect(page.get_by_test_id("last-path")).to_have_attribute("data-path", re.compile(".+"))
+            expect(page.get_by_test_id("last-path")).to_have_attribute(
+                "data-path", re.compile(".+"))
             screenshot(page, "corners-first-move")
     expect(page.get_by_test_id("gameover")).to_be_visible(timeout=20_000)
     final = host.state(gid)
@@ -126,7 +129,8 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     pair = page.locator("[data-testid=replay-moves] li[data-number='1']")
     expect(pair).to_have_text(re.compile(rf"^\s*1\.\s*○?\s*{first}\s*●?\s*{reply}\s*$"))
     page.get_by_test_id("replay-move-1").tap()
-    expect(page.get_by_test_id("replay-board").get_by_test_id("last-path")).to_have_attribute("data-path", first)
+    expect(page.get_by_test_id("replay-board").get_by_test_id("last-path")).to_have_attribute(
+        "data-path", first)
     screenshot(page, "corners-replay")
     assert page.errors == []
 
@@ -157,7 +161,8 @@ def centre(page, square: str) -> tuple[float, float]:
 
 
 def test_playing_black_turns_the_board_so_its_home_is_at_the_bottom(host, open_page):
-    game = host.create("classic-3x3", [{"kind": "computer", "level": 1}, {"kind": "local", "name": "Bo"}],
+    game = host.create("classic-3x3",
+        [{"kind": "computer", "level": 1}, {"kind": "local", "name": "Bo"}],
                        game="corners")
     gid, token = game["id"], tokens_of(game)[2]
     page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {2: token}))
@@ -185,7 +190,8 @@ def test_playing_black_turns_the_board_so_its_home_is_at_the_bottom(host, open_p
 def test_keyboard_and_mouse_on_a_desktop(host, open_page):
     """Arrows choose a square, Enter picks the piece, Esc puts it down, Enter on a target
     moves; with a mouse, hovering a target shows the path and a click moves."""
-    game = host.create("classic-3x3", [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
+    game = host.create("classic-3x3",
+        [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
                        game="corners")
     gid, token = game["id"], tokens_of(game)[1]
     page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: token}))
@@ -245,7 +251,8 @@ def test_keyboard_and_mouse_on_a_desktop(host, open_page):
 def test_the_clocks_a_draw_offer_and_resigning(host, open_page):
     """Both clocks above the board, the running one counting down; the shell's action
     buttons from the state: offer a draw, answer one (decline), resign."""
-    game = host.create("classic-3x3", [{"kind": "local", "name": "Ola"}, {"kind": "local", "name": "Pia"}],
+    game = host.create("classic-3x3",
+        [{"kind": "local", "name": "Ola"}, {"kind": "local", "name": "Pia"}],
                        game="corners", options={"reserve_s": 120, "increment_s": 2})
     gid = game["id"]
     tokens = tokens_of(game)
@@ -261,7 +268,8 @@ def test_the_clocks_a_draw_offer_and_resigning(host, open_page):
     tap_move(page, "c3-d3")
     expect(page.get_by_test_id("clock-2")).to_have_attribute("data-running", "true")
     expect(page.get_by_test_id("clock-1")).to_have_attribute("data-running", "false")
-    expect(page.get_by_test_id("clock-1-time")).to_have_text(re.compile(r"^2:0[0-2]$"))  # + the increment
+    expect(page.get_by_test_id("clock-1-time")).to_have_text(
+        re.compile(r"^2:0[0-2]$"))  # + the increment
     expect(page.get_by_test_id("clock-2-time")).to_have_text("1:58", timeout=5_000)  # counting down
     expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Black's turn"))
 
@@ -301,7 +309,8 @@ def test_the_clocks_a_draw_offer_and_resigning(host, open_page):
 def test_a_move_that_returns_home_after_the_deadline_asks_first(host, open_page):
     """A legal entry marked `loses` (here the host's list for one square, marked so on its way
     to the page: such a position needs forty moves) asks before it is played."""
-    game = host.create("classic-3x3", [{"kind": "local", "name": "Rui"}, {"kind": "local", "name": "Sol"}],
+    game = host.create("classic-3x3",
+        [{"kind": "local", "name": "Rui"}, {"kind": "local", "name": "Sol"}],
                        game="corners")
     gid, tokens = game["id"], tokens_of(game)
     page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))

@@ -78,7 +78,8 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     expect(page.locator("[data-testid=board] .mb-marble")).to_have_count(36)
     expect(page.get_by_test_id("cell-a1")).to_have_attribute("data-marble", "Y")
     expect(page.get_by_test_id("cell-a1")).to_have_text("Y")
-    expect(page.get_by_test_id("cell-f1")).to_have_attribute("aria-label", re.compile("black, cannot be taken"))
+    expect(page.get_by_test_id("cell-f1")).to_have_attribute(
+        "aria-label", re.compile("black, cannot be taken"))
     expect(page.get_by_test_id("round-number")).to_have_text("Round 1 of 1")
     expect(page.get_by_test_id("score-table")).to_contain_text("24")
     # The opening: all six columns marked in my (bottom) groove.
@@ -90,7 +91,8 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
 
     moves = 0
     for _ in range(60):
-        expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^(Your turn|Game over)"), timeout=20_000)
+        expect(page.get_by_test_id("turn")).to_have_text(
+            re.compile(r"^(Your turn|Game over)"), timeout=20_000)
         if page.get_by_test_id("turn").inner_text().startswith("Game over"):
             break
         entries = legal(host, gid, 1, token)
@@ -211,7 +213,8 @@ def test_between_rounds_the_summary_and_the_new_deal(host, open_page):
     page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, tokens))
     summary = page.get_by_test_id("round-summary")
     expect(summary).to_be_visible()
-    expect(summary).to_contain_text(f"Round 1 over: Red {done['scores']['red']}, Yellow {done['scores']['yellow']}")
+    expect(summary).to_contain_text(
+        f"Round 1 over: Red {done['scores']['red']}, Yellow {done['scores']['yellow']}")
     expect(summary).to_contain_text("Round 2 dealt: Yellow starts")
     expect(page.get_by_test_id("round-number")).to_have_text("Round 2 of 2")
     expect(page.get_by_test_id("round-1")).to_be_visible()
