@@ -285,7 +285,7 @@ class OptionSpec(ma.Schema):
     name = fields.String()
     label = fields.String()
     default = fields.Raw()
-    kind = fields.String(metadata={"enum": ["int", "bool", "choice"]})
+    kind = fields.String(metadata={"enum": ["int", "bool", "choice", "strings"]})
     description = fields.String()
     minimum = fields.Integer(allow_none=True)
     maximum = fields.Integer(allow_none=True)
