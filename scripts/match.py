@@ -287,5 +287,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+#: The other games' match runners: `match.py --game corners …` is `match_corners.py …`
+#: (their levels against each other and a greedy player, in-process).
+OTHER_GAMES = {"corners": "match_corners.py", "marbles": "match_marbles.py"}
+
+
+def dispatch(argv: list[str]) -> int | None:
+    """Run another game's match runner when `--game` names it (None: a Corner Claim match)."""
+    game = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--game"), None)
+    if game not in OTHER_GAMES:
+        return None
+    rest = [a for i, a in enumerate(argv) if a != "--game" and (i == 0 or argv[i - 1] != "--game")]
+    runner = str(Path(__file__).with_name(OTHER_GAMES[game]))
+    return subprocess.call([sys.executable, runner, *rest])
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    routed = dispatch(sys.argv[1:])
+    raise SystemExit(main() if routed is None else routed)

@@ -63,3 +63,16 @@ def test_every_level_option_names_a_search_move_keyword():
         assert key == name and key in keywords
         assert value == match.OPTION_TYPES[name]("1")
     assert match.make_engine("level:6/book=0", "classic", 1).options == {"book": False}
+
+
+def test_match_plays_the_other_games_levels_through_their_runners(capfd):
+    """`--game corners` and `--game marbles` run those games' level matches; a Corner Claim
+    variant stays with match.py itself."""
+    match = script("match")
+    assert match.dispatch(["--game", "duo", "--a", "level:1"]) is None
+    assert match.dispatch(["--game", "corners", "--pairs", "2:1", "--games", "2",
+                           "--jobs", "1"]) == 0
+    assert match.dispatch(["--game", "marbles", "--pairs", "2:1", "--games", "2",
+                           "--jobs", "1"]) == 0
+    out = capfd.readouterr().out
+    assert "variant classic-3x3" in out and "2:1 | 2 |" in out and "variant 2p" in out
