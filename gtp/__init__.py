@@ -1,8 +1,8 @@
 """`cornerclaim gtp`: a Go Text Protocol adapter over a game's engine, on stdin and stdout.
 
-A game that speaks GTP gives a session (`Rules.gtp_session`, Corner Claim's is
+A game that speaks GTP gives a protocol handler (`Rules.gtp_session`; Corner Claim's is
 `engine.cornerclaim.gtp.GtpSession`: pure, a command line in and the response text out). This
-adapter only finds that game by its variant in the registry, hands the session file access
+adapter only finds that game by its variant in the registry, hands the handler file access
 for `loadsgf`/`savesgf`, and pumps lines. The options are `pentobi-gtp`'s, so a controller's
 command line works unchanged; Pentobi's search options (`--quiet`, `--nobook`, `--noresign`,
 `--threads`) are accepted and ignored.
@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", "-l", type=int, default=1,
                         help="computer level for genmove (highest available at or below)")
     parser.add_argument("--seed", "-r", type=int, default=None,
-                        help="seed for genmove, making a session's moves repeatable")
+                        help="seed for genmove, making its moves repeatable")
     for flag in ("--quiet", "--nobook", "--noresign"):
         parser.add_argument(flag, action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)

@@ -1,5 +1,5 @@
 """Corner Claim as the host offers it: the rules (`rules.CornerClaimRules`) with the computer
-players (`ai`), Pentobi's `.blksgf` records (`sgf`) and the GTP session (`gtp`) behind the same
+players (`ai`), Pentobi's `.blksgf` records (`sgf`) and the GTP engine (`gtp`) behind the same
 `engine.rules.Rules` seam. `CORNER_CLAIM` is what `engine.registry` registers.
 
 The rules module knows none of these, so the players, the records and GTP can use the rules
