@@ -20,12 +20,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from functools import cache
 
 import numpy as np
 
 from engine.cornerclaim.ai.features import prior_logit_array, weights_for
 from engine.cornerclaim.ai.heuristic import opponents_attach, score_moves
+from engine.cornerclaim.ai.mcts import _dist_array, corner_gains, mirror_capped
 from engine.cornerclaim.ai.playout import (
     Replies,
     legal_array,
@@ -214,29 +214,6 @@ def racing(pos, color: int, race: int, each: bool = False) -> bool:
     if each:
         return pos.nu_played[color] < race
     return sum(pos.nu_played) <= race * pos.nu_colors
-
-
-def corner_gains(pos, color: int, moves: np.ndarray) -> np.ndarray:
-    """How many attach points `color` gains with each of `moves` (a colour that has placed
-    a piece): the corners a move opens that are not attach points yet, less the attach
-    points it covers or borders. In the race to the middle Pentobi's book plays its
-    second piece for the most of them (its colours' second moves in level 6's classic
-    games gain 4.8 where the best of the race's moves gains 4.9, level 6's own 3.7, the
-    mean of the race's moves: lab/README.md), so `race_corners`
-    keeps only the moves that gain the most."""
-    facts = move_facts(pos.bc.size)
-    cells = pos.bc.move_cells_mask
-    forb = pos.forbidden[color]
-    own = pos.attach_points(color)
-    return np.array([(facts.attach[m] & ~forb & ~own).bit_count()
-                     - (own & (cells[m] | facts.adj[m])).bit_count() for m in moves.tolist()],
-                    np.int64)
-
-
-@cache
-def _dist_array(size: int) -> np.ndarray:
-    """`MoveFacts.dist` as an array (the race to the middle, `considered_arrays`)."""
-    return np.array(move_facts(size).dist, np.float64)
 
 
 def _min_piece_size(pos, color: int) -> int:
@@ -767,21 +744,6 @@ class Search:
         capped = mirror_capped(self.pos, self.root.color, self.root.moves)
         if capped is not None:
             self.root.capped = frozenset(i for i, cap in enumerate(capped) if cap)
-
-
-def mirror_capped(pos, color: int, moves: list[int]) -> list[bool] | None:
-    """Duo: when the first colour (`color` 0) faces a point-symmetric board, which of
-    `moves` the mirror can copy (worth at most a draw); None when the board is not so."""
-    if pos.nu_colors != 2 or color != 0 or not pos.nu_played[1]:
-        return None
-    if pos.nu_played[0] != pos.nu_played[1]:
-        return None
-    facts = move_facts(pos.bc.size)
-    if facts.mirror_mask(pos.occupied[0]) != pos.occupied[1]:
-        return None
-    cm = pos.bc.move_cells_mask
-    mirror = facts.mirror
-    return [not cm[m] & cm[mirror[m]] for m in moves]
 
 
 def _timeline(path, played: list[list[int]], first: int) -> tuple[list, int]:
