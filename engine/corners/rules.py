@@ -602,8 +602,8 @@ class CornersRules(BaseRules):
         """Legal move sequences of length `depth` from `variant`'s start (a variant's name,
         or a `State`) after `moves` (move texts) are played (`perft.count`: threefold
         repetition, which needs the game's history, is not looked at)."""
-        if depth < 0:
-            raise E.EngineError(f"a perft depth is 0 or more, not {depth}", depth=depth)
+        if not isinstance(depth, int) or depth < 0:
+            raise E.EngineError("the depth must be a whole number, 0 or more", depth=depth)
         state = start_state(variant) if isinstance(variant, str) else variant
         for text in moves:
             seat = state.to_move
