@@ -40,6 +40,8 @@ class OptionSpec:
     game is created: the marble game's given setups).
     `computer_default` (None: the same as `default`) is the value a table with a computer seat
     gets when its creator did not set the option (Corners: no clock against the computer).
+    `rematch` False: a rematch starts with the default instead of this game's value (the
+    marble game's given setups are for one game; its rematch is dealt at random).
     """
 
     name: str
@@ -51,6 +53,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     description: str = ""
     computer_default: Any = None
+    rematch: bool = True
 
     def check(self, value: Any) -> Any:
         """`value` if it is allowed, else EngineError saying why."""
@@ -89,6 +92,8 @@ class OptionSpec:
             d["choices"] = list(self.choices)
         if self.computer_default is not None:
             d["computer_default"] = self.computer_default
+        if not self.rematch:
+            d["rematch"] = False
         return d
 
 
@@ -124,6 +129,12 @@ class VariantSpec:
                               options=sorted(known))
         return {name: o.check(given[name]) if name in given else _default(o, computer)
                 for name, o in known.items()}
+
+    def rematch_options(self, values: dict[str, Any]) -> dict[str, Any]:
+        """A finished game's option `values` as its rematch takes them: an option that is not
+        carried over (`OptionSpec.rematch` False) is left out, so it takes its default."""
+        carried = {o.name for o in self.options if o.rematch}
+        return {name: value for name, value in values.items() if name in carried}
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "label": self.label, "seats": list(self.seats),

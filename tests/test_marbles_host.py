@@ -165,6 +165,51 @@ def test_a_whole_two_player_game_over_rest_with_given_setups(make_app):
     players = client.get("/api/players?game=marbles").json
     assert {p["name"] for p in players["players"]} == {"Rita", "Yann"}
 
+    # the rematch keeps the rounds but not the given setups: its deals are the host's
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(g["tokens"]["1"]))
+    assert r.status_code in (200, 201), r.json
+    again = state(client, r.json["id"])
+    assert again["options"]["rounds"] == 2 and again["options"]["setups"] == []
+    assert [e["round"] for e in events(client, r.json["id"]) if e["type"] == DEALT] == [1]
+
+
+def test_a_whole_four_player_game_gives_every_team_member_its_points_and_stats(make_app):
+    client = make_app(WRITE_RATE=None).test_client()
+    g = new_marbles(client, "4p", FOUR, rounds=1, setups=[SAMPLE_SETUP])
+    rng = random.Random(11)
+    seats_moved = set()
+    for _ in range(60):
+        s = state(client, g["id"])
+        if s["status"] == "finished":
+            break
+        seats_moved.add(play_one(client, g, rng)["seat"])
+    assert s["status"] == "finished" and seats_moved == {1, 2, 3, 4}
+    result = s["result"]
+    red, yellow = s["board"]["team_scores"]["red"], s["board"]["team_scores"]["yellow"]
+    assert red != yellow, "this deal and seed end in a win"
+    winners = [1, 3] if red > yellow else [2, 4]
+    assert sorted(result["winners"]) == winners and result["reason"] == "finished"
+
+    rows = {p["name"]: p for p in client.get("/api/players?game=marbles&variant=4p")
+            .json["players"]}
+    assert set(rows) == {"Rita", "Yuki", "Rolf", "Yara"}
+    # partners share the side's result, points and stats; the opposing team gets the other
+    for a, b in (("Rita", "Rolf"), ("Yuki", "Yara")):
+        keys = ("wins", "losses", "draws", "points", "stats")
+        assert {k: rows[a][k] for k in keys} == {k: rows[b][k] for k in keys}
+    winner = "Rita" if winners == [1, 3] else "Yuki"
+    loser = "Yuki" if winner == "Rita" else "Rita"
+    assert (rows[winner]["wins"], rows[loser]["losses"]) == (1, 1)
+    assert rows[winner]["points"] > rows[loser]["points"]
+    # every move but a round's opening placement (a line alone: "c", "4") takes a marble
+    takes = [e for e in events(client, g["id"]) if e["type"] == "marbles_moved"
+             and len(e["move"]) == 2]
+    assert rows["Rita"]["stats"]["marbles"] == sum(e["seat"] in (1, 3) for e in takes) > 0
+    assert rows["Yuki"]["stats"]["marbles"] == sum(e["seat"] in (2, 4) for e in takes) > 0
+    assert rows["Rita"]["stats"]["rounds_won"] + rows["Yuki"]["stats"]["rounds_won"] == 1
+    # a team game is not rated: nobody's 4p rating moved
+    assert "4p" not in client.get("/api/players?game=marbles").json["rated_variants"]
+
 
 def test_a_four_player_game_over_the_socket_pushes_the_deals_in_order(live):
     host = live(WRITE_RATE=None)

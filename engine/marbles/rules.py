@@ -202,7 +202,7 @@ OPTIONS = (
     OptionSpec("setups", "Setups of the first rounds", [], "strings", 0, 10,
                description="36 letters each (a1…f1, a2…, f6) of Y R G B W S K: 8 yellow, "
                "7 red, 6 green, 5 blue, 4 white, 3 grey (S), 3 black (K); later rounds are "
-               "dealt at random"),
+               "dealt at random; a rematch is dealt at random", rematch=False),
 )
 VARIANT_SPECS = {
     "2p": VariantSpec("2p", "2 players", (2,), ("red", "yellow"), rated=True, options=OPTIONS,

@@ -723,8 +723,10 @@ class GameService:
             if not table.finished:
                 raise ApiError("not_finished", "the game is still being played")
             specs = [{"kind": s.kind, "name": s.name, "level": s.level or 1} for s in table.seats]
+            variant = registry.get(table.record.game).variants[table.record.variant]
             created = self.create(table.record.variant, specs, game=table.record.game,
-                                  options=table.options, rematch_of=table)
+                                  options=variant.rematch_options(table.options),
+                                  rematch_of=table)
             self.store.link_rematch(game_id, created["id"])
             table.record.rematch_id = created["id"]
             self._notify("state", table, {})

@@ -292,6 +292,8 @@ class OptionSpec(ma.Schema):
     choices = fields.List(fields.String())
     computer_default = fields.Raw(metadata={
         "description": "the value with a computer at the table, when it is not set"})
+    rematch = fields.Boolean(metadata={
+        "description": "false: a rematch does not carry this option over (it takes its default)"})
 
 
 class VariantSpec(ma.Schema):
