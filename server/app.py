@@ -9,7 +9,8 @@ Config keys (all optional except DATA_DIR):
     AWAY_GRACE         seconds a seat is away before it may be declared left (120)
     UNDO_TIMEOUT       seconds a takeback request waits for answers (30)
     MAX_CONTENT_LENGTH request body limit in bytes (16 KiB)
-    CLIENT_DIR         the phone UI folder served at / (client_web/ of the repo); a game's
+    CLIENT_DIR         the phone UI folder served at / (the copy a built wheel carries in
+                       cornerclaim/client_web/, else client_web/ of the repo); a game's
                        board module is served at /boards/<game>.js
     START_BOTS         start the bot runner (True)
     BOT_WARM_UP        bot workers compile the search before their first job, and start
@@ -52,6 +53,9 @@ from server.web.ladder_api import init_ladder
 from server.web.limits import DataDirLock, RateLimiter
 
 REPO = Path(__file__).resolve().parent.parent
+# The phone UI: an installed wheel's copy (setup.py puts it there), else a checkout's folder.
+CLIENT_DIR = next((d for d in (REPO / "cornerclaim" / "client_web", REPO / "client_web")
+                   if (d / "index.html").is_file()), REPO / "client_web")
 HINT_TIMEOUT = 60.0  # seconds a hint may take in a bot worker (Corner Claim's: ~0.3 s)
 SOCKET_IO_JS = "node_modules/socket.io-client/dist/socket.io.min.js"
 
@@ -61,7 +65,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
 
 DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
-    "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(REPO / "client_web"), "START_BOTS": True,
+    "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(CLIENT_DIR), "START_BOTS": True,
     "BOT_WARM_UP": True, "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
     "ASYNC_MODE": "threading",
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",

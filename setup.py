@@ -1,0 +1,76 @@
+"""The build's one hook: a built wheel carries the phone UI.
+
+pyproject.toml declares the project; this file only adds a step to setuptools' build_py. It
+copies the phone UI from client_web/ (its pages, styles and scripts) and the Socket.IO client
+that `npm ci` installed there from client_web/package-lock.json into the build's `cornerclaim`
+package, as cornerclaim/client_web/ (same layout, so the host serves it unchanged), and so an
+installed host serves the game with no checkout and no npm. The copy is made in the build
+folder only: the source tree never holds it. An editable install (`pip install -e .`) copies
+nothing, since the host then serves the checkout's client_web/ itself.
+
+A build without the Socket.IO client, or with one other than the lockfile's, stops with a
+message saying to run `npm ci` in client_web/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+from setuptools.errors import SetupError
+
+HERE = Path(__file__).resolve().parent
+CLIENT = HERE / "client_web"
+TARGET = Path("cornerclaim", "client_web")  # inside the build folder, hence the wheel
+CLIENT_SUFFIXES = {".html", ".css", ".js", ".svg", ".png", ".ico", ".webmanifest"}
+SOCKET_IO = Path("node_modules", "socket.io-client")
+SOCKET_IO_FILES = (Path("dist", "socket.io.min.js"), Path("LICENSE"))
+
+
+def client_files() -> list[Path]:
+    """The phone UI's files, relative to client_web/: pages, styles, scripts, and the Socket.IO
+    client's script and licence from node_modules/ (checked against the lockfile)."""
+    if not (CLIENT / "index.html").is_file():
+        raise SetupError(f"{CLIENT} has no index.html: the wheel would carry no phone UI")
+    own = sorted(p.relative_to(CLIENT) for p in CLIENT.rglob("*")
+                 if p.is_file() and p.suffix in CLIENT_SUFFIXES
+                 and "node_modules" not in p.relative_to(CLIENT).parts)
+    locked = json.loads((CLIENT / "package-lock.json").read_text())["packages"][
+        SOCKET_IO.as_posix()]["version"]
+    installed = CLIENT / SOCKET_IO / "package.json"
+    missing = [f for f in SOCKET_IO_FILES if not (CLIENT / SOCKET_IO / f).is_file()]
+    if missing or not installed.is_file():
+        raise SetupError(
+            f"the Socket.IO client {locked} is not installed in {CLIENT / 'node_modules'}: "
+            "run `npm ci` in client_web/ before building the wheel (it carries that client)")
+    version = json.loads(installed.read_text())["version"]
+    if version != locked:
+        raise SetupError(
+            f"client_web/node_modules holds socket.io-client {version}, the lockfile says "
+            f"{locked}: run `npm ci` in client_web/ before building the wheel")
+    return own + [SOCKET_IO / f for f in SOCKET_IO_FILES]
+
+
+class BuildPyWithClient(build_py):
+    """setuptools' build_py, then the phone UI copied into the build's cornerclaim package."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        for rel in client_files():
+            target = Path(self.build_lib) / TARGET / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(CLIENT / rel, target)
+
+    def get_outputs(self, include_bytecode: bool = True) -> list[str]:
+        outputs = super().get_outputs(include_bytecode)
+        if getattr(self, "editable_mode", False):
+            return outputs
+        return outputs + [str(Path(self.build_lib) / TARGET / rel) for rel in client_files()]
+
+
+setup(cmdclass={"build_py": BuildPyWithClient})
