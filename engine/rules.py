@@ -213,7 +213,9 @@ class Outcome:
 @dataclass(frozen=True)
 class SeatView:
     """The public facts of one seat: the same keys in every game, and `view` for the game's
-    own (Corner Claim: pieces left and open corners)."""
+    own (Corner Claim: pieces left and open corners). `out_of_moves`: the seat is still at the
+    table but has no move left in a game that goes on, so the host skips its turns (Corner
+    Claim; a game that never skips a seat leaves it False)."""
 
     colour: str
     left: bool
@@ -247,6 +249,7 @@ class Step:
     """One event of a log as a replay shows it: `kind` is "move", "left", "takeback" (or a
     game's own word for its other events), with the seat and the move text where it has them
     and `details` the game's own facts about the step (Corner Claim: the piece and its size).
+    out_of_moves: bool = False
     """
 
     kind: str

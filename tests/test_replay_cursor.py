@@ -111,7 +111,7 @@ def test_the_viewer_data_carries_board_turn_scores_and_result():
     assert last["board"]["size"] == 14
     assert last["board"]["rows"][0] == [1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 0, 2]  # row 14
     assert [s["colour"] for s in last["seats"]] == ["blue", "green"]
-    assert set(last["seats"][0]) == {"colour", "left", "score", "can_move", "view"}
+    assert set(last["seats"][0]) == {"colour", "left", "score", "can_move", "view", "out_of_moves"}
     assert last["details"] == {"piece": "I3", "squares": 3} and last["kind"] == "move"
     assert data["frames"][0]["board"]["rows"][0] == [0] * 14
     assert data["frames"][0]["kind"] == "start" and data["frames"][0]["result"] is None
@@ -170,7 +170,7 @@ def test_a_tictactoe_replays_viewer_data_is_the_games_own():
     last = data["frames"][-1]
     assert last["board"] == {"rows": [[1, 0, 0], [1, 2, 0], [1, 2, 0]]}
     assert last["seats"][1] == {"colour": "nought", "left": False, "score": None,
-                                "can_move": False, "view": {"marks": 2}}
+                                "can_move": False, "view": {"marks": 2}, "out_of_moves": False}
     assert last["details"] == {} and last["result"]["winners"] == [1]
     assert data["result"] == last["result"] and data["series"]["scores"][0][-1] == 3
 

@@ -332,10 +332,12 @@ class CornerClaimRules(BaseRules):
     def public_view(self, state: State) -> PublicView:
         """The board as rows of seat numbers (top row first) and, per seat, its pieces left
         and open corners."""
+        movable = {s: state.can_move(s) for s in state.seats}
         seats = tuple(SeatView(
             colour=state.variant.colours[s - 1], left=s in state.left, score=state.score(s),
-            can_move=state.can_move(s),
+            can_move=movable[s],
             view={"pieces_left": state.pieces_left(s), "open_corners": state.open_corners(s)},
+            out_of_moves=not movable[s] and s not in state.left and not state.is_over,
         ) for s in state.seats)
         last = None
         if state.placements:

@@ -28,6 +28,7 @@ def _seq_facts(table: Table) -> dict[str, Any]:
         "board": view.board,
         "seats": {s: {"colour": seat.colour, "left": seat.left, "score": seat.score,
                       "can_move": seat.can_move and not closed,
+                      "out_of_moves": seat.out_of_moves and not closed,
                       "actions": [] if finished or available is None
                       else list(available(state, s)),
                       "view": seat.view}
@@ -63,6 +64,7 @@ def seat_body(table: Table, seat: int, presence: Presence,
         "left": left,
         "score": fixed["score"],
         "can_move": fixed["can_move"],
+        "out_of_moves": fixed["out_of_moves"],
         "actions": fixed["actions"] if human else [],
         "view": fixed["view"],
     }

@@ -166,6 +166,8 @@ class SeatState(ma.Schema):
     left = fields.Boolean()
     score = fields.Integer(allow_none=True)
     can_move = fields.Boolean()
+    out_of_moves = fields.Boolean(metadata={
+        "description": "still at the table but no move left: the host skips its turns"})
     actions = fields.List(fields.String(), metadata={
         "description": "the game's actions this seat may take now (Corners: resign, "
                        "offer_draw, accept_draw, decline_draw)"})
@@ -304,6 +306,8 @@ class VariantSpec(ma.Schema):
     rated = fields.Boolean()
     options = fields.List(fields.Nested(OptionSpec))
     description = fields.String()
+    leaving = fields.String(metadata={
+        "description": "what leaving means in this variant, when the game says (else empty)"})
 
 
 class FormatSpec(ma.Schema):
