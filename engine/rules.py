@@ -106,7 +106,9 @@ def _default(option: OptionSpec, computer: bool) -> Any:
 @dataclass(frozen=True)
 class VariantSpec:
     """A way to play a game: its seat counts, the colour of each seat, whether the ladder rates
-    it, and its options. `colours` names the seats of the largest table, in seat order."""
+    it, and its options. `colours` names the seats of the largest table, in seat order.
+    `leaving` (optional) says what leaving means in this variant, for the phone's leave dialog
+    (the marble game's team variant: the computer plays on for the leaver)."""
 
     name: str
     label: str
@@ -115,6 +117,7 @@ class VariantSpec:
     rated: bool = True
     options: tuple[OptionSpec, ...] = ()
     description: str = ""
+    leaving: str = ""
 
     def option_values(self, given: dict[str, Any] | None, *,
                       computer: bool = False) -> dict[str, Any]:
@@ -140,7 +143,7 @@ class VariantSpec:
         return {"name": self.name, "label": self.label, "seats": list(self.seats),
                 "colours": list(self.colours), "rated": self.rated,
                 "options": [o.to_dict() for o in self.options],
-                "description": self.description}
+                "description": self.description, "leaving": self.leaving}
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,12 @@ class LevelSpec:
         if self.rating is not None:
             d["rating"] = self.rating
         return d
+
+
+def computer_name(level: int | None) -> str:
+    """The one name a computer seat goes by everywhere (the game's state, the lobby, the
+    replays, the exported records, the ladder): "Computer L3"."""
+    return "Computer" if level is None else f"Computer L{level}"
 
 
 @dataclass(frozen=True)
@@ -196,7 +205,9 @@ class Outcome:
     `winners` are the seats on top (several on a shared win or a draw); `results` is
     "win" | "draw" | "loss" per seat; `scores` the game's own score per seat; `points` the
     match points the result is worth per seat; `reason` a short code of why it ended
-    ("finished", "resigned", "left", "home_deadline", …, "playing" while it runs)."""
+    ("finished", "resigned", "left", "home_deadline", …, "playing" while it runs).
+    A game ended without a result (closed by the host: `abandoned`) has no winners and
+    empty `results` and `points`."""
 
     winners: tuple[int, ...]
     results: tuple[str, ...]
@@ -208,6 +219,28 @@ class Outcome:
         return {"winners": list(self.winners), "results": list(self.results),
                 "scores": list(self.scores), "points": list(self.points),
                 "reason": self.reason}
+
+
+def abandoned(outcome: Outcome, reason: str) -> Outcome:
+    """A game that ended without a result (the host closed it: `reason` "closed" or
+    "cancelled"): nobody wins, no seat has a result or match points; the scores as they
+    stood."""
+    return Outcome((), (), outcome.scores, reason, ())
+
+
+def outcome_of(game: Game, seq: int | None = None) -> Outcome:
+    """The outcome of `game` after event `seq` (default: now): its rules' outcome, or, once
+    the host has closed it, that of an abandoned game (`abandoned`), the same for every game."""
+    seq = game.seq if seq is None else seq
+    outcome = game.rules.outcome(game.state_at(seq))
+    closed = game.closed_at(seq)
+    return outcome if closed is None else abandoned(outcome, closed.reason)
+
+
+def is_over(game: Game, seq: int | None = None) -> bool:
+    """Whether `game` has ended after event `seq` (default: now): by its rules, or closed."""
+    seq = game.seq if seq is None else seq
+    return game.closed_at(seq) is not None or game.rules.is_over(game.state_at(seq))
 
 
 @dataclass(frozen=True)
@@ -222,6 +255,7 @@ class SeatView:
     score: int | None
     can_move: bool
     view: dict[str, Any] = field(default_factory=dict)
+    out_of_moves: bool = False
 
 
 @dataclass(frozen=True)
@@ -249,7 +283,6 @@ class Step:
     """One event of a log as a replay shows it: `kind` is "move", "left", "takeback" (or a
     game's own word for its other events), with the seat and the move text where it has them
     and `details` the game's own facts about the step (Corner Claim: the piece and its size).
-    out_of_moves: bool = False
     """
 
     kind: str

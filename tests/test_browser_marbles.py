@@ -129,6 +129,56 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     assert page.errors == []
 
 
+def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
+    """Four friends pass one Pixel 7 round a one-round team game, each move tapped from the
+    host's legal list. Rolf (seat 3, red) has to go: the leave dialog says the computer will
+    play his seat, his card says so from then on, and the computer plays his turns to the
+    end, where his partner's team is scored as a team."""
+    names = ("Rita", "Yuki", "Rolf", "Yara")
+    game = host.create("4p", [{"kind": "local", "name": n} for n in names], game="marbles",
+                       options={"rounds": 1, "setups": [SETUP]})
+    gid, tokens = game["id"], tokens_of(game)
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, tokens))
+    expect(page.get_by_test_id("round-number")).to_have_text("Round 1 of 1")
+    left = False
+    seats_moved = []
+    for _ in range(80):
+        state = host.state(gid)
+        if state["status"] == "finished":
+            break
+        seat = state["to_move"]
+        if seat == 3 and not left and len(seats_moved) >= 4:
+            wait_ready(page)
+            page.get_by_test_id("leave").tap()
+            expect(page.get_by_test_id("leave-text")).to_contain_text(
+                "The computer plays your seat")
+            page.get_by_test_id("leave-confirm").tap()
+            expect(page.get_by_test_id("marbles-detail-3")).to_contain_text(
+                "played by the computer")
+            left = True
+            continue
+        if seat == 3 and left:  # the computer's turn: wait for its move
+            page.wait_for_function(f"() => window.ccGame.state.seq > {state['seq']}",
+                                   timeout=20_000)
+            seats_moved.append(3)
+            continue
+        entries = legal(host, gid, seat, tokens[seat])
+        assert entries, f"seat {seat} to move with nothing legal"
+        tap_move(page, entries[len(seats_moved) % len(entries)])
+        seats_moved.append(seat)
+    final = host.state(gid)
+    assert final["status"] == "finished" and left
+    assert {1, 2, 3, 4} <= set(seats_moved) and seats_moved.count(3) >= 2
+    three = final["seats"][2]
+    assert (three["kind"], three["left"]) == ("computer", True)
+    expect(page.get_by_test_id("gameover")).to_be_visible(timeout=20_000)
+    done = final["board"]["rounds"][0]["scores"]
+    expect(page.get_by_test_id("round-1")).to_have_text(
+        f"Round 1: Red {done['red']} · Yellow {done['yellow']}")
+    screenshot(page, "marbles-four-players-over")
+    assert page.errors == []
+
+
 def final_moves(host, gid: str) -> list[str]:
     r = requests.get(f"{host.url}/api/games/{gid}/replay", timeout=10)
     r.raise_for_status()

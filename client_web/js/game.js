@@ -424,7 +424,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const seat = viewSeat();
     if (!seat) return;
     const n = g.state.seats.length;
-    const text = n === 2
+    const variant = (g.entry?.variants || []).find((v) => v.name === g.state.variant);
+    const text = variant?.leaving ? variant.leaving : n === 2
       ? "With two players, leaving resigns: the other player wins this game."
       : "You stop playing and cannot win. What you played stays on the board and the others play on to the end.";
     dialog.replaceChildren(h("h2", { id: "leave-title" }, `Leave as ${title(colourOf(seat))}?`),

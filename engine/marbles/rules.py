@@ -209,7 +209,10 @@ VARIANT_SPECS = {
                       description="red against yellow"),
     "4p": VariantSpec("4p", "4 players in two teams", (4,),
                       ("red", "yellow", "red", "yellow"), rated=False, options=OPTIONS,
-                      description="seats 1 and 3 (red) against seats 2 and 4 (yellow)"),
+                      description="seats 1 and 3 (red) against seats 2 and 4 (yellow)",
+                      leaving="The computer plays your seat for the rest of the game, so your "
+                      "partner plays on and your team can still win. If your partner has "
+                      "left too, your team loses."),
 }
 
 

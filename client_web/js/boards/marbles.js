@@ -437,7 +437,7 @@ export function createBoard(ctx) {
     }
   }
 
-  function seatDetail(seat) {
+  function seatDetail({ seat }) {
     const a = arrowOf(seat);
     if (!a) return null;
     const computer = (board().computer_seats || []).includes(seat);
