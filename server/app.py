@@ -3,7 +3,10 @@ event store, the service, the bot runner). Nothing is global, so tests run many 
 by side, each on its own data dir.
 
 Config keys (all optional except DATA_DIR):
-    DATA_DIR           folder of the SQLite event store
+    DATA_DIR           folder of the SQLite event store (and of the host's other files)
+    STORE              a `postgresql://` URL: the games live in that PostgreSQL database,
+                       which several host processes may share (no data dir lock then);
+                       default None: SQLite in DATA_DIR
     BOT_DELAY          seconds a computer waits before thinking (0.8; 0 in tests)
     BOT_WORKERS        bot processes (every core but one)
     AWAY_GRACE         seconds a seat is away before it may be declared left (120)
@@ -46,7 +49,7 @@ from engine.errors import EngineError
 from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.realtime.sockets import init_realtime
-from server.store.sqlite import SqliteStore, StoreError
+from server.store.base import StoreError, is_database_url, open_store
 from server.tables.service import GameService
 from server.web.api import blp
 from server.web.ladder_api import init_ladder
@@ -124,10 +127,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
 
     lock = DataDirLock(app.config["DATA_DIR"])
-    if app.config.get("LOCK_DATA_DIR", True):
+    shared = is_database_url(app.config.get("STORE"))
+    if app.config.get("STORE") and not shared:
+        raise ValueError("STORE is a postgresql:// URL (SQLite is DATA_DIR's)")
+    if app.config.get("LOCK_DATA_DIR", True) and not shared:
         lock.acquire()
     try:
-        store = SqliteStore(app.config["DATA_DIR"])
+        store = open_store(app.config["STORE"] if shared else app.config["DATA_DIR"])
         service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
                               away_grace=float(app.config["AWAY_GRACE"]),
                               max_games=int(app.config["MAX_GAMES"]))

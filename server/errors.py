@@ -72,6 +72,7 @@ STATUS: dict[str, int] = {
     "too_many_requests": 429,
     "disk_full": 507,
     "store_failed": 503,
+    "store_unavailable": 503,
 }
 
 
@@ -91,11 +92,20 @@ class ApiError(Exception):
 
 
 def from_store(error: Exception) -> ApiError:
-    """A failed save (server.store.sqlite.StoreError) as a clear error: nothing was changed, and
-    everything already saved can still be read."""
+    """A failed save (server.store.base.StoreError) as a clear error: nothing was changed, and
+    everything already saved can still be read. A seq another host process stored first is
+    `stale_seq`, as for a phone; a database that cannot be reached is a 503."""
+    code = getattr(error, "code", "store_failed")
     if getattr(error, "full", False):
         return ApiError("disk_full", "the host PC's disk is full: this was not saved and "
                         "nothing changed; free some space on the host, then try again")
+    if code == "stale_seq":
+        latest = getattr(error, "latest", None)
+        return ApiError("stale_seq", "the game has moved on: another move was saved first "
+                        f"(the latest is {latest}); nothing changed", latest=latest)
+    if code == "store_unavailable":
+        return ApiError("store_unavailable", "the game database cannot be reached right now: "
+                        "this was not saved and nothing changed; try again in a moment")
     return ApiError("store_failed", "the host could not save this (nothing changed): "
                     f"{error}")
 

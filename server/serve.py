@@ -27,6 +27,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port (8000)")
     parser.add_argument("--data-dir", default=None,
                         help="folder of the game store (default: the user's data folder)")
+    parser.add_argument("--store", default=None, type=_database_url, metavar="URL",
+                        help="keep the games in this PostgreSQL database (postgresql://…), "
+                             "which several host processes may share (default: SQLite in "
+                             "the data folder)")
     parser.add_argument("--no-mdns", action="store_true", help="do not announce on the LAN")
     parser.add_argument("--mdns-interfaces", default=None, metavar="ADDRESSES",
                         help="announce only on these local addresses, comma-separated "
@@ -41,6 +45,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", choices=("gevent", "threading"), default="gevent",
                         help="HTTP server: gevent's event loop (default) or Werkzeug's "
                              "threaded server")
+
+
+def _database_url(text: str) -> str:
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("a postgresql://user@host:port/dbname URL")
+    return text
 
 
 def default_data_dir() -> str:
@@ -182,17 +192,23 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    from server.store.base import StoreError
     from server.web.limits import DataDirLocked
 
     data_dir = args.data_dir or default_data_dir()
     rate = getattr(args, "write_rate", 20.0)
+    store = getattr(args, "store", None)
     try:
         app = create_app({"DATA_DIR": data_dir, "BOT_DELAY": args.bot_delay,
                           "AWAY_GRACE": args.away_grace, "WRITE_RATE": rate or None,
-                          "WRITE_BURST": max(40, 2 * rate), "ASYNC_MODE": mode})
+                          "WRITE_BURST": max(40, 2 * rate), "ASYNC_MODE": mode,
+                          "STORE": store})
     except DataDirLocked as e:
         print(f"cannot start: {e}", file=sys.stderr)
         return 3
+    except StoreError as e:
+        print(f"cannot start: {e}", file=sys.stderr)
+        return 5
     except sqlite3.DatabaseError as e:
         print(f"cannot start: the game store in {data_dir} cannot be read ({e}); "
               "move it aside to start with an empty one", file=sys.stderr)
@@ -217,6 +233,8 @@ def run(args: argparse.Namespace) -> int:
                               open_games=lambda: sum(t.status == "open"
                                                      for t in service.tables()),
                               interfaces=_interfaces(args)).start()
+    if store:
+        data_dir = app.extensions["cornerclaim"].store.where
     print_banner(url, data_dir, qr=not args.no_qr)
     if mode != "gevent":
         signal.signal(signal.SIGTERM, _interrupt)

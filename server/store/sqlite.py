@@ -2,9 +2,9 @@
 
 Why SQLite: one file in the data dir, no server to install on a home PC, and with WAL plus
 `synchronous=FULL` a committed transaction survives a power cut — so a move the host has
-acknowledged is on disk. `EventStore` is the small interface the service layer needs
-(append with an expected seq, read since a seq, list games, seat records); another backend
-(PostgreSQL) can implement it later without touching the service.
+acknowledged is on disk. `SqliteStore` implements `server.store.base.EventStore`, the
+interface the service layer needs (append with an expected seq, read since a seq, list games,
+seat records); `server.store.postgres.PostgresStore` is the other implementation.
 
 Events are stored as the engine's own JSON dicts (`Event.to_dict`) and read back with
 `Event.from_dict`; the store never interprets them. The primary key (game_id, seq) and the
@@ -20,11 +20,18 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from engine.core import Event, Game
+from server.store.base import (  # noqa: F401 - the store's names, as the host imports them
+    HUMAN_KINDS,
+    EventStore,
+    GameRecord,
+    SeatRecord,
+    SeqConflict,
+    StoreError,
+    load_game,
+)
 
 log = logging.getLogger(__name__)
 
@@ -70,83 +77,11 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
 """
 
 
-class SeqConflict(Exception):
-    """An append whose seq is not exactly the stored last seq + 1 (a gap or a race)."""
-
-    def __init__(self, expected: int, latest: int) -> None:
-        super().__init__(f"append at seq {expected} but the log ends at {latest}")
-        self.expected = expected
-        self.latest = latest
-
-
-class StoreError(Exception):
-    """The store could not save (a full disk, an I/O error): nothing of the write was kept.
-
-    `full` is True for a full disk (SQLITE_FULL), the one a host PC's owner can fix."""
-
-    def __init__(self, message: str, *, full: bool = False) -> None:
-        super().__init__(message)
-        self.full = full
-
-    @classmethod
-    def of(cls, error: sqlite3.Error) -> StoreError:
-        code = getattr(error, "sqlite_errorcode", None)
-        full = code == sqlite3.SQLITE_FULL or "full" in str(error).lower()
-        return cls(str(error), full=full)
-
-
-#: Seat kinds a person plays (an open seat someone claims, or a seat on the host's device).
-HUMAN_KINDS = ("open", "local")
-
-
-@dataclass
-class SeatRecord:
-    """One seat's durable facts: how it is played, by whom, and its token hash if claimed."""
-
-    seat: int
-    kind: str  # "open" | "local" | "computer"
-    name: str | None = None
-    level: int | None = None
-    token_hash: str | None = None
-
-
-@dataclass
-class GameRecord:
-    """A game's row: what the lobby and the service need besides the event log."""
-
-    id: str
-    created_at: float
-    variant: str
-    host_hash: str
-    closed: bool = False
-    rematch_of: str | None = None
-    rematch_id: str | None = None
-    game: str = "cornerclaim"  # the game's id in `engine.registry`
-
-
-class EventStore(Protocol):
-    """What the service layer needs from durable storage."""
-
-    def create_game(self, game: GameRecord, seats: list[SeatRecord],
-                    first_event: dict[str, Any]) -> None: ...
-
-    def append(self, game_id: str, event: dict[str, Any]) -> None:
-        """Commit `event` (with its `seq`) durably; SeqConflict unless seq == last + 1."""
-        ...
-
-    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]: ...
-
-    def games(self) -> list[GameRecord]: ...
-
-    def seats(self, game_id: str) -> list[SeatRecord]: ...
-
-    def update_seat(self, game_id: str, seat: SeatRecord) -> None: ...
-
-    def set_closed(self, game_id: str) -> None: ...
-
-    def link_rematch(self, old_id: str, new_id: str) -> None: ...
-
-    def close(self) -> None: ...
+def _store_error(error: sqlite3.Error) -> StoreError:
+    """A sqlite3 error as a StoreError, a full disk (SQLITE_FULL) marked as such."""
+    code = getattr(error, "sqlite_errorcode", None)
+    full = code == sqlite3.SQLITE_FULL or "full" in str(error).lower()
+    return StoreError(str(error), full=full)
 
 
 class SqliteStore:
@@ -216,7 +151,7 @@ class SqliteStore:
                             pass
                     raise
             except sqlite3.Error as e:
-                raise StoreError.of(e) from e
+                raise _store_error(e) from e
 
     def _slow_commit(self, took: float) -> None:
         """Count a commit the disk held up; log it, or the ones since the last line."""
@@ -317,8 +252,3 @@ class SqliteStore:
                         "longest %.0f ms", self.slow_commits, SLOW_COMMIT_S * 1000,
                         self.slowest_commit_s * 1000)
 
-
-def load_game(store: EventStore, game_id: str) -> Game:
-    """A stored game folded from its events by its game's rules (the game its log's
-    `game_created` names); LogError if the log does not fold, or there is none."""
-    return Game.from_events(Event.from_dict(e) for e in store.events_since(game_id, 0))

@@ -1,0 +1,339 @@
+"""The event store on PostgreSQL (psycopg 3), for a club's host of several processes.
+
+`PostgresStore` implements `server.store.base.EventStore` exactly as `SqliteStore` does, so
+the service layer does not know which one it has. Several host processes, on one machine or
+several, may share one database:
+
+- **One seq, one writer.** `append` locks the game's row (`SELECT … FOR UPDATE`), checks the
+  seq against the row's `last_seq`, inserts the event and moves `last_seq` on, in one
+  transaction. A second process appending to the same game waits for the lock, then sees the
+  new `last_seq` and gets `SeqConflict` (the host answers `stale_seq`, as to a phone). The
+  primary key (game_id, seq) refuses a repeated seq even to a writer that took no lock.
+- **Acknowledged is committed.** A write returns once its `COMMIT` has returned, with
+  `synchronous_commit` on for the session (the server's WAL is flushed, whatever the
+  database's default says).
+- **Outages.** A database that cannot be reached (down, restarting, the network) raises
+  `StoreUnavailable` (the host answers 503) and changes nothing. Connections are opened on
+  demand and kept idle for reuse; a connection the server dropped while idle (a restart) is
+  replaced and the transaction run once more on a fresh one, which is safe because nothing of
+  it was committed. If the connection breaks during `COMMIT` itself, the outcome is unknown
+  to the client: the caller gets `StoreUnavailable` and was not told it was saved.
+- **Schema.** Created or migrated on open, under an advisory lock so processes starting
+  together do not race; the version is kept in `schema_version`. A database written by a
+  newer host is refused rather than guessed at.
+
+Why no pool library: connections here are opened when needed (connect fails at once when the
+server is down) and a dropped one is replaced on the next call, so a restarted database is
+used again by the very next command; a pool's background reconnection with growing back-off
+could keep answering 503 for a while after the database is back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import conninfo, errors, pq
+
+from server.store.base import (
+    GameRecord,
+    SeatRecord,
+    SeqConflict,
+    StoreError,
+    StoreUnavailable,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: The key of the advisory lock held while the schema is created or migrated.
+SCHEMA_LOCK = 0x636F726E  # "corn"
+
+#: Each step brings the schema from version i to i + 1; a new column is a new step.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id          text PRIMARY KEY,
+        created_at  double precision NOT NULL,
+        variant     text NOT NULL,
+        host_hash   text NOT NULL,
+        closed      boolean NOT NULL DEFAULT false,
+        rematch_of  text,
+        rematch_id  text,
+        game        text NOT NULL DEFAULT 'cornerclaim',
+        last_seq    integer NOT NULL
+    );
+    CREATE TABLE events (
+        game_id  text NOT NULL REFERENCES games (id),
+        seq      integer NOT NULL CHECK (seq >= 1),
+        type     text NOT NULL,
+        body     text NOT NULL,
+        at       double precision NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE seats (
+        game_id  text NOT NULL REFERENCES games (id),
+        seat     integer NOT NULL,
+        kind     text NOT NULL,
+        name     text,
+        level    integer,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE seat_tokens (
+        game_id     text NOT NULL REFERENCES games (id),
+        seat        integer NOT NULL,
+        token_hash  text NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: Seconds to wait for a connection before the database counts as unreachable.
+CONNECT_TIMEOUT = 5
+#: Idle connections kept for reuse (one per concurrent writer is plenty: commands on one game
+#: are serialised by the service, and a commit is a few milliseconds).
+MAX_IDLE = 8
+
+
+class PostgresStore:
+    """`EventStore` on a PostgreSQL database named by a libpq URL (`postgresql://…`).
+
+    Thread-safe (and greenlet-safe under gevent, which psycopg supports): each call takes an
+    idle connection or opens one, and gives it back when done."""
+
+    def __init__(self, url: str, *, connect_timeout: float = CONNECT_TIMEOUT,
+                 max_idle: int = MAX_IDLE) -> None:
+        self.url = url
+        self.where = describe(url)
+        self.connect_timeout = connect_timeout
+        self.max_idle = max_idle
+        self._idle: list[psycopg.Connection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        self._run(self._migrate)
+
+    # -- connections -----------------------------------------------------------------------
+    def _connect(self) -> psycopg.Connection:
+        try:
+            conn = psycopg.connect(self.url, autocommit=True,
+                                   connect_timeout=max(1, round(self.connect_timeout)))
+        except psycopg.OperationalError as e:
+            raise StoreUnavailable(
+                f"the game database ({self.where}) cannot be reached: {first_line(e)}") from e
+        try:
+            conn.execute("SET synchronous_commit TO on")
+        except psycopg.Error as e:
+            conn.close()
+            raise StoreUnavailable(
+                f"the game database ({self.where}) cannot be reached: {first_line(e)}") from e
+        return conn
+
+    def _take(self) -> tuple[psycopg.Connection, bool]:
+        """An idle connection (True: it may have been dropped meanwhile) or a new one."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        with self._lock:
+            while self._idle:
+                conn = self._idle.pop()
+                if not conn.closed:
+                    return conn, True
+        return self._connect(), False
+
+    def _give(self, conn: psycopg.Connection) -> None:
+        healthy = (not conn.closed and not conn.broken
+                   and conn.info.transaction_status == pq.TransactionStatus.IDLE)
+        with self._lock:
+            if healthy and not self._closed and len(self._idle) < self.max_idle:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def _run(self, body: Callable[[psycopg.Connection], T], *, transaction: bool = True) -> T:
+        """`body(conn)` in one transaction (or, for a single read, as one statement), on a
+        connection of its own; committed when this returns. A failure before COMMIT on a
+        connection that was idle is retried once on a fresh one (the server may have dropped
+        it); SeqConflict and StoreError come out as they are, psycopg's errors as
+        StoreUnavailable (the database is unreachable) or StoreError."""
+        for attempt in (1, 2):
+            conn, reused = self._take()
+            committing = False
+            try:
+                if not transaction:
+                    result = body(conn)
+                else:
+                    with conn.transaction():
+                        result = body(conn)
+                        committing = True  # leaving the block sends COMMIT
+            except StoreError:
+                self._give(conn)  # rolled back; the connection is fine
+                raise
+            except psycopg.OperationalError as e:
+                conn.close()
+                if reused and not committing and attempt == 1:
+                    continue
+                outcome = ("its outcome is unknown: it was not acknowledged" if committing
+                           else "nothing was changed")
+                raise StoreUnavailable(f"the game database ({self.where}) cannot be reached "
+                                       f"({outcome}): {first_line(e)}") from e
+            except psycopg.Error as e:
+                self._give(conn)
+                raise StoreError(f"the game database refused this: {first_line(e)}") from e
+            except BaseException:
+                conn.close()
+                raise
+            self._give(conn)
+            return result
+        raise AssertionError("unreachable")
+
+    # -- schema ----------------------------------------------------------------------------
+    def _migrate(self, conn: psycopg.Connection) -> None:
+        """Create the schema, or bring an older one up to SCHEMA_VERSION; one process at a
+        time (an advisory lock held until this transaction ends)."""
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                     " one boolean PRIMARY KEY DEFAULT true CHECK (one),"
+                     " version integer NOT NULL)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        version = row[0] if row else 0
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the game database ({self.where}) has schema version {version}, "
+                             f"written by a newer host; this one knows up to {SCHEMA_VERSION}")
+        for step in MIGRATIONS[version:]:
+            conn.execute(step)
+        if version < SCHEMA_VERSION:
+            conn.execute("INSERT INTO schema_version (version) VALUES (%s)"
+                         " ON CONFLICT (one) DO UPDATE SET version = excluded.version",
+                         (SCHEMA_VERSION,))
+            log.info("game database %s: schema version %d -> %d", self.where, version,
+                     SCHEMA_VERSION)
+
+    # -- writing ---------------------------------------------------------------------------
+    def create_game(self, game: GameRecord, seats: list[SeatRecord],
+                    first_event: dict[str, Any]) -> None:
+        if first_event.get("seq") != 1:
+            raise SeqConflict(first_event.get("seq", 0), 0)
+        self.put_game(game, seats, [(first_event, time.time())])
+
+    def put_game(self, game: GameRecord, seats: list[SeatRecord],
+                 events: list[tuple[dict[str, Any], float]]) -> None:
+        """Store a whole game at once (its record as it is, its seats, its events with the
+        times they were stored): `create_game`, and `cornerclaim store copy`. StoreError if
+        the id is taken."""
+
+        def run(conn: psycopg.Connection) -> None:
+            try:
+                conn.execute(
+                    "INSERT INTO games (id, created_at, variant, host_hash, closed, rematch_of,"
+                    " rematch_id, game, last_seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (game.id, game.created_at, game.variant, game.host_hash, game.closed,
+                     game.rematch_of, game.rematch_id, game.game,
+                     max((e["seq"] for e, _ in events), default=0)))
+            except errors.UniqueViolation:
+                raise StoreError(f"there is already a game {game.id}") from None
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO seats VALUES (%s, %s, %s, %s, %s)",
+                                [(game.id, s.seat, s.kind, s.name, s.level) for s in seats])
+                cur.executemany("INSERT INTO seat_tokens VALUES (%s, %s, %s)",
+                                [(game.id, s.seat, s.token_hash) for s in seats if s.token_hash])
+                cur.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s)",
+                                [(game.id, e["seq"], e["type"], json.dumps(e), at)
+                                 for e, at in events])
+
+        self._run(run)
+
+    def append(self, game_id: str, event: dict[str, Any]) -> None:
+        seq = event["seq"]
+
+        def run(conn: psycopg.Connection) -> None:
+            row = conn.execute("SELECT last_seq FROM games WHERE id = %s FOR UPDATE",
+                               (game_id,)).fetchone()
+            latest = row[0] if row else 0
+            if seq != latest + 1 or latest == 0:
+                raise SeqConflict(seq, latest)
+            try:
+                conn.execute("INSERT INTO events VALUES (%s, %s, %s, %s, %s)",
+                             (game_id, seq, event["type"], json.dumps(event), time.time()))
+            except errors.UniqueViolation:  # a writer that did not lock the row
+                raise SeqConflict(seq, seq) from None
+            conn.execute("UPDATE games SET last_seq = %s WHERE id = %s", (seq, game_id))
+
+        self._run(run)
+
+    def update_seat(self, game_id: str, seat: SeatRecord) -> None:
+        def run(conn: psycopg.Connection) -> None:
+            conn.execute("UPDATE seats SET kind = %s, name = %s, level = %s"
+                         " WHERE game_id = %s AND seat = %s",
+                         (seat.kind, seat.name, seat.level, game_id, seat.seat))
+            conn.execute("DELETE FROM seat_tokens WHERE game_id = %s AND seat = %s",
+                         (game_id, seat.seat))
+            if seat.token_hash:
+                conn.execute("INSERT INTO seat_tokens VALUES (%s, %s, %s)",
+                             (game_id, seat.seat, seat.token_hash))
+
+        self._run(run)
+
+    def set_closed(self, game_id: str) -> None:
+        self._run(lambda conn: conn.execute("UPDATE games SET closed = true WHERE id = %s",
+                                            (game_id,)))
+
+    def link_rematch(self, old_id: str, new_id: str) -> None:
+        self._run(lambda conn: conn.execute("UPDATE games SET rematch_id = %s WHERE id = %s",
+                                            (new_id, old_id)))
+
+    # -- reading ---------------------------------------------------------------------------
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        return self._run(lambda conn: conn.execute(sql, args).fetchall(), transaction=False)
+
+    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        rows = self._query("SELECT body FROM events WHERE game_id = %s AND seq > %s"
+                           " ORDER BY seq", (game_id, seq))
+        return [json.loads(body) for (body,) in rows]
+
+    def events_at(self, game_id: str) -> list[tuple[dict[str, Any], float]]:
+        """Every event of the game with the time it was stored (for `store copy`)."""
+        rows = self._query("SELECT body, at FROM events WHERE game_id = %s ORDER BY seq",
+                           (game_id,))
+        return [(json.loads(body), at) for body, at in rows]
+
+    def games(self) -> list[GameRecord]:
+        rows = self._query(
+            "SELECT id, created_at, variant, host_hash, closed, rematch_of, rematch_id, game"
+            " FROM games ORDER BY created_at, id")
+        return [GameRecord(*r) for r in rows]
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        rows = self._query(
+            "SELECT s.seat, s.kind, s.name, s.level, t.token_hash FROM seats s"
+            " LEFT JOIN seat_tokens t ON t.game_id = s.game_id AND t.seat = s.seat"
+            " WHERE s.game_id = %s ORDER BY s.seat", (game_id,))
+        return [SeatRecord(*r) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+
+def describe(url: str) -> str:
+    """The database a URL names, for messages: `dbname on host:port`, never a password."""
+    try:
+        info = conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "an unreadable database URL"
+    host = info.get("host") or "localhost"
+    port = info.get("port") or "5432"
+    return f"{info.get('dbname') or info.get('user') or 'postgres'} on {host}:{port}"
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
