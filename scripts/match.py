@@ -31,7 +31,6 @@ interval, the mean score difference (A minus the mean of the other seats), A's m
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import shlex
 import subprocess
@@ -46,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from engine.cornerclaim import RULES, new_game  # noqa: E402
 from engine.cornerclaim.ai import warm_up  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
+from scripts.match_tally import wilson  # noqa: E402
 
 COLOUR_WORDS = {2: ("b", "w"), 3: ("1", "2", "3"), 4: ("1", "2", "3", "4")}
 GM_NAMES = {"duo": "Blokus Duo", "classic": "Blokus", "trio": "Blokus Three-Player"}
@@ -203,15 +203,6 @@ def play_game(job: tuple) -> dict:
         scores[forfeit - 1] = -999
     return {"index": index, "a_seat": a_seat, "scores": scores, "spent": spent,
             "path": str(path), "forfeit": forfeit, "plies": played}
-
-
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rank_of(scores: list[int], index: int) -> float:

@@ -21,12 +21,10 @@ other's per game, and each player's mean and longest seconds per move.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -34,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.core import GameCreated  # noqa: E402
 from engine.marbles import ai  # noqa: E402
 from engine.marbles.rules import GAME, RULES  # noqa: E402
+from scripts.match_tally import HEAD, SECONDS_HEAD, Tally, level_player, print_table  # noqa: E402
 
 
 def player(spec: str):
@@ -46,19 +45,7 @@ def player(spec: str):
             line, cell = rng.choice(state.legal_moves(seat))
             return state.move_text(seat, line, cell)
         return pick
-    number, *overrides = spec.split("/")
-    base = ai.LEVELS[int(number)]
-    if overrides:
-        fields = {}
-        for item in overrides:
-            key, _, value = item.partition("=")
-            current = getattr(base, key)
-            fields[key] = type(current)(float(value)) if not isinstance(current, str) \
-                else value
-        key = 100 + len(ai.LEVELS)
-        ai.LEVELS[key] = replace(base, **fields)
-        return lambda state, seat, seed: ai.choose_move(state, seat, level=key, seed=seed)
-    return lambda state, seat, seed: ai.choose_move(state, seat, level=int(number), seed=seed)
+    return level_player(ai, spec)
 
 
 def play_game(args: tuple[str, str, str, int, int, int]) -> dict:
@@ -84,14 +71,6 @@ def play_game(args: tuple[str, str, str, int, int, int]) -> dict:
     return {"results": outcome.results[:2], "totals": state.totals(), "spent": spent}
 
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = score / n
-    centre = p + z * z / (2 * n)
-    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
-
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -112,39 +91,21 @@ def main(argv=None) -> int:
             jobs = [((a, b) if g % 2 == 0 else (b, a))
                     + (args.variant, args.rounds, args.seed + g // 2, args.seed + g)
                     for g in range(args.games)]
-            wins = draws = losses = 0
+            tally = Tally(pair)
             margin = 0
-            times: dict[str, list[float]] = {a: [], b: []}
             for g, game in enumerate(pool.map(play_game, jobs)):
                 side = g % 2
                 result = game["results"][side]
-                wins += result == "win"
-                draws += result == "draw"
-                losses += result == "loss"
+                tally.add(result, game["spent"][side], game["spent"][1 - side])
                 margin += game["totals"][side] - game["totals"][1 - side]
-                times[a].extend(game["spent"][side])
-                times[b].extend(game["spent"][1 - side])
                 if args.verbose:
                     print(f"{pair} game {g}: {a} {'red' if side == 0 else 'yellow'}, "
                           f"{result}, totals {game['totals']}", flush=True)
-            score = wins + draws / 2
-            lo, hi = wilson(score, args.games)
-            rows.append((pair, args.games, wins, draws, losses, 100 * score / args.games,
-                         f"{100 * lo:.0f}–{100 * hi:.0f}", margin / args.games,
-                         f"{_mean(times[a]):.3f}/{max(times[a], default=0):.2f}",
-                         f"{_mean(times[b]):.3f}/{max(times[b], default=0):.2f}"))
-    head = ("pair A:B", "games", "W", "D", "L", "A %", "95 %", "margin",
-            "A s mean/max", "B s mean/max")
+            rows.append((*tally.columns(), margin / args.games, *tally.seconds()))
     print(f"variant {args.variant}, {args.rounds} rounds, deals from seeds "
           f"{args.seed}–{args.seed + (args.games - 1) // 2}")
-    print(" | ".join(head))
-    for row in rows:
-        print(" | ".join(f"{x:.1f}" if isinstance(x, float) else str(x) for x in row))
+    print_table((*HEAD, "margin", *SECONDS_HEAD), rows)
     return 0
-
-
-def _mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
 
 
 if __name__ == "__main__":
