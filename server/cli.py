@@ -6,12 +6,15 @@ and `run(args) -> int`; an entry "module:name" names an object in that module wi
     cornerclaim replay show FILE [--move N] [--takebacks]
     cornerclaim replay export GAME_ID [--data-dir DIR] [--format EXT] [-o FILE]
     cornerclaim perft --game GAME --variant V --depth D [--moves "c3-d3 f6-e6"]
+    cornerclaim store copy SRC DST
 
 `replay show` prints a record's board (replays.cli, pure text); `replay export` reads the
 host's event store (the same folder `cornerclaim serve` uses) and writes one game in a format
 its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, the default for
 a game that has one), to stdout without `-o`. `perft` prints how many legal move sequences of
 length D there are from a variant's start (after the moves given): the game's `Rules.perft`.
+`store copy` copies every game between a SQLite data folder and a PostgreSQL database, either
+way (server.store.copy).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ SUBCOMMANDS = {
     "replay": ("server.cli:ReplayCommand", "show a game record, or export a stored game"),
     "perft": ("server.cli:PerftCommand",
               "count a game's legal move sequences of a given length (tests a move generator)"),
+    "store": ("server.store.copy:StoreCommand",
+              "copy games between a SQLite data folder and a PostgreSQL database"),
 }
 
 

@@ -187,9 +187,33 @@ class SqliteStore:
         self._write(stmts)
 
     @staticmethod
-    def _event_insert(game_id: str, event: dict[str, Any]) -> tuple[str, tuple]:
+    def _event_insert(game_id: str, event: dict[str, Any],
+                      at: float | None = None) -> tuple[str, tuple]:
         return ("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                (game_id, event["seq"], event["type"], json.dumps(event), time.time()))
+                (game_id, event["seq"], event["type"], json.dumps(event),
+                 time.time() if at is None else at))
+
+    def put_game(self, game: GameRecord, seats: list[SeatRecord],
+                 events: list[tuple[dict[str, Any], float]]) -> None:
+        """Store a whole game at once, its record as it is and its events with the times
+        they were stored (`cornerclaim store copy`); StoreError if the id is taken."""
+        stmts = [(
+            "INSERT INTO games (id, created_at, variant, host_hash, closed, rematch_of,"
+            " rematch_id, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game.id, game.created_at, game.variant, game.host_hash, int(game.closed),
+             game.rematch_of, game.rematch_id, game.game),
+        )]
+        stmts += [("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
+                   (game.id, s.seat, s.kind, s.name, s.level)) for s in seats]
+        stmts += [("INSERT INTO seat_tokens VALUES (?, ?, ?)", (game.id, s.seat, s.token_hash))
+                  for s in seats if s.token_hash]
+        stmts += [self._event_insert(game.id, e, at) for e, at in events]
+        try:
+            self._write(stmts)
+        except StoreError as e:
+            if "UNIQUE" in str(e) and "games.id" in str(e):
+                raise StoreError(f"there is already a game {game.id}") from None
+            raise
 
     def append(self, game_id: str, event: dict[str, Any]) -> None:
         seq = event["seq"]
@@ -230,6 +254,12 @@ class SqliteStore:
         rows = self._query(
             "SELECT body FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq))
         return [json.loads(body) for (body,) in rows]
+
+    def events_at(self, game_id: str) -> list[tuple[dict[str, Any], float]]:
+        """Every event of the game with the time it was stored (for `store copy`)."""
+        rows = self._query("SELECT body, at FROM events WHERE game_id = ? ORDER BY seq",
+                           (game_id,))
+        return [(json.loads(body), at) for body, at in rows]
 
     def games(self) -> list[GameRecord]:
         rows = self._query(
