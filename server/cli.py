@@ -7,6 +7,7 @@ and `run(args) -> int`; an entry "module:name" names an object in that module wi
     cornerclaim replay export GAME_ID [--data-dir DIR] [--format EXT] [-o FILE]
     cornerclaim perft --game GAME --variant V --depth D [--moves "c3-d3 f6-e6"]
     cornerclaim store copy SRC DST
+    cornerclaim warm-up
 
 `replay show` prints a record's board (replays.cli, pure text); `replay export` reads the
 host's event store (the same folder `cornerclaim serve` uses) and writes one game in a format
@@ -14,7 +15,8 @@ its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, the
 a game that has one), to stdout without `-o`. `perft` prints how many legal move sequences of
 length D there are from a variant's start (after the moves given): the game's `Rules.perft`.
 `store copy` copies every game between a SQLite data folder and a PostgreSQL database, either
-way (server.store.copy).
+way (server.store.copy). `warm-up` readies the computer players (server.warm_up), as set-up
+does.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ SUBCOMMANDS = {
               "count a game's legal move sequences of a given length (tests a move generator)"),
     "store": ("server.store.copy:StoreCommand",
               "copy games between a SQLite data folder and a PostgreSQL database"),
+    "warm-up": ("server.warm_up",
+                "compile the computer players now (set-up does), not during a first game"),
 }
 
 
