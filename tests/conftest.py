@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.pg_fixtures import pg_url, postgres  # noqa: F401 - PostgreSQL for the store tests
+
 DATA = Path(__file__).parent / "data"
 PENTOBI = DATA / "pentobi"
 COLOR_SEAT = {"b": 1, "w": 2, "1": 1, "2": 2, "3": 3, "4": 4}

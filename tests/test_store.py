@@ -1,4 +1,6 @@
-"""The SQLite event store: durable, gap-free, and holding only token hashes."""
+"""The event store, on SQLite and on PostgreSQL alike: durable, gap-free, and holding only
+token hashes. The tests after those of both backends are SQLite's own (its file, its pragmas,
+its old schema); PostgreSQL's own are in test_store_postgres.py."""
 
 from __future__ import annotations
 
@@ -8,11 +10,25 @@ import sqlite3
 import pytest
 
 from engine.core import Game
+from server.store.base import EventStore, open_store
 from server.store.sqlite import GameRecord, SeatRecord, SeqConflict, SqliteStore
 from server.tables.table import hash_token
 
 
-def _new(store: SqliteStore, game_id: str = "g1") -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def place(request, tmp_path):
+    """Where a store lives: a SQLite data folder, or a fresh PostgreSQL database."""
+    return tmp_path if request.param == "sqlite" else request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def store(place):
+    opened = open_store(place)
+    yield opened
+    opened.close()
+
+
+def _new(store: EventStore, game_id: str = "g1") -> None:
     game = Game.new("cornerclaim", "duo")
     store.create_game(
         GameRecord(game_id, 1.0, "duo", hash_token("host-secret")),
@@ -25,8 +41,7 @@ def placed(seq: int, seat: int, move: str) -> dict:
     return {"type": "piece_placed", "seq": seq, "seat": seat, "move": move}
 
 
-def test_a_game_is_created_with_its_seats_and_first_event(tmp_path):
-    store = SqliteStore(tmp_path)
+def test_a_game_is_created_with_its_seats_and_first_event(store):
     _new(store)
     assert [g.id for g in store.games()] == ["g1"]
     seats = store.seats("g1")
@@ -37,8 +52,7 @@ def test_a_game_is_created_with_its_seats_and_first_event(tmp_path):
     assert store.events_since("g1", 0)[0]["type"] == "game_created"
 
 
-def test_appends_must_follow_on_without_gaps_or_repeats(tmp_path):
-    store = SqliteStore(tmp_path)
+def test_appends_must_follow_on_without_gaps_or_repeats(store):
     _new(store)
     store.append("g1", placed(2, 1, "e9,d10,e10,f10,e11"))
     with pytest.raises(SeqConflict):
@@ -49,34 +63,77 @@ def test_appends_must_follow_on_without_gaps_or_repeats(tmp_path):
         store.append("nope", placed(1, 1, "a1"))  # no such game
     assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]
     assert [e["seq"] for e in store.events_since("g1", 1)] == [2]
+    assert store.events_since("nope", 0) == []
 
 
-def test_what_is_committed_is_there_after_reopening(tmp_path):
-    store = SqliteStore(tmp_path)
+def test_a_conflict_is_the_stale_seq_a_phone_gets(store):
+    from server.errors import from_store
+
+    _new(store)
+    store.append("g1", placed(2, 1, "e9,d10,e10,f10,e11"))
+    with pytest.raises(SeqConflict) as caught:
+        store.append("g1", placed(2, 2, "j5"))
+    answer = from_store(caught.value)
+    assert (answer.code, answer.status, answer.details) == ("stale_seq", 409, {"latest": 2})
+
+
+def test_what_is_committed_is_there_after_reopening(store, place):
     _new(store)
     store.append("g1", placed(2, 1, "e9,d10,e10,f10,e11"))
     store.update_seat("g1", SeatRecord(2, "open", None, None, None))
+    store.update_seat("g1", SeatRecord(1, "open", "Ann", None, hash_token("ann-2")))
     store.set_closed("g1")
     store.link_rematch("g1", "g2")
     store.close()
 
-    again = SqliteStore(tmp_path / SqliteStore.FILENAME)
-    assert again.events_since("g1", 0)[-1] == placed(2, 1, "e9,d10,e10,f10,e11")
-    record = again.games()[0]
-    assert record.closed and record.rematch_id == "g2" and record.game == "cornerclaim"
-    assert again.seats("g1")[1].kind == "open"
+    again = open_store(place)
+    try:
+        assert again.events_since("g1", 0)[-1] == placed(2, 1, "e9,d10,e10,f10,e11")
+        record = again.games()[0]
+        assert record.closed and record.rematch_id == "g2" and record.game == "cornerclaim"
+        assert [(s.kind, s.token_hash) for s in again.seats("g1")] == [
+            ("open", hash_token("ann-2")), ("open", None)]
+    finally:
+        again.close()
 
 
-def test_the_file_is_in_wal_mode_with_full_sync_and_holds_no_plain_token(tmp_path):
+def test_games_are_listed_oldest_first(store):
+    for gid, created in (("b", 3.0), ("a", 2.0), ("c", 2.0)):
+        store.create_game(GameRecord(gid, created, "duo", "h"), [],
+                          Game.new("cornerclaim", "duo").events[0].to_dict())
+    assert [g.id for g in store.games()] == ["a", "c", "b"]
+
+
+def test_the_store_holds_no_plain_token(store, place):
+    _new(store)
+    dump = _dump(place)
+    assert "ann-secret" not in dump and "host-secret" not in dump
+    assert hash_token("ann-secret") in dump
+
+
+def _dump(place) -> str:
+    """Every row of every table, as text."""
+    if not isinstance(place, str):
+        db = sqlite3.connect(place / SqliteStore.FILENAME)
+        try:
+            return "\n".join(db.iterdump())
+        finally:
+            db.close()
+    import psycopg
+
+    with psycopg.connect(place) as conn:
+        tables = [r[0] for r in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        return "\n".join(str(row) for table in tables
+                         for row in conn.execute(f"SELECT * FROM {table}"))
+
+
+def test_the_file_is_in_wal_mode_with_full_sync(tmp_path):
     store = SqliteStore(tmp_path)
     _new(store)
     assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     store.close()
-    db = sqlite3.connect(tmp_path / SqliteStore.FILENAME)
-    dump = "\n".join(db.iterdump())
-    assert "ann-secret" not in dump and "host-secret" not in dump
-    assert hash_token("ann-secret") in dump
 
 
 def test_commits_the_disk_holds_up_are_counted_and_logged(tmp_path, monkeypatch, caplog):

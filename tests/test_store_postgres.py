@@ -1,0 +1,266 @@
+"""PostgreSQL's own store tests, on a real throwaway server (tests/pg_fixtures.py): two writers
+racing for one seq, the schema made and migrated on open, and the database going away and
+coming back — under the store, and under a host's REST API."""
+
+from __future__ import annotations
+
+import multiprocessing
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from engine.core import Game
+from server.app import create_app, shutdown_app
+from server.store.base import GameRecord, SeatRecord, SeqConflict, StoreUnavailable
+from tests.server_fixtures import bearer, create
+
+psycopg = pytest.importorskip("psycopg")
+from server.store.postgres import SCHEMA_VERSION, PostgresStore  # noqa: E402
+
+
+def placed(seq: int, seat: int, move: str) -> dict:
+    return {"type": "piece_placed", "seq": seq, "seat": seat, "move": move}
+
+
+def new_game(store, game_id: str = "g1") -> None:
+    store.create_game(GameRecord(game_id, 1.0, "duo", "host-hash"),
+                      [SeatRecord(1, "local", "Ann"), SeatRecord(2, "local", "Bo")],
+                      Game.new("cornerclaim", "duo").events[0].to_dict())
+
+
+# -- two writers, one seq -------------------------------------------------------------------
+def test_a_writer_waiting_on_the_games_row_loses_to_the_one_holding_it(pg_url):
+    """Another process holds the game's row lock and appends seq 2; our append of seq 2 waits
+    for the lock, then finds seq 2 taken: stale_seq, and the log has one seq 2."""
+    store = PostgresStore(pg_url)
+    new_game(store)
+    other = psycopg.connect(pg_url)
+    other.execute("SELECT last_seq FROM games WHERE id = 'g1' FOR UPDATE")
+    outcome: list[BaseException | None] = []
+
+    def ours() -> None:
+        try:
+            store.append("g1", placed(2, 1, "e9,d10,e10,f10,e11"))
+            outcome.append(None)
+        except BaseException as e:  # noqa: BLE001 - the test looks at it
+            outcome.append(e)
+
+    writer = threading.Thread(target=ours)
+    writer.start()
+    time.sleep(0.3)
+    assert writer.is_alive() and not outcome, "our append must wait for the row lock"
+    other.execute("INSERT INTO events VALUES ('g1', 2, 'piece_placed', %s, 0)",
+                  ('{"type": "piece_placed", "seq": 2, "seat": 1, "move": "j10"}',))
+    other.execute("UPDATE games SET last_seq = 2 WHERE id = 'g1'")
+    other.commit()
+    writer.join(10)
+    assert isinstance(outcome[0], SeqConflict) and outcome[0].code == "stale_seq"
+    assert outcome[0].latest == 2
+    assert [e.get("move") for e in store.events_since("g1", 0)] == [None, "j10"]
+    other.close()
+    store.close()
+
+
+def test_a_repeated_seq_is_refused_by_the_key_even_without_the_lock(pg_url):
+    store = PostgresStore(pg_url)
+    new_game(store)
+    store.append("g1", placed(2, 1, "a1"))
+    with psycopg.connect(pg_url) as conn, pytest.raises(psycopg.errors.UniqueViolation):
+        conn.execute("INSERT INTO events VALUES ('g1', 2, 'x', '{}', 0)")
+    store.close()
+
+
+def _race(url: str, start, seat: int, rounds: int, wins) -> None:
+    """One host process: `rounds` times, read the last seq while the other does, then both
+    append the next one at once."""
+    store = PostgresStore(url)
+    won = 0
+    for _ in range(rounds):
+        start.wait()  # both are done with the previous round
+        seq = len(store.events_since("g1", 0)) + 1
+        start.wait()  # both have read the same last seq
+        try:
+            store.append("g1", placed(seq, seat, f"p{seat}"))
+            won += 1
+        except SeqConflict:
+            pass
+    wins.put(won)
+    store.close()
+
+
+def test_two_processes_racing_for_each_seq_never_both_append_it(pg_url):
+    """Two host processes read the same last seq and append the next one at the same moment,
+    30 times: each seq is won by exactly one, the loser of each round gets stale_seq, and the
+    log has no gap and no repeat."""
+    store = PostgresStore(pg_url)
+    new_game(store)
+    ctx = multiprocessing.get_context("spawn")
+    start, wins = ctx.Barrier(2, timeout=60), ctx.Queue()
+    rounds = 30
+    racers = [ctx.Process(target=_race, args=(pg_url, start, seat, rounds, wins))
+              for seat in (1, 2)]
+    for p in racers:
+        p.start()
+    won = [wins.get(timeout=120) for _ in racers]
+    for p in racers:
+        p.join(30)
+        assert p.exitcode == 0
+    events = store.events_since("g1", 0)
+    assert [e["seq"] for e in events] == list(range(1, rounds + 2))
+    assert sum(won) == rounds, won  # one winner per round, and the other lost it
+    store.close()
+
+
+# -- schema -------------------------------------------------------------------------------
+def test_the_schema_is_created_on_open_and_opening_again_changes_nothing(pg_url):
+    first = PostgresStore(pg_url)
+    new_game(first)
+    first.close()
+    again = PostgresStore(pg_url)
+    assert [g.id for g in again.games()] == ["g1"]
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
+        assert conn.execute("SHOW synchronous_commit").fetchone()[0] == "on"
+    again.close()
+
+
+def test_host_processes_starting_together_make_the_schema_once(pg_url):
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            PostgresStore(pg_url).close()
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+
+
+def test_a_database_of_a_newer_schema_is_refused_not_guessed_at(pg_url):
+    from server.store.base import StoreError
+
+    PostgresStore(pg_url).close()
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer host"):
+        PostgresStore(pg_url)
+
+
+def test_acknowledged_sessions_commit_synchronously(pg_url):
+    store = PostgresStore(pg_url)
+    with psycopg.connect(pg_url, options="-c synchronous_commit=off") as conn:
+        conn.execute("ALTER DATABASE " + pg_url.rsplit("/", 1)[1]
+                     + " SET synchronous_commit = off")
+    store.close()
+    store = PostgresStore(pg_url)  # its connections set it on again
+    assert store._query("SHOW synchronous_commit") == [("on",)]
+    store.close()
+
+
+# -- the database goes away and comes back --------------------------------------------------
+def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postgres):
+    store = PostgresStore(pg_url, connect_timeout=2)
+    new_game(store)
+    store.append("g1", placed(2, 1, "a1"))
+    postgres.stop()
+    try:
+        for attempt in (
+                lambda: store.append("g1", placed(3, 2, "b2")),
+                lambda: store.events_since("g1", 0),
+                lambda: store.games(),
+                lambda: new_game(store, "g2"),
+                lambda: store.set_closed("g1")):
+            t = time.monotonic()
+            with pytest.raises(StoreUnavailable, match="cannot be reached"):
+                attempt()
+            assert time.monotonic() - t < 5, "an outage answers at once, not after a wait"
+    finally:
+        postgres.start()
+    assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]
+    assert [(g.id, g.closed) for g in store.games()] == [("g1", False)]
+    store.append("g1", placed(3, 2, "b2"))  # works again, on a fresh connection
+    assert store.events_since("g1", 2) == [placed(3, 2, "b2")]
+    store.close()
+
+
+def test_during_an_outage_the_host_answers_503_and_play_resumes_after(pg_url, postgres,
+                                                                       tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "STORE": pg_url, "START_BOTS": False})
+    try:
+        client = app.test_client()
+        game = create(client, "duo")
+        gid, token = game["id"], bearer(game["tokens"]["1"])
+        move = {"seat": 1, "move": "e9,d10,e10,f10,e11", "seq": 1}
+        postgres.stop()
+        try:
+            r = client.post(f"/api/games/{gid}/moves", headers=token, json=move)
+            assert r.status_code == 503, r.json
+            assert r.json["error"]["code"] == "store_unavailable"
+            assert "nothing changed" in r.json["error"]["message"]
+            assert client.get(f"/api/games/{gid}").json["seq"] == 1  # memory did not run ahead
+        finally:
+            postgres.start()
+        r = client.post(f"/api/games/{gid}/moves", headers=token, json=move)
+        assert r.status_code == 201, r.json
+        assert client.get(f"/api/games/{gid}/events").json["seq"] == 2
+    finally:
+        shutdown_app(app)
+
+
+def test_two_hosts_on_one_database_the_second_to_save_a_seq_gets_stale_seq(pg_url, tmp_path):
+    """Two host processes' apps share one database; a game is played on the first. The second,
+    which has not heard of that move, tries the same seq for the other seat: 409 stale_seq,
+    and the stored log holds the first host's move only."""
+    one = create_app({"DATA_DIR": str(tmp_path / "one"), "STORE": pg_url, "START_BOTS": False})
+    try:
+        game = create(one.test_client(), "duo")
+        two = create_app({"DATA_DIR": str(tmp_path / "two"), "STORE": pg_url,
+                          "START_BOTS": False})
+        try:
+            gid = game["id"]
+            r = one.test_client().post(
+                f"/api/games/{gid}/moves", headers=bearer(game["tokens"]["1"]),
+                json={"seat": 1, "move": "e9,d10,e10,f10,e11", "seq": 1})
+            assert r.status_code == 201, r.json
+            r = two.test_client().post(
+                f"/api/games/{gid}/moves", headers=bearer(game["tokens"]["1"]),
+                json={"seat": 1, "move": "e10", "seq": 1})
+            assert r.status_code == 409, r.json
+            assert r.json["error"]["code"] == "stale_seq"
+            stored = one.extensions["cornerclaim"].store.events_since(gid, 0)
+            assert [e.get("move") for e in stored] == [None, "e9,d10,e10,f10,e11"]
+        finally:
+            shutdown_app(two)
+    finally:
+        shutdown_app(one)
+
+
+def test_serve_with_an_unreachable_database_stops_with_a_clear_message(tmp_path):
+    from tests.pg_fixtures import free_port
+
+    url = f"postgresql://nobody@127.0.0.1:{free_port()}/club"
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--store", url, "--data-dir",
+         str(tmp_path), "--no-mdns", "--no-qr", "--host", "127.0.0.1", "--port",
+         str(free_port())], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 5, done.stderr
+    assert "cannot start: the game database (club on 127.0.0.1:" in done.stderr
+    assert "cannot be reached" in done.stderr
+
+
+def test_serve_takes_only_a_postgresql_url_as_its_store(tmp_path):
+    from server.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--store", str(tmp_path / "games.sqlite3")])
+    args = build_parser().parse_args(["serve", "--store", "postgresql://u@db/club"])
+    assert args.store == "postgresql://u@db/club"
