@@ -3,7 +3,9 @@ rules and a state in, text out.
 
 The picture is the game's own (`rules.picture(state)`): a grid of colour names, row 0 at the
 top, with its column and row labels around it and its marks as text on their cells; each
-colour name is filled from `PALETTE` (an unknown name gets `UNKNOWN`). Under the grid, a
+colour name is filled from `PALETTE` (an unknown name gets `UNKNOWN`) and, for the colours the
+phone UI patterns, overlaid with the same pattern (`PATTERNS`: the second cue for colour-blind
+eyes, on the board and on the caption's swatches). Under the grid, a
 caption line per seat with its colour, name, score, result once the game is over, and
 "(left)". No fonts or scripts are embedded, so the file opens in any browser or image viewer.
 """
@@ -19,6 +21,15 @@ PALETTE = {"blue": "#2f6fde", "yellow": "#e0b400", "red": "#d63c3c", "green": "#
            "white": "#f4f4f0", "black": "#23262d", "cross": "#c4561d", "nought": "#1f8a9e",
            "orange": "#ee8a1c", "purple": "#8a4fd1"}
 UNKNOWN = "#8a8f99"
+#: The phone board's colour-blind patterns (blue diagonal stripes, yellow dots, red horizontal
+#: bars, green vertical bars), as SVG pattern tiles of 6 user units.
+PATTERNS = {
+    "blue": '<path d="M-1,7 L7,-1 M5,7 L7,5 M-1,1 L1,-1" stroke="#fff" stroke-opacity=".35" '
+            'stroke-width="1.6"/>',
+    "yellow": '<circle cx="3" cy="3" r="1.3" fill="#000" fill-opacity=".35"/>',
+    "red": '<rect y="3.6" width="6" height="1.6" fill="#000" fill-opacity=".3"/>',
+    "green": '<rect x="3.6" width="1.6" height="6" fill="#fff" fill-opacity=".35"/>',
+}
 EMPTY = "#dde3ec"
 GRID = "#b9c2d0"
 INK = "#1d2330"
@@ -27,6 +38,22 @@ INK = "#1d2330"
 def fill(colour: str) -> str:
     """The fill of a colour name."""
     return PALETTE.get(colour, UNKNOWN)
+
+
+def _swatch(x: int, y: int, size: int, colour: str, extra: str = "") -> str:
+    """A square of a colour: its fill, and its pattern over it when it has one."""
+    out = f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill(colour)}"{extra}/>'
+    if colour in PATTERNS:
+        out += (f'<rect x="{x}" y="{y}" width="{size}" height="{size}" '
+                f'fill="url(#pattern-{colour})"/>')
+    return out
+
+
+def _patterns() -> str:
+    tiles = "".join(f'<pattern id="pattern-{colour}" width="6" height="6" '
+                    f'patternUnits="userSpaceOnUse">{tile}</pattern>'
+                    for colour, tile in PATTERNS.items())
+    return f"<defs>{tiles}</defs>"
 
 
 def board_svg(rules: Any, state: Any, *, cell: int = 24, title: str | None = None,
@@ -45,6 +72,7 @@ def board_svg(rules: Any, state: Any, *, cell: int = 24, title: str | None = Non
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{cell // 2}">',
         f"<title>{escape(title or rules.title + ': ' + ', '.join(names))}</title>",
+        _patterns(),
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
         f'<rect x="{margin}" y="{margin}" width="{cols * cell}" height="{rows * cell}" '
         f'fill="{EMPTY}" stroke="{GRID}"/>',
@@ -62,8 +90,7 @@ def _cells(picture, cell: int, margin: int) -> list[str]:
         for x, colour in enumerate(line):
             px, py = margin + x * cell, margin + row * cell
             if colour:
-                out.append(f'<rect x="{px}" y="{py}" width="{cell}" height="{cell}" '
-                           f'fill="{fill(colour)}" stroke="{INK}" stroke-width="0.5"/>')
+                out.append(_swatch(px, py, cell, colour, f' stroke="{INK}" stroke-width="0.5"'))
             else:
                 out.append(f'<rect x="{px}" y="{py}" width="{cell}" height="{cell}" '
                            f'fill="none" stroke="{GRID}" stroke-width="0.5"/>')
@@ -105,8 +132,7 @@ def _caption(rules, state, view, cell: int, margin: int, top: int, title: str | 
             text += f" ({outcome.results[i]})"
         if seat.left:
             text += " (left)"
-        out.append(f'<rect x="{margin}" y="{y - cell // 2}" width="{cell // 2}" '
-                   f'height="{cell // 2}" fill="{fill(seat.colour)}"/>')
+        out.append(_swatch(margin, y - cell // 2, cell // 2, seat.colour))
         out.append(f'<text x="{margin + cell}" y="{y}" fill="{INK}">{escape(text)}</text>')
         y += cell
     return out
