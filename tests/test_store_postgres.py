@@ -171,6 +171,8 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
     store = PostgresStore(pg_url, connect_timeout=2)
     new_game(store)
     store.append("g1", placed(2, 1, "a1"))
+    for _ in range(3):  # idle connections, as commands on several games at once leave them
+        store._give(store._connect())
     postgres.stop()
     try:
         for attempt in (
@@ -185,10 +187,14 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
             assert time.monotonic() - t < 5, "an outage answers at once, not after a wait"
     finally:
         postgres.start()
-    assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]
+    assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]  # nothing changed
     assert [(g.id, g.closed) for g in store.games()] == [("g1", False)]
-    store.append("g1", placed(3, 2, "b2"))  # works again, on a fresh connection
-    assert store.events_since("g1", 2) == [placed(3, 2, "b2")]
+    for _ in range(3):  # connections from before a restart, which the server dropped
+        store._give(store._connect())
+    postgres.stop()
+    postgres.start()
+    store.append("g1", placed(3, 2, "b2"))  # works again at once, on a fresh connection
+    assert store.events_since("g1", 1) == [placed(2, 1, "a1"), placed(3, 2, "b2")]
     store.close()
 
 
@@ -264,3 +270,37 @@ def test_serve_takes_only_a_postgresql_url_as_its_store(tmp_path):
         build_parser().parse_args(["serve", "--store", str(tmp_path / "games.sqlite3")])
     args = build_parser().parse_args(["serve", "--store", "postgresql://u@db/club"])
     assert args.store == "postgresql://u@db/club"
+
+
+def test_a_move_acknowledged_by_a_killed_host_is_served_by_the_next_one(pg_url, tmp_path):
+    """The real command on gevent's loop with `--store`: a move it acknowledged survives its
+    SIGKILL, and another host process on the same database (its own data folder) serves it."""
+    import signal
+
+    import requests
+
+    from tests.test_serve import DEADLINE, PLUS, free_port, start_host
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    first = start_host(tmp_path / "one", port, "--store", pg_url)
+    try:
+        g = requests.post(f"{url}/api/games", json={
+            "variant": "duo", "seats": [{"kind": "local"}, {"kind": "local"}]}).json()
+        r = requests.post(f"{url}/api/games/{g['id']}/moves",
+                          json={"seat": 1, "move": PLUS, "seq": 1},
+                          headers={"Authorization": f"Bearer {g['tokens']['1']}"})
+        assert r.status_code == 201
+        first.send_signal(signal.SIGKILL)  # right after the acknowledgement
+    finally:
+        first.kill()
+        first.wait()
+    second = start_host(tmp_path / "two", port, "--store", pg_url)
+    try:
+        state = requests.get(f"{url}/api/games/{g['id']}").json()
+        assert state["seq"] == 2 and state["last_move"]["move"] == PLUS
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(DEADLINE)
+    assert second.returncode == 0
+    assert "Games are saved in t" in second.stdout.read()  # the database, not a folder

@@ -155,6 +155,12 @@ class PostgresStore:
                 return
         conn.close()
 
+    def _drop_idle(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
     def _run(self, body: Callable[[psycopg.Connection], T], *, transaction: bool = True) -> T:
         """`body(conn)` in one transaction (or, for a single read, as one statement), on a
         connection of its own; committed when this returns. A failure before COMMIT on a
@@ -176,6 +182,7 @@ class PostgresStore:
                 raise
             except psycopg.OperationalError as e:
                 conn.close()
+                self._drop_idle()  # what broke one (a restart) broke the others too
                 if reused and not committing and attempt == 1:
                     continue
                 outcome = ("its outcome is unknown: it was not acknowledged" if committing
@@ -318,9 +325,7 @@ class PostgresStore:
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
+        self._drop_idle()
 
 
 def describe(url: str) -> str:
