@@ -8,6 +8,11 @@ Events are frozen and past-tense. A command (`Rules.play`, `.undo`, `.leave`) ch
 current state and returns the event it would append, or raises; `Rules.apply` folds an event
 into a new state, checking it again so a log loaded from disk is held to the same rules.
 Derived facts (an automatic skip, the end of the game) are never events.
+
+Closing is the one event every game shares that no game's rules fold: `GameClosed`, the
+host's decision to end a game before its rules end it. `Game` keeps it beside the rules'
+state (which stays as it stood) and refuses every event after it; the game is then
+abandoned (`engine.rules.outcome_of`: nobody wins, nothing counts).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import json
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .errors import EngineError, LogError, StaleSeqError
+from .errors import EngineError, GameOverError, LogError, StaleSeqError
 
 FORMAT_VERSION = 1
 
@@ -126,6 +131,21 @@ class MoveTakenBack(Event):
     from_seq: int
 
 
+#: Why a game was closed: "closed" (the host ended it before its end) or "cancelled" (the
+#: host ended it while it still waited for players to take their seats).
+CLOSE_REASONS = ("closed", "cancelled")
+
+
+@event_type
+@dataclass(frozen=True, kw_only=True)
+class GameClosed(Event):
+    """The host closed the game before its rules ended it (`reason`: one of CLOSE_REASONS).
+    Nothing may follow it; the game's own state stays as it stood."""
+
+    TYPE: ClassVar[str] = "game_closed"
+    reason: str = "closed"
+
+
 S = TypeVar("S")
 
 #: game id -> its rules (`engine.rules.Rules`), filled by `engine.registry`.
@@ -163,6 +183,7 @@ class Game(Generic[S]):
         self._state = initial
         self._snapshots: dict[int, S] = {created.seq: initial}
         self._last_read: tuple[int, S] = (created.seq, initial)  # speeds up stepping forward
+        self._closed: GameClosed | None = None
 
     @classmethod
     def new(cls, game: str, variant: str, players: tuple[str, ...] = (),
@@ -208,6 +229,16 @@ class Game(Generic[S]):
     def state(self) -> S:
         return self._state
 
+    @property
+    def closed(self) -> GameClosed | None:
+        """The event that closed the game, or None."""
+        return self._closed
+
+    def closed_at(self, seq: int) -> GameClosed | None:
+        """The closing event if the game was closed by event `seq` (at or before it)."""
+        closed = self._closed
+        return closed if closed is not None and closed.seq <= seq else None
+
     def state_at(self, seq: int) -> S:
         """The state right after event `seq` (1 ≤ seq ≤ self.seq).
 
@@ -224,7 +255,8 @@ class Game(Generic[S]):
         if base <= last_seq <= seq:
             base, state = last_seq, last_state
         for event in self._events[base:seq]:
-            state = self.rules.apply(state, event)
+            if not isinstance(event, GameClosed):
+                state = self.rules.apply(state, event)
         self._last_read = (seq, state)
         return state
 
@@ -238,14 +270,31 @@ class Game(Generic[S]):
             raise LogError(f"event {event.seq}: game_created may only be the first event")
         if event.seq != self.seq + 1:
             raise LogError(f"event seq {event.seq} out of order (expected {self.seq + 1})")
-        state = self.rules.apply(self._state, event)
+        if self._closed is not None:
+            raise GameOverError("the host closed this game")
+        if isinstance(event, GameClosed):
+            self._check_close(event)
+            state = self._state
+            self._closed = event
+        else:
+            state = self.rules.apply(self._state, event)
         self._events.append(event)
         self._state = state
         if (event.seq - 1) % self.SNAPSHOT_EVERY == 0:
             self._snapshots[event.seq] = state
         return state
 
+    def _check_close(self, event: GameClosed) -> None:
+        if event.reason not in CLOSE_REASONS:
+            raise LogError(f"event {event.seq}: a game is closed for one of "
+                           f"{', '.join(CLOSE_REASONS)}, not {event.reason!r}")
+        if self.rules.is_over(self._state):
+            raise GameOverError("the game is over: there is nothing to close")
+
     def _check_seq(self, seq: int | None) -> None:
+        """Before a command: the game is not closed, and `seq` (if given) is the latest."""
+        if self._closed is not None:
+            raise GameOverError("the host closed this game")
         if seq is not None and seq != self.seq:
             raise StaleSeqError(
                 f"the game has moved on: you acted on {seq}, the latest is {self.seq}",
@@ -270,6 +319,12 @@ class Game(Generic[S]):
         """A game's own action (resign, offer a draw…: `Rules.actions`)."""
         self._check_seq(seq)
         return self._append_new(self.rules.act(self.state, seat, action, now=now))
+
+    def close(self, reason: str = "closed", *, seq: int | None = None) -> Event:
+        """The host ends the game before its rules do: it is abandoned (`reason`: one of
+        CLOSE_REASONS). GameOverError if it is over or closed already."""
+        self._check_seq(seq)
+        return self._append_new(GameClosed(seq=self.seq + 1, reason=reason))
 
     def _append_new(self, event: Event) -> Event:
         self.append(event)

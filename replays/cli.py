@@ -84,16 +84,25 @@ def render(cursor) -> str:
         mark = "  <- to move" if to_move == i + 1 else ""
         gone = " (left)" if seat.left else ""
         lines.append(f"  {letters[i]} {players[i]}{gone}: {outcome.scores[i]}{mark}")
-    if frame.over:
+    if frame.closed:
+        lines.append(CLOSED_TEXT.get(frame.closed, "The host closed this game") + ": nobody won")
+    elif frame.over:
         winners = ", ".join(players[s - 1] for s in outcome.winners) or "nobody"
         kind = "draw between" if len(outcome.winners) > 1 else "won by"
         lines.append(f"Game over: {kind} {winners}")
     return "\n".join(lines)
 
 
+#: What a closed game's last frame says, by the reason it was closed.
+CLOSED_TEXT = {"closed": "The host closed this game",
+               "cancelled": "The host cancelled this game before it started"}
+
+
 def _what(frame, players) -> str:
     if frame.kind == "start":
         return ""
+    if frame.kind == "closed":
+        return ": " + CLOSED_TEXT.get(frame.details.get("reason"), "closed").lower()
     name = players[frame.seat - 1] if frame.seat else "?"
     if frame.kind == "move":
         note = " (taken back)" if frame.taken_back else ""

@@ -13,6 +13,9 @@ Two views of the same log:
   (`Game.state_at(seq)`); a move later withdrawn carries `taken_back=True`, and each
   takeback is a frame of its own.
 
+A game the host closed (`GameClosed`) ends with a frame of kind "closed": from it on the
+replay is over and abandoned (`engine.rules.abandoned`: nobody wins), the board as it stood.
+
 A takeback (`MoveTakenBack`) withdraws the events from its `from_seq` up to itself whose
 step is a "move"; the game's other events in that range (a seat leaving) stay.
 
@@ -26,16 +29,18 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.core import Event, Game, GameCreated, MoveTakenBack
+from engine.core import Event, Game, GameClosed, GameCreated, MoveTakenBack
 from engine.errors import EngineError
+from engine.rules import Step, abandoned, is_over
 
 
 @dataclass(frozen=True)
 class Frame:
     """One point of a replay: the state right after event `seq` (the start: seq 1).
 
-    `kind` is "start" or the step's kind ("move", "left", "takeback", or a game's own word);
-    `details` the game's own facts about the step (Corner Claim: piece and squares)."""
+    `kind` is "start" or the step's kind ("move", "left", "takeback", "closed", or a game's
+    own word); `details` the game's own facts about the step (Corner Claim: piece and
+    squares); `closed` the reason the host closed the game, from its closing frame on."""
 
     index: int
     seq: int
@@ -46,18 +51,20 @@ class Frame:
     move: str | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
     taken_back: bool = False  # a move a later takeback withdrew (shown view only)
+    closed: str | None = None
 
     @property
     def to_move(self) -> int | None:
-        return self.rules.to_move(self.state)
+        return None if self.closed else self.rules.to_move(self.state)
 
     @property
     def over(self) -> bool:
-        return self.rules.is_over(self.state)
+        return self.closed is not None or self.rules.is_over(self.state)
 
     @property
     def outcome(self):
-        return self.rules.outcome(self.state)
+        outcome = self.rules.outcome(self.state)
+        return outcome if self.closed is None else abandoned(outcome, self.closed)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -170,7 +177,7 @@ class Replay:
             "game": self.game_id, "title": self.rules.title, "variant": self.variant,
             "options": dict(self.created.options),
             "players": list(self.players), "colours": list(self.colours),
-            "seq": self.game.seq, "over": self.rules.is_over(self.game.state),
+            "seq": self.game.seq, "over": is_over(self.game),
             "show_takebacks": self.show_takebacks,
             "takebacks": sum(isinstance(e, MoveTakenBack) for e in self.game.events),
             "frames": [f.to_dict() for f in self.frames],
@@ -198,10 +205,20 @@ def _start(game: Game) -> Frame:
     return Frame(0, 1, "start", game.state_at(1), game.rules)
 
 
-def _frame(index: int, rules, event: Event, state, *, taken_back: bool = False) -> Frame:
-    step = rules.step(state, event)
+def _frame(index: int, rules, event: Event, state, *, taken_back: bool = False,
+           closed: str | None = None) -> Frame:
+    if isinstance(event, GameClosed):  # the host's, the same in every game
+        step = Step("closed", details={"reason": event.reason})
+    else:
+        step = rules.step(state, event)
     return Frame(index, event.seq, step.kind, state, rules, step.seat, step.move,
-                 dict(step.details), taken_back)
+                 dict(step.details), taken_back, closed)
+
+
+def _closed(game: Game, seq: int) -> str | None:
+    """The reason the game was closed, if it was by event `seq` (of the real log)."""
+    closed = game.closed_at(seq)
+    return None if closed is None else closed.reason
 
 
 def _shown_frames(game: Game) -> list[Frame]:
@@ -209,7 +226,7 @@ def _shown_frames(game: Game) -> list[Frame]:
     frames = [_start(game)]
     for e in game.events[1:]:
         frames.append(_frame(len(frames), game.rules, e, game.state_at(e.seq),
-                             taken_back=e.seq in gone))
+                             taken_back=e.seq in gone, closed=_closed(game, e.seq)))
     return frames
 
 
@@ -234,7 +251,7 @@ def _hidden_frames(game: Game) -> list[Frame]:
             states = [game.state_at(e.seq) for e in kept]
     frames = [_start(game)]
     for e, state in zip(kept, states, strict=True):
-        frames.append(_frame(len(frames), game.rules, e, state))
+        frames.append(_frame(len(frames), game.rules, e, state, closed=_closed(game, e.seq)))
     return frames
 
 

@@ -258,8 +258,9 @@ class CornerClaimRules(BaseRules):
     def outcome(self, state: State) -> Outcome:
         """Scores and results. Seats that left lose; the best score among the rest wins
         (ties draw). In a two-seat game the seat that stayed wins whatever the score.
-        The reason: "resigned" (a two-seat game someone left), "finished" (nobody can
-        place), "playing" while it runs."""
+        When every seat of a 3- or 4-seat game has left, nobody wins: each seat left, so
+        each lost. The reason: "resigned" (a two-seat game someone left), "everyone_left",
+        "finished" (nobody can place), "playing" while it runs."""
         n = state.nu_seats
         scores = tuple(state.score(s) for s in state.seats)
         seated = [s for s in state.seats if s not in state.left]
@@ -278,6 +279,8 @@ class CornerClaimRules(BaseRules):
             reason = "playing"
         elif n == 2 and state.left:
             reason = "resigned"
+        elif not seated:
+            reason = "everyone_left"
         else:
             reason = "finished"
         return Outcome(top, results, scores, reason, points)

@@ -12,13 +12,16 @@ Who is who (docs/ladder.md):
 - A **profile** is a name. A human seat (an open seat someone claimed, or a seat on the
   host's device) belongs to the profile of its display name, compared without case and
   surrounding blanks ("Ann" and " ann " are one player; the latest spelling is shown).
-  A seat nobody named or claimed belongs to no profile.
+  A seat nobody named or claimed belongs to no profile: it is a guest, shown in the game
+  by its colour.
 - A computer seat is its level, at a fixed rating (`level_rating`); levels are opponents,
   not ladder entries, and their ratings never move.
 
 What counts:
-- A game counts once its rules say it is over. A game the host closed before its end counts
-  for nothing: its standing is not a result.
+- A game counts once its rules say it is over. A game the host closed before its end
+  (its log's `game_closed`: abandoned, or cancelled before it started) counts for nothing:
+  its standing is not a result. A 3- or 4-seat game that every seat left counts as a loss
+  for each of them (each left), with the loss's match points.
 - Every seated profile gets the match points and statistics its game gives the seat, in the
   game, in the game's variant, and in the player's totals over every game.
 - Ratings are per game and variant (`rating_key`: "cornerclaim/duo"); only a variant the
@@ -41,6 +44,7 @@ from typing import Any, NamedTuple
 from engine import registry
 from engine.core import Game, GameCreated
 from engine.errors import EngineError
+from engine.rules import computer_name
 from server.store.sqlite import HUMAN_KINDS, load_game
 
 START_RATING = 1500.0
@@ -158,7 +162,7 @@ def summarise(game_id: str, finished_at: float, game: Game, seats: Iterable[Any]
     `seat`, `kind`, `name`, `level`, like `server.store.sqlite.SeatRecord`); None while it runs."""
     rules = game.rules
     state = game.state
-    if not rules.is_over(state):
+    if game.closed is not None or not rules.is_over(state):
         return None
     created = game.events[0]
     assert isinstance(created, GameCreated)
@@ -386,7 +390,7 @@ def _rating_changes(players: dict[str, Player], game: FinishedGame
         fixed = level_rating(game.game, other.level)
         if fixed is not None:
             r = players[me.profile].rating_for(key).rating
-            out[me.seat] = (r, _elo(r, fixed, me.result), f"Computer L{other.level}")
+            out[me.seat] = (r, _elo(r, fixed, me.result), computer_name(other.level))
     return out
 
 
@@ -425,7 +429,7 @@ def _game_line(game: FinishedGame, r: SeatResult, change) -> GameLine:
 
 def seat_label(r: SeatResult) -> str:
     if r.kind == "computer":
-        return f"Computer L{r.level}"
+        return computer_name(r.level)
     return r.name or f"Seat {r.seat}"
 
 

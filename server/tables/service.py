@@ -27,6 +27,7 @@ bot runner plays it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -38,8 +39,9 @@ from typing import Any
 
 import server.tables.views as views
 from engine import registry
-from engine.core import Event, Game
+from engine.core import Event, Game, log_to_json
 from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeqError
+from engine.rules import computer_name
 from server.errors import ApiError, from_engine
 from server.realtime.presence import Presence
 from server.store.sqlite import EventStore, GameRecord, SeatRecord, load_game
@@ -104,7 +106,13 @@ class GameService:
 
     def _resume(self, table: Table) -> None:
         """A running game's clock restarts now (`Rules.resume`), its timer is armed, what
-        chance left due is drawn, and seats that left and play on are computer seats."""
+        chance left due is drawn, and seats that left and play on are computer seats. A game
+        closed on its record before closing was an event gets its `game_closed` now."""
+        if table.record.closed and table.game.closed is None and not table.over:
+            try:
+                self._commit(table, lambda g: g.close("closed"))
+            except Exception:  # still shown as closed, from its record
+                log.exception("game %s: could not log that it was closed", table.id)
         if table.finished:
             return
         try:
@@ -209,9 +217,11 @@ class GameService:
             return [e.to_dict() for e in table.game.events_since(max(since, 0))]
 
     def log_json(self, game_id: str) -> str:
+        """The game's JSON log as a record to keep: its `game_created` names each seat as
+        the game shows it (`views.seat_names`: who claimed it, "Computer L3")."""
         table = self.table(game_id)
         with table.lock:
-            return table.game.to_json()
+            return log_to_json(_named_events(table))
 
     def export(self, game_id: str, fmt: str) -> tuple[str, str, str]:
         """(game id, text, mimetype) of the game's record in its format `fmt`; no_such_format
@@ -224,7 +234,8 @@ class GameService:
                 raise ApiError("no_such_format", f"{rules.title} has no .{fmt} records",
                                formats=sorted(rules.formats))
             try:
-                return rules.game, rules.export(table.game, fmt), spec.mimetype
+                named = Game.from_events(_named_events(table))
+                return rules.game, rules.export(named, fmt), spec.mimetype
             except EngineError as e:
                 raise from_engine(e) from None
 
@@ -330,7 +341,9 @@ class GameService:
                                f"{seat.get('level', 1)}", levels=levels)
         if rematch_of is None:
             self._require_room()
-        names = tuple(seat.get("name") or f"Seat {i}" for i, seat in enumerate(seats, 1))
+        names = tuple(computer_name(seat.get("level", 1)) if seat["kind"] == "computer"
+                      else seat.get("name") or variant_spec.colours[i].capitalize()
+                      for i, seat in enumerate(seats))
         try:
             fresh = Game.new(game, variant, names, options)
         except EngineError as e:
@@ -402,7 +415,7 @@ class GameService:
     def _draw_chance(self, table: Table) -> None:
         """Commit `Rules.chance`'s events until it returns None; the caller holds the lock.
         A draw that cannot be saved (a full disk) is tried again a little later."""
-        if table.record.closed or table.parked:
+        if table.closed or table.parked:
             return
         chance = getattr(table.rules, "chance", None)
         if chance is None:
@@ -506,7 +519,7 @@ class GameService:
                                             seq=table.game.seq))
 
     def _require_playing(self, table: Table) -> None:
-        if table.record.closed:
+        if table.closed:
             raise ApiError("closed", "the host closed this game")
         if table.status == "open" and not table.over:
             raise ApiError("not_started", "waiting for open seats to be claimed",
@@ -553,7 +566,7 @@ class GameService:
         table = self.table(game_id)
         with table.lock:
             table.require_seat_token(seat, token)
-            if table.record.closed:
+            if table.closed:
                 raise ApiError("closed", "the host closed this game")
             self._catch_up(table)
             event = self._commit(table, lambda g: g.leave(seat, now=time.time()))
@@ -600,8 +613,13 @@ class GameService:
                 wait = round(self.away_grace - away, 1)
                 raise ApiError("grace_period", f"seat {seat} has been away {away:.0f} s; "
                                f"wait {wait:.0f} s more", seconds_left=wait)
-            if table.record.closed:
+            if table.closed:
                 raise ApiError("closed", "the host closed this game")
+            if unclaimed and len(table.seats) == 2:
+                raise ApiError("never_claimed", f"seat {seat} was never claimed: in a "
+                               "two-seat game declaring it left would hand the other seat "
+                               "the win. Seat a computer there, or close the game (it is "
+                               "then cancelled)", status=409, seat=seat)
             self._catch_up(table)
             event = self._commit(table, lambda g: g.leave(seat, now=time.time()))
             self._replace_leaver(table, seat)
@@ -609,8 +627,9 @@ class GameService:
 
     # -- undo ------------------------------------------------------------------------------
     def undo(self, game_id: str, seat: int, seq: int, token: str | None) -> dict[str, Any]:
-        """Take back the seat's latest placement: at once if no other human is seated,
-        else as a request the other seated humans must accept (see docs/api.md)."""
+        """Take back the seat's latest placement: at once if every other person at the table
+        sits at the requester's device (`Table.same_device`), else as a request that every
+        person at another device must accept; computers are not asked (see docs/api.md)."""
         table = self.table(game_id)
         with table.lock:
             table.require_seat_token(seat, token)
@@ -618,7 +637,7 @@ class GameService:
             self._catch_up(table)
             if table.over:
                 raise from_engine(GameOverError("the game is over: no more takebacks"))
-            others = [s for s in table.humans() if s != seat and table.seats[s - 1].kind == "open"]
+            others = [s for s in table.humans() if not table.same_device(seat, s)]
             if not others:
                 event = self._commit(table, lambda g: g.undo(seat, seq=seq, now=time.time()))
                 return {"event": event, "undo_request": None}
@@ -680,15 +699,51 @@ class GameService:
 
     # -- host actions ----------------------------------------------------------------------
     def close(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Host only: end the game before its rules do. It is abandoned: nobody wins and
+        nothing counts (`engine.rules.outcome_of`); a game still waiting for players to
+        take their seats is cancelled. Closing a finished game changes nothing."""
         table = self.table(game_id)
         with table.lock:
             table.require_host(token)
-            if not table.record.closed:
-                self.store.set_closed(game_id)
-                table.record.closed = True
+            if not table.finished:
+                reason = "cancelled" if table.status == "open" else "closed"
                 self._drop_undo_request(table, reason="closed")
-                self._arm(table)  # finished: no timer
-                self._notify("state", table, {})
+                self._commit(table, lambda g: g.close(reason))
+                self._mark_closed(table)
+            return views.game_body(table, self.presence)
+
+    def _mark_closed(self, table: Table) -> None:
+        """Mirror a closed log on the game's record (the store's lists of games read it)."""
+        if table.record.closed:
+            return
+        try:
+            self.store.set_closed(table.id)
+        except Exception:  # the log says it is closed: that is what counts
+            log.exception("game %s: could not mark the game closed in the store", table.id)
+            return
+        table.record.closed = True
+
+    def seat_computer(self, game_id: str, seat: int, level: int,
+                      token: str | None) -> dict[str, Any]:
+        """Host only: a computer at `level` takes an open seat nobody has claimed (the
+        opponent who never arrived); the game starts once no seat waits."""
+        table = self.table(game_id)
+        with table.lock:
+            table.require_host(token)
+            record = table.seat(seat)
+            if table.finished:
+                raise ApiError("closed", "this game has finished")
+            if seat not in table.unclaimed():
+                raise ApiError("not_open", f"seat {seat} is not an open seat waiting for a "
+                               "player", seat=seat)
+            levels = sorted(table.rules.levels)
+            if level not in levels:
+                raise ApiError("invalid_request", f"{table.rules.title} has no computer "
+                               f"level {level}", levels=levels)
+            updated = SeatRecord(seat, "computer", record.name, level, None)
+            self.store.update_seat(game_id, updated)
+            table.seats[seat - 1] = updated
+            self._notify("state", table, {})
             return views.game_body(table, self.presence)
 
     def remove_computer(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
@@ -764,6 +819,14 @@ class GameService:
 
     def presence_body(self, table: Table) -> dict[str, Any]:
         return views.presence_body(table, self.presence)
+
+
+def _named_events(table: Table) -> list[Event]:
+    """The game's log with its `game_created` naming the seats as the game shows them (the
+    names given at creation may since have changed: a seat claimed, a computer seated)."""
+    events = list(table.game.events)
+    events[0] = dataclasses.replace(events[0], players=views.seat_names(table))
+    return events
 
 
 def _appended(game: Game, event: Event) -> Event:

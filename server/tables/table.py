@@ -62,6 +62,7 @@ class Summary(NamedTuple):
     seq: int
     is_over: bool
     left: frozenset[int]
+    closed: bool = False
 
 
 @dataclass
@@ -137,7 +138,7 @@ class Table:
             return False
         rules, state = self._game.rules, self._game.state
         self._summary = Summary(self._game.seq, rules.is_over(state),
-                                frozenset(rules.left(state)))
+                                frozenset(rules.left(state)), self._game.closed is not None)
         self._game = None
         self.forget()
         return True
@@ -180,7 +181,7 @@ class Table:
         """`build()` once per (seq, closed) and `key`; the caller holds `lock`.
 
         Only the current seq's entries are kept, so a table holds at most one turn's worth."""
-        now = (self.game.seq, self.record.closed)
+        now = (self.game.seq, self.closed)
         if now != self._memo_key:
             self._memo.clear()
             self._memo_key = now
@@ -215,9 +216,17 @@ class Table:
         return self._game.rules.is_over(self._game.state)
 
     @property
+    def closed(self) -> bool:
+        """Whether the host closed the game before its end (its log's `game_closed`; a store
+        from before that event existed marks it on the game's record only)."""
+        if self._game is None:
+            return self.record.closed or self._summary.closed
+        return self.record.closed or self._game.closed is not None
+
+    @property
     def finished(self) -> bool:
         """Over, or closed by the host."""
-        return self.record.closed or self.over
+        return self.closed or self.over
 
     @property
     def status(self) -> str:
@@ -230,6 +239,14 @@ class Table:
         left = self._left()
         return [s.seat for s in self.seats if s.kind in HUMAN_KINDS and s.token_hash
                 and s.seat not in left]
+
+    def same_device(self, seat: int, other: int) -> bool:
+        """Whether two seats are held by one device. The host hands every local seat's token
+        to the device that created the game, and each claimed seat's token to the device
+        that claimed it: local seats share the creator's device, a claimed seat is its own."""
+        if seat == other:
+            return True
+        return self.seats[seat - 1].kind == "local" and self.seats[other - 1].kind == "local"
 
     def require_seat_token(self, seat: int, token: str | None) -> SeatRecord:
         """The seat if `token` is its token; 401 without a token, 403 with a wrong one."""

@@ -8,8 +8,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rules import abandoned, computer_name, outcome_of
 from server.realtime.presence import Presence
 from server.tables.table import Table
+
+
+def seat_name(table: Table, seat: int) -> str | None:
+    """The name a seat goes by: its player's, the computer's ("Computer L3"), or None for a
+    seat nobody named (a guest: shown by its colour, and no ladder player)."""
+    record = table.seats[seat - 1]
+    if record.kind == "computer":
+        return computer_name(record.level)
+    return record.name or None
+
+
+def seat_names(table: Table) -> tuple[str, ...]:
+    """Every seat's name for records and replays: a guest's is its colour ("Yellow")."""
+    seats = seq_facts(table)["seats"]
+    return tuple(seat_name(table, s) or seats[s]["colour"].capitalize() for s in seats)
+
+
+def result(table: Table) -> dict[str, Any] | None:
+    """The game's result once it is finished (a closed game's: abandoned), else None."""
+    if not table.finished:
+        return None
+    outcome = outcome_of(table.game)
+    if table.closed and table.game.closed is None:  # closed on the record only
+        outcome = abandoned(outcome, "closed")
+    return outcome.to_dict()
 
 
 def _seq_facts(table: Table) -> dict[str, Any]:
@@ -17,7 +43,7 @@ def _seq_facts(table: Table) -> dict[str, Any]:
     shared by every broadcast and GET until the game moves on (treat it as read-only)."""
     rules, state = table.rules, table.state
     view = rules.public_view(state)
-    closed = table.record.closed
+    closed = table.closed
     finished = table.finished
     available = getattr(rules, "available_actions", None)
     return {
@@ -33,7 +59,7 @@ def _seq_facts(table: Table) -> dict[str, Any]:
                       else list(available(state, s)),
                       "view": seat.view}
                   for s, seat in enumerate(view.seats, start=1)},
-        "result": rules.outcome(state).to_dict() if finished else None,
+        "result": result(table),
         "last_move": view.last_move,
     }
 
@@ -50,13 +76,11 @@ def seat_body(table: Table, seat: int, presence: Presence,
     human = record.kind != "computer"
     connected = presence.connected(table.id, seat) if human else True
     left = fixed["left"]
-    players = table.players
-    logged = players[seat - 1] if claimed and seat <= len(players) else None
     return {
         "seat": seat,
         "colour": fixed["colour"],
         "kind": record.kind,
-        "name": record.name or logged,
+        "name": seat_name(table, seat),
         "level": record.level,
         "claimed": claimed,
         "connected": connected,
@@ -84,7 +108,7 @@ def game_body(table: Table, presence: Presence) -> dict[str, Any]:
         "variant": facts["variant"],
         "options": facts["options"],
         "status": table.status,
-        "closed": table.record.closed,
+        "closed": table.closed,
         "seq": table.game.seq,
         "to_move": facts["to_move"],
         "board": facts["board"],
@@ -116,7 +140,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "status": table.status,
         "seq": table.seq,
         "created_at": table.record.created_at,
-        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "claimed":
+        "seats": [{"seat": s.seat, "kind": s.kind, "name": seat_name(table, s.seat), "claimed":
                    bool(s.token_hash) or s.kind == "computer"} for s in table.seats],
         "open_seats": table.unclaimed() if not table.finished else [],
     }

@@ -159,13 +159,27 @@ class SeatView(MethodView):
         return service().remove_computer(game_id, seat, bearer())
 
 
+@blp.route("/games/<game_id>/seats/<int:seat>/computer")
+class SeatComputer(MethodView):
+    @blp.arguments(S.ComputerSeat())
+    @blp.response(200, S.GameState)
+    @blp.doc(security=AUTH)
+    @documented_errors
+    def post(self, body, game_id, seat):
+        """Host only: a computer at `level` takes an open seat nobody has claimed (the
+        opponent who never arrived); the game starts once no seat waits."""
+        return service().seat_computer(game_id, seat, body["level"], bearer())
+
+
 @blp.route("/games/<game_id>/seats/<int:seat>/left")
 class DeclareLeft(MethodView):
     @blp.response(200, S.EventResult)
     @blp.doc(security=AUTH)
     @documented_errors
     def post(self, game_id, seat):
-        """Host or another seated player: declare a seat left after its grace period away."""
+        """Host or another seated player: declare a seat left after its grace period away,
+        or leave an open seat nobody claimed empty in a game of three or more (409
+        never_claimed in a two-seat game: seat a computer there or close the game)."""
         return {"event": service().declare_left(game_id, seat, bearer())}
 
 
@@ -273,7 +287,9 @@ class Close(MethodView):
     @blp.doc(security=AUTH)
     @documented_errors
     def post(self, game_id):
-        """Host only: close the game (it shows as finished with the standing as it is)."""
+        """Host only: close the game. A game not over is abandoned: nobody wins, nothing
+        counts, the scores as they stood (result reason `closed`; `cancelled` while it still
+        waited for players). A finished game is left as it is."""
         return service().close(game_id, bearer())
 
 

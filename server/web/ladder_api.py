@@ -39,6 +39,7 @@ from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
+from server.tables.views import seat_names
 from server.web import attachment
 from server.web.schemas import ErrorSchema, Strict
 
@@ -72,7 +73,8 @@ class PlayersQuery(Strict):
             variants = list(registry.get(game).variants)
         except EngineError:
             return  # the game's own check says so
-        if variant != L.ALL and variant not in variants:
+        if variant != L.ALL and variant not in variants and not any(
+                variant in rules.variants for rules in registry.games()):
             raise ma.ValidationError(f"{game} has no variant {variant!r} "
                                      f"({', '.join([L.ALL, *variants])})", "variant")
 
@@ -338,12 +340,17 @@ def shelf() -> ImportShelf:
 class Players(MethodView):
     @blp.arguments(PlayersQuery(), location="query")
     @blp.response(200, LadderSchema)
-    @documented(400, 422)
+    @documented(400, 404, 422)
     def get(self, query):
         """One game's ladder (`game`, default cornerclaim; `variant`, default all): every
-        named player who played it, ranked by `sort` (rating by default)."""
+        named player who played it, ranked by `sort` (rating by default); 404
+        no_such_variant for another game's variant."""
         game, variant = query["game"], query["variant"]
         rules = registry.get(game)
+        if variant != L.ALL and variant not in rules.variants:  # another game's variant
+            raise ApiError("no_such_variant", f"{rules.title} has no variant {variant!r}, so "
+                           "no ladder of it", status=404, game=game,
+                           variants=[L.ALL, *rules.variants])
         order = query["order"] or ("asc" if query["sort"] == "name" else "desc")
         rows = ladder().standings(game=game, variant=variant, sort=query["sort"],
                                   descending=order == "desc")
@@ -370,14 +377,6 @@ class PlayerView(MethodView):
 
 
 # -- replays of the host's games ------------------------------------------------------------
-def _seat_names(table, logged: tuple[str, ...]) -> list[str]:
-    names = []
-    for i, record in enumerate(table.seats):
-        if record.kind == "computer" and not record.name:
-            names.append(f"Computer L{record.level}")
-        else:
-            names.append(record.name or (logged[i] if i < len(logged) else f"Seat {i + 1}"))
-    return names
 
 
 def _game_replay(game_id: str, takebacks: bool) -> tuple[Replay, dict]:
@@ -390,7 +389,7 @@ def _game_replay(game_id: str, takebacks: bool) -> tuple[Replay, dict]:
             return {"replay": replay, "body": replay.to_dict()}
 
         cached = current_app.extensions["cornerclaim_replays"].get(key, make)
-        names = _seat_names(table, cached["replay"].players)
+        names = list(seat_names(table))
     body = {**cached["body"], "players": names}
     return cached["replay"], body
 

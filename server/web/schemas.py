@@ -37,7 +37,13 @@ class ErrorSchema(ma.Schema):
 class SeatSpec(Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["open", "local", "computer"]))
     name = fields.String(validate=[validate.Length(min=1, max=40), check_name], allow_none=True)
-    level = fields.Integer(validate=validate.Range(min=1, max=99))
+    level = fields.Integer(strict=True, validate=validate.Range(min=1, max=99),
+                           metadata={"description": "a computer seat's level (default 1)"})
+
+    @ma.validates_schema
+    def _level_of_computer(self, data, **kwargs):
+        if "level" in data and data["kind"] != "computer":
+            raise ma.ValidationError("only a computer seat has a level", "level")
 
 
 class ClockSpec(Strict):
@@ -106,6 +112,11 @@ class UndoAnswer(Strict):
 
 class SeatOnly(Strict):
     seat = fields.Integer(required=True, strict=True, validate=SEAT)
+
+
+class ComputerSeat(Strict):
+    level = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=99),
+                           metadata={"description": "one of the game's computer levels"})
 
 
 class LegalQuery(ma.Schema):
@@ -180,7 +191,9 @@ class Result(ma.Schema):
     scores = fields.List(fields.Integer())
     results = fields.List(fields.String())
     points = fields.List(fields.Integer())
-    reason = fields.String(metadata={"description": "why it ended: finished, resigned, …"})
+    reason = fields.String(metadata={"description": "why it ended: finished, resigned, "
+                                     "everyone_left, …; closed or cancelled (the host "
+                                     "ended it: nobody wins, results and points are empty)"})
 
 
 class LastMove(ma.Schema):
