@@ -2,6 +2,7 @@
 
 An engine is either a GTP command line (any program speaking Pentobi's GTP dialect, e.g.
 our `python -m server.cli gtp --game duo --level 5` or Pentobi's `pentobi-gtp`), or
+`quick:N` for what level N plays while the search is still compiling (`ai.quick_move`), or
 `level:N` for one of our levels played in-process (no GTP, same code path as the host),
 optionally with its budget overridden: `level:6/seconds=2`, `level:5/playouts=400`,
 `level:6/book=0` (`ai.search_move`'s keywords; lab/README.md says where the experiment
@@ -129,6 +130,18 @@ class LevelEngine:
         pass
 
 
+class QuickEngine(LevelEngine):
+    """`quick:N`: what level N answers while a process's warm-up still compiles the search
+    (`ai.quick_move`; for levels 3–5 the pure-Python quick player)."""
+
+    def genmove(self, game, seat: int) -> str:
+        from engine.cornerclaim.ai import quick_move
+
+        state = game.state
+        move = quick_move(state, seat, level=self.level, seed=self.seed + state.seq)
+        return "pass" if move is None else state.move_str(move)
+
+
 def flag(value: str) -> bool:
     """A 0/1 option (`level:6/book=0`)."""
     return bool(int(value))
@@ -138,6 +151,8 @@ OPTION_TYPES = {"playouts": int, "seconds": float, "book": flag}
 
 
 def make_engine(spec: str, variant: str, seed: int):
+    if spec.startswith("quick:"):
+        return QuickEngine(int(spec.split(":", 1)[1]), seed)
     if spec.startswith("level:"):
         level, *pairs = spec.split(":", 1)[1].split("/")
         options = {}

@@ -7,6 +7,7 @@ import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +15,14 @@ import pytest
 
 from engine import registry
 from engine.core import Game
-from server.bots.pool import BotPool, choose_in_worker, default_workers, start_worker
+from server.bots import pool as pool_module
+from server.bots.pool import (
+    BotPool,
+    choose_in_worker,
+    default_workers,
+    hint_in_worker,
+    start_worker,
+)
 from tests.server_fixtures import DEADLINE, alive
 
 
@@ -59,9 +67,16 @@ def test_the_pool_leaves_a_core_for_the_web_server():
     assert BotPool().workers == default_workers()
 
 
-def test_warm_starts_every_worker_and_each_has_compiled_the_search_before_its_first_job():
+def kernels_after_warm_up() -> set:
+    """Runs in a worker: wait for its warm-ups to end, then list its compiled kernels."""
     from engine.cornerclaim.ai import compiled_kernels
 
+    for done in pool_module._warm_ups.values():
+        done.wait()
+    return compiled_kernels()
+
+
+def test_warm_starts_every_worker_and_each_compiles_the_search_in_the_background():
     p = BotPool(2)
     try:
         p.warm()
@@ -71,10 +86,105 @@ def test_warm_starts_every_worker_and_each_has_compiled_the_search_before_its_fi
         assert len(p.worker_pids()) == 2  # started by warm(), before any real job
         answers: queue.Queue = queue.Queue()
         for _ in range(2):
-            p.submit(compiled_kernels, done=lambda r, e: answers.put((r, e)))
+            p.submit(kernels_after_warm_up, done=lambda r, e: answers.put((r, e)))
         for _ in range(2):
             kernels, error = answers.get(timeout=DEADLINE)
-            assert error is None and kernels  # the initializer ran before this job
+            assert error is None and kernels  # the initializer started the warm-up
+    finally:
+        p.shutdown()
+
+
+@pytest.fixture
+def warming(monkeypatch):
+    """This process as a worker whose warm-ups have not ended (set an event to end one)."""
+    events = {rules.game: threading.Event() for rules in registry.games()}
+    monkeypatch.setattr(pool_module, "_warm_ups", events)
+    return events
+
+
+@pytest.fixture
+def nothing_compiled(monkeypatch):
+    """Corner Claim's compiled search raises if anything builds one."""
+    from engine.cornerclaim import ai
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the compiled search was called")
+
+    monkeypatch.setattr(ai, "FlatSearch", refuse)
+
+
+def duo_after(plies: int) -> Game:
+    game = Game.new("cornerclaim", "duo")
+    for _ in range(plies):
+        state = game.state
+        game.play(state.to_move, game.rules.legal(state, state.to_move)[0]["move"])
+    return game
+
+
+@pytest.mark.parametrize("level", [3, 4, 5, 6])
+def test_a_move_asked_while_the_warm_up_compiles_is_the_quick_players(level, warming,
+                                                                      nothing_compiled):
+    game = duo_after(1)
+    move = choose_in_worker(game.to_json(), 2, level, 7)
+    game.play(2, move)  # a legal placement, and no compiled search was built
+    assert game.state.to_move == 1
+
+
+def test_a_hint_asked_while_the_warm_up_compiles_is_the_quick_players(warming,
+                                                                      nothing_compiled):
+    game = duo_after(2)
+    move = hint_in_worker(game.to_json(), 1)
+    game.play(1, move)
+
+
+def test_once_the_warm_up_has_ended_moves_come_from_the_search(warming, monkeypatch):
+    from engine.cornerclaim import ai
+
+    searched = []
+    real = ai.FlatSearch
+    monkeypatch.setattr(ai, "FlatSearch", lambda *a, **k: searched.append(1) or real(*a, **k))
+    game = duo_after(1)
+    warming["cornerclaim"].set()
+    assert choose_in_worker(game.to_json(), 2, 3, 7) == game.rules.choose_move(
+        game.state, 2, level=3, seed=7)
+    assert searched
+
+
+def test_a_game_without_a_quick_player_waits_for_its_warm_up(warming, monkeypatch):
+    rules = registry.get("corners")
+    done = warming["corners"]
+    asked = []
+    real = rules.choose_move
+    monkeypatch.setattr(rules, "choose_move",
+                        lambda *a, **k: asked.append(done.is_set()) or real(*a, **k))
+    threading.Timer(0.2, done.set).start()
+    game = Game.new("corners", "classic-3x3")
+    choose_in_worker(game.to_json(), rules.to_move(game.state), 1, 7)
+    assert asked == [True]
+
+
+def answer_while_warming(log_json: str, seat: int, level: int) -> tuple[bool, str | None]:
+    """Runs in a worker: its move for `seat`, and whether its warm-up was still running
+    after the move came (so it was while the move was chosen)."""
+    move = choose_in_worker(log_json, seat, level, 7)
+    return not pool_module._warm_ups["cornerclaim"].is_set(), move
+
+
+def test_a_fresh_install_worker_answers_while_it_compiles(monkeypatch, tmp_path):
+    """On an empty numba cache (a fresh install) the worker's warm-up compiles for tens of
+    seconds; a level-3 move asked meanwhile is answered by the quick player (a legal move),
+    not after the warm-up."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # the spawned worker's
+    p = BotPool(1)
+    try:
+        p.warm()
+        game = duo_after(1)
+        answers: queue.Queue = queue.Queue()
+        p.submit(answer_while_warming, game.to_json(), 2, 3,
+                 done=lambda r, e: answers.put((r, e)))
+        (still_warming, move), error = answers.get(timeout=DEADLINE)
+        assert error is None and still_warming
+        game.play(2, move)
     finally:
         p.shutdown()
 
@@ -84,7 +194,10 @@ def test_a_failing_warm_up_is_logged_and_the_worker_still_serves(monkeypatch, ca
         raise RuntimeError("no compiler")
 
     monkeypatch.setattr(registry.get("cornerclaim"), "warm_up", broken)
+    monkeypatch.setattr(pool_module, "_warm_ups", {})
     start_worker(True, ["no.such.module"])  # must not raise: that would break the pool
+    for done in pool_module._warm_ups.values():  # the warm-ups run in threads
+        assert done.wait(DEADLINE)
     assert "could not import" in caplog.text
     assert "warm-up failed for cornerclaim" in caplog.text
 

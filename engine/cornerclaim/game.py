@@ -40,6 +40,13 @@ class CornerClaim(CornerClaimRules):
         move = ai.hint(state, seat)
         return None if move is None else state.move_str(move)
 
+    def quick_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
+        """The move a host answers while `warm_up` still compiles the search in the
+        background (`ai.quick_move`: nothing compiled, a fraction of a second). An optional
+        verb: a game without one has its moves wait for its warm-up."""
+        move = ai.quick_move(state, seat, level=level, seed=seed)
+        return None if move is None else state.move_str(move)
+
     def warm_up(self) -> float:
         return ai.warm_up()
 

@@ -13,12 +13,15 @@ serves. Hints (`Rules.hint`) are computed in the same pool (`BotPool.call`).
 If a worker dies (killed, out of memory) the pool is broken: the runner replaces the pool and
 retries the job. While a bot computes, listeners hear `thinking` (true, then false).
 
-Every worker warms up when it starts (`start_worker`: every game's `Rules.warm_up`, which for
-Corner Claim compiles its search kernels or loads them from numba's cache, before the worker
-takes a job), and the host starts
-its workers with the bots (`BotPool.warm`), so the first computer move of a fresh install
-takes its level's time and not 20 s more (docs/performance.md, "First move"). A worker
-also ends when the host process does, however the host ended.
+Every worker warms up when it starts, in the background (`start_worker`: a thread per game
+runs its `Rules.warm_up`, which for Corner Claim compiles its search kernels or loads them
+from numba's cache), and the host starts its workers with the bots (`BotPool.warm`). The
+worker takes jobs at once: until a game's warm-up has ended, its moves and hints come from
+the game's `quick_move` (Corner Claim's calls nothing compiled and answers in a fraction of a
+second), or wait for the warm-up if the game has none. So the first computer move of a
+fresh install, whose warm-up compiles for 20–60 s, comes as quickly as the later ones
+(docs/performance.md, "First move"). A worker also ends when the host process does, however
+the host ended.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ log = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
 
+#: This worker's warm-ups: game -> set when its `Rules.warm_up` has ended (`start_worker`).
+_warm_ups: dict[str, threading.Event] = {}
+
 
 def _know_games(modules: tuple[str, ...] | list[str]) -> None:
     """Load the built-in games and import the modules that register the host's other games
@@ -58,6 +64,8 @@ def choose_in_worker(log_json: str, seat: int, level: int, seed: int,
 
     _know_games(modules)
     game = Game.from_json(log_json)
+    if not _warmed_up(game.rules):
+        return game.rules.quick_move(game.state, seat, level=level, seed=seed)
     return game.rules.choose_move(game.state, seat, level=level, seed=seed)
 
 
@@ -68,14 +76,31 @@ def hint_in_worker(log_json: str, seat: int,
 
     _know_games(modules)
     game = Game.from_json(log_json)
-    return game.rules.hint(game.state, seat)
+    rules = game.rules
+    if not _warmed_up(rules) and rules.hint_level is not None:
+        return rules.quick_move(game.state, seat, level=rules.hint_level, seed=0)
+    return rules.hint(game.state, seat)
+
+
+def _warmed_up(rules) -> bool:
+    """Whether this worker may call `rules`' computer players without compiling: its
+    warm-up has ended or never started. False only while a game that has a `quick_move`
+    warms up; a game without one waits here for its warm-up to end."""
+    done = _warm_ups.get(rules.game)
+    if done is None or done.is_set():
+        return True
+    if hasattr(rules, "quick_move"):
+        return False
+    done.wait()
+    return True
 
 
 def start_worker(warm: bool, modules: tuple[str, ...] | list[str] = ()) -> None:
     """A worker's initializer: exit with the host, import the host's other games' modules,
-    then warm up every game (`Rules.warm_up`) if asked. A failed import or warm-up is logged,
-    never raised (a raising initializer would break the pool); the worker then compiles on
-    demand."""
+    then, if asked, start warming up every game (`Rules.warm_up`), each in a thread of its
+    own, and return (the worker takes jobs meanwhile: `choose_in_worker`). A failed import
+    or warm-up is logged, never raised (a raising initializer would break the pool); the
+    worker then compiles on demand."""
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
@@ -87,11 +112,19 @@ def start_worker(warm: bool, modules: tuple[str, ...] | list[str] = ()) -> None:
     if not warm:
         return
     for rules in registry.games():
-        try:
-            log.info("bot worker %d warmed up %s in %.1f s", os.getpid(), rules.game,
-                     rules.warm_up())
-        except Exception:
-            log.exception("bot worker warm-up failed for %s", rules.game)
+        done = _warm_ups[rules.game] = threading.Event()
+        threading.Thread(target=_warm_up, args=(rules, done), daemon=True,
+                         name=f"warm-up-{rules.game}").start()
+
+
+def _warm_up(rules, done: threading.Event) -> None:
+    try:
+        log.info("bot worker %d warmed up %s in %.1f s", os.getpid(), rules.game,
+                 rules.warm_up())
+    except Exception:
+        log.exception("bot worker warm-up failed for %s", rules.game)
+    finally:
+        done.set()
 
 
 def _exit_with(sentinel) -> None:

@@ -147,6 +147,34 @@ def search_move(state, seat: int, *, level: int, seed: int | None = None,
     return search.best_move()
 
 
+def quick_move(state, seat: int, *, level: int = 1, seed: int | None = None) -> int | None:
+    """The move for `seat` at `level` that calls nothing numba compiles: what a process
+    answers while its warm-up is still compiling the search (`quick.py`). Levels 1 and 2 are
+    their own moves (plain Python already); level 6 plays its book move while in book; the
+    other search levels the quick player's move (a pure-Python flat Monte-Carlo search, a
+    fraction of a second). None when the seat has no move."""
+    spec = LEVELS.get(level)
+    if spec is None:
+        raise ValueError(f"no computer level {level} (levels: {sorted(LEVELS)})")
+    if not spec.playouts:
+        return search_move(state, seat, level=level, seed=seed)
+    pos = state.position
+    color = seat - 1
+    if not pos.has_moves(color):
+        return None
+    if spec.book:
+        from .book import book_move
+
+        move = book_move(state, seat)
+        if move is not None:
+            return move
+    from .quick import quick_move as quick
+
+    dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
+    return quick(pos, color, seed=_mix(seed, len(state.placements)) if seed is not None
+                 else None, dead=dead)
+
+
 def hint(state, seat: int) -> int | None:
     """The move a mid level would play for `seat` (reproducible: a fixed seed, no reuse)."""
     return search_move(state, seat, level=HINT_LEVEL, seed=0, reuse=False)
@@ -239,5 +267,5 @@ def _mix(seed: int, ply: int) -> int:
     return (seed * 1_000_003 + ply * 7919) % (1 << 61)
 
 
-__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL", "opening", "search_move",
-           "warm_up"]
+__all__ = ["LEVELS", "Level", "choose_move", "hint", "HINT_LEVEL", "opening", "quick_move",
+           "search_move", "warm_up"]
