@@ -25,19 +25,20 @@ from setuptools.errors import SetupError
 HERE = Path(__file__).resolve().parent
 CLIENT = HERE / "client_web"
 TARGET = Path("cornerclaim", "client_web")  # inside the build folder, hence the wheel
-CLIENT_SUFFIXES = {".html", ".css", ".js", ".svg", ".png", ".ico", ".webmanifest"}
+NOT_SERVED = {"package.json", "package-lock.json"}  # npm's, not the phone's
 SOCKET_IO = Path("node_modules", "socket.io-client")
 SOCKET_IO_FILES = (Path("dist", "socket.io.min.js"), Path("LICENSE"))
 
 
 def client_files() -> list[Path]:
-    """The phone UI's files, relative to client_web/: pages, styles, scripts, and the Socket.IO
-    client's script and licence from node_modules/ (checked against the lockfile)."""
+    """The phone UI's files, relative to client_web/: all it holds (pages, styles, scripts,
+    icons) but npm's files and hidden ones, and the Socket.IO client's script and licence from
+    node_modules/ (checked against the lockfile)."""
     if not (CLIENT / "index.html").is_file():
         raise SetupError(f"{CLIENT} has no index.html: the wheel would carry no phone UI")
-    own = sorted(p.relative_to(CLIENT) for p in CLIENT.rglob("*")
-                 if p.is_file() and p.suffix in CLIENT_SUFFIXES
-                 and "node_modules" not in p.relative_to(CLIENT).parts)
+    own = sorted(rel for rel in (p.relative_to(CLIENT) for p in CLIENT.rglob("*") if p.is_file())
+                 if rel.parts[0] != "node_modules" and rel.name not in NOT_SERVED
+                 and not any(part.startswith(".") for part in rel.parts))
     locked = json.loads((CLIENT / "package-lock.json").read_text())["packages"][
         SOCKET_IO.as_posix()]["version"]
     installed = CLIENT / SOCKET_IO / "package.json"

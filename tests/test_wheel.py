@@ -98,7 +98,15 @@ def test_the_product_code_and_the_phone_ui_come_from_the_wheel(installed):
         assert path.startswith(venv), f"{path} is not the wheel's"
     client = Path(found["client"])
     assert client.is_relative_to(venv) and client.parts[-2:] == ("cornerclaim", "client_web")
-    assert (client / "index.html").is_file() and (client / "js" / "boards").is_dir()
+    # Every file of the checkout's phone UI (npm's own files aside), byte for byte.
+    checkout = REPO / "client_web"
+    ui = {p.relative_to(checkout) for p in checkout.rglob("*") if p.is_file()
+          and "node_modules" not in p.relative_to(checkout).parts
+          and p.name not in ("package.json", "package-lock.json")}
+    carried = {p.relative_to(client) for p in client.rglob("*") if p.is_file()
+               and "node_modules" not in p.relative_to(client).parts}
+    assert Path("index.html") in ui and carried == ui
+    assert all((client / f).read_bytes() == (checkout / f).read_bytes() for f in ui)
     socket_io = client / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
     assert socket_io.read_bytes() == SOCKET_IO.read_bytes()  # the lockfile's, as npm ci put it
     assert not (REPO / "cornerclaim" / "client_web").exists(), "the build wrote into the tree"
