@@ -244,7 +244,7 @@ def test_hot_seat_turns_the_screen_to_the_seat_to_move(host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("variant-trio").tap()
     page.get_by_test_id("seat-kind-1").select_option("local")
-    page.get_by_test_id("seat-name-1").fill("Ann")
+    page.get_by_test_id("your-name").fill("Ann")
     page.get_by_test_id("seat-kind-2").select_option("local")
     page.get_by_test_id("seat-name-2").fill("Ben")
     page.get_by_test_id("seat-kind-3").select_option("computer")

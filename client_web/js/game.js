@@ -31,14 +31,19 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   // ---- layout -------------------------------------------------------------------------
   const turn = h("div.turn", { "data-testid": "turn", role: "status", "aria-live": "polite" }, "Connecting…");
   const message = h("p.message", { "data-testid": "message", role: "alert" });
+  // Standing facts for this phone: a seat of mine with no move left, or only watching.
+  const notice = h("p.notice", { "data-testid": "notice", role: "status", hidden: true });
   const boardWrap = h("div.board-wrap", { "data-testid": "board-area" });
   const boardSide = h("div.board-side"); // the board module's own controls (Corner Claim's tray)
   const btn = (id, label, aria, onclick, cls = "") =>
     h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
+  const key = (k) => h("kbd.key", { "aria-hidden": "true" }, k); // shown with a mouse (app.css)
   const b = {
     pass: btn("pass", "Pass", "Pass: only when you have no move", () => pass()),
-    hint: btn("hint", "Hint", "Ask the host for a move (H)", () => hint()),
-    undo: btn("undo", "↶ Undo", "Take back your last move (Z)", () => undo()),
+    hint: btn("hint", ["Hint", key("H")], "Ask the host for a move (H)", () => hint()),
+    // A takeback goes back to before my last move: the moves played since go too.
+    undo: btn("undo", ["↶ Take back", key("Z")],
+      "Take back your last move and every move played after it (Z)", () => undo()),
     leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
   };
   const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.hint, b.undo, b.leave);
@@ -53,7 +58,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
     h("div.play", {}, boardWrap,
-      h("div.side", {}, message, boardSide, turnControls, actionsBox, panel, seatsBox)),
+      h("div.side", {}, notice, message, boardSide, turnControls, actionsBox, panel, seatsBox)),
     dialog);
   root.append(screen);
 
@@ -176,6 +181,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     turn.className = `turn ${s.to_move && !finished() ? "t c-" + colourOf(s.to_move) : ""}`;
     renderSeats();
     renderPanel();
+    renderNotice();
     const spectator = mySeats().length === 0;
     turnControls.hidden = spectator || finished();
     b.pass.disabled = !a || s.seats[a - 1].can_move;
@@ -242,6 +248,32 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     });
   }
 
+  /** My seats that have no move left while the game goes on (the host skips their turns). */
+  const outOfMoves = () => (finished() ? [] : mySeats().filter((x) => seatsOf()[x - 1]?.out_of_moves));
+
+  function renderNotice() {
+    const s = g.state;
+    const out = outOfMoves();
+    let text = "";
+    let kind = "";
+    if (out.length) {
+      kind = "out-of-moves";
+      text = isHotSeat()
+        ? out.map((x) => `${title(colourOf(x))} has no moves left: ${title(colourOf(x))}'s turn is skipped.`).join(" ")
+        : "No moves left: your turn is skipped. The others play on to the end.";
+    } else if (!mySeats().length && !finished() && s.status !== "open") {
+      kind = "watching";
+      text = "You are watching this game: only the players at the table can move.";
+    } else if (!mySeats().length && g.watch && !finished()) {
+      kind = "watching";
+      text = "You are watching this game.";
+    }
+    notice.hidden = !text;
+    notice.textContent = text;
+    notice.dataset.kind = kind;
+    notice.className = `notice${out.length === 1 ? " c-" + colourOf(out[0]) : ""}`;
+  }
+
   function turnText() {
     const s = g.state;
     if (finished()) {
@@ -257,6 +289,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     }
     const who = title(colourOf(s.to_move));
     if (activeSeat()) return isHotSeat() ? `${who}'s turn — pass the phone` : `Your turn (${who})`;
+    if (outOfMoves().length && !isHotSeat()) return `${who}'s turn — you have no moves left`;
     if (g.thinking[s.to_move]) return `${who}'s turn — computer is thinking…`;
     const seat = s.seats[s.to_move - 1];
     return `${who}'s turn${seat?.away ? " (away)" : ""}`;

@@ -7,7 +7,10 @@ import { api, memory, seatTokens } from "./api.js";
 import { catalog, colourMark, loadBoard, variantOf } from "./catalog.js";
 import { h, title } from "./dom.js";
 
-function seatRow(colour, i, spec, levels, onChange) {
+/** One seat of the new game. The first seat played on this device is the creator's own: its
+ * name field is "Your name", remembered on this phone; any further seat on this device (a
+ * hot-seat game) has a name field of its own. */
+function seatRow(colour, i, spec, levels, onChange, mine) {
   const kind = h("select", { "data-testid": `seat-kind-${i}`, "aria-label": `${title(colour)} seat is played by`,
     onchange: (e) => onChange({ kind: e.target.value }) },
     h("option", { value: "open" }, "Open — someone joins"),
@@ -18,9 +21,13 @@ function seatRow(colour, i, spec, levels, onChange) {
     hidden: spec.kind !== "computer", onchange: (e) => onChange({ level: Number(e.target.value) }) },
     levels.map((l) => h("option", { value: l.number, title: l.description || "" }, `Level ${l.number} · ${l.name}`)));
   level.value = spec.level;
-  const name = h("input", { type: "text", maxlength: 24, placeholder: "Name", value: spec.name || "",
-    "data-testid": `seat-name-${i}`, "aria-label": `${title(colour)} player's name`,
-    hidden: spec.kind !== "local", oninput: (e) => onChange({ name: e.target.value }, false) });
+  const name = h("input", { type: "text", maxlength: 24, placeholder: mine ? "Your name" : "Player's name",
+    value: spec.name || "", "data-testid": mine ? "your-name" : `seat-name-${i}`, autocomplete: mine ? "nickname" : "off",
+    "aria-label": mine ? `Your name (you play ${title(colour)})` : `${title(colour)} player's name`,
+    hidden: spec.kind !== "local", oninput: (e) => {
+      if (mine) memory.name = e.target.value.trim();
+      onChange({ name: e.target.value }, false);
+    } });
   return h("div.seat-row", {},
     h(`span.chip.c-${colour}`, { "aria-hidden": "true" }, colourMark(colour)),
     h("span.seat-colour", {}, title(colour)), kind, level, name);
@@ -85,9 +92,6 @@ export function mountLobby(root) {
   const form = h("div.new-game", { "data-testid": "new-game-form" }, h("p.note", {}, "Asking the host what it plays…"));
   const error = h("p.error", { role: "alert", "data-testid": "lobby-error" });
   const lists = h("div.lists");
-  const yourName = h("input", { type: "text", maxlength: 24, value: memory.name, placeholder: "Your name",
-    "data-testid": "your-name", "aria-label": "Your name", autocomplete: "nickname",
-    oninput: (e) => { memory.name = e.target.value.trim(); } });
 
   const levels = () => entry?.levels || [];
   function resetSpecs() {
@@ -132,11 +136,16 @@ export function mountLobby(root) {
         variant.seats.map((n) => h("button.count", { type: "button", "data-testid": `players-${n}`,
           "aria-pressed": pressed(n === players), onclick: () => choose({ count: n }) }, `${n} players`)))
       : null;
+    // The first seat on this device is mine: it carries my remembered name.
+    const mine = specs.findIndex((s) => s.kind === "local");
+    specs.forEach((s, i) => {
+      if (i === mine && !s.name) s.name = memory.name;
+    });
     const seatRows = variant.colours.slice(0, players).map((c, i) => seatRow(c, i + 1, specs[i], levels(),
       (change, redraw = true) => {
         Object.assign(specs[i], change);
         if (redraw) draw();
-      }));
+      }, i === mine));
     // An option the creator has not set follows the table: its computer_default (if the catalog
     // gives one) while a computer sits at it, else its default.
     const computer = specs.some((s) => s.kind === "computer");
@@ -199,7 +208,6 @@ export function mountLobby(root) {
         h("a.btn", { href: "#/invite", "data-testid": "invite", "aria-label": "Invite: show the address as a QR code" }, "Invite"))),
     h("section.card", { "aria-labelledby": "new-game" },
       h("h2", { id: "new-game" }, "New game"),
-      h("label.field", {}, "Your name ", yourName),
       form, error),
     h("section.card", { "aria-label": "Games on this host" }, lists)));
   catalog().then((data) => {

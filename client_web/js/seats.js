@@ -25,6 +25,8 @@ export function seatCards(state, ctx) {
     else if (seat.away) tags.push("away");
     else if (!seat.claimed) tags.push("open seat");
     if (ctx.thinking[seat.seat]) tags.push("thinking…");
+    // Still at the table with nothing that fits: the host skips the seat's turns.
+    const out = seat.out_of_moves && !seat.left && !ctx.finished;
     const colour = title(seat.colour);
     return h(`div.seat.c-${seat.colour}`, { "data-testid": `seat-${seat.seat}`,
       "data-to-move": String(state.to_move === seat.seat && !ctx.finished) },
@@ -32,6 +34,7 @@ export function seatCards(state, ctx) {
         h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)),
         h("span.seat-name", {}, seat.kind === "computer" ? colour : seat.name || colour),
         tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
+        out ? h("span.tag.out", { "data-testid": `tag-${seat.seat}-out` }, "no moves left: turn skipped") : null,
         seat.score === null || seat.score === undefined ? null
           : h("span.score", { "data-testid": `score-${seat.seat}`, "aria-label": `${colour} score ${seat.score}` },
             String(seat.score))),

@@ -35,26 +35,58 @@ const CSS = `
 .cc-board .cell.last { box-shadow: inset 0 0 0 2px #fff; }
 .cc-board .cell.corner::after { content: ""; position: absolute; inset: 32%; border-radius: 50%; background: var(--c); opacity: .9; }
 .cc-board .cell.can { background: color-mix(in srgb, var(--h) 28%, var(--empty)); }
-.cc-board .cell.pv-legal { background: var(--h); box-shadow: inset 0 0 0 2px #fff, 0 0 6px 1px var(--h); z-index: 1; }
+/* The piece in hand. Fits: the seat's own colour, a solid white frame and a check mark.
+   Does not fit: never a seat colour (charcoal, white hatching), a dashed frame and a cross.
+   So the two differ in lightness, pattern, frame and mark, whatever the seat's colour. */
+.cc-board .cell.pv::after { position: absolute; inset: 0; display: grid; place-items: center; border-radius: 0;
+  background: none; opacity: 1; font-weight: 900; font-size: .85em; line-height: 1; }
+.cc-board .cell.pv-legal { background: var(--h); box-shadow: inset 0 0 0 2px #fff, inset 0 0 0 3px #111, 0 0 6px 1px var(--h); z-index: 1; }
+.cc-board .cell.pv-legal::after { content: "✓"; color: #fff; text-shadow: 0 0 2px #000, 0 0 1px #000; }
 .cc-board .cell.pv-pending { background: color-mix(in srgb, var(--h) 55%, #888); }
-.cc-board .cell.pv-illegal { background: var(--bad) repeating-linear-gradient(45deg, transparent 0 2px, rgba(0,0,0,.35) 2px 4px); opacity: .85; z-index: 1; }
-.cc-board .cell.pv-illegal::after { content: "×"; position: absolute; inset: 0; display: grid; place-items: center; color: #fff; font-weight: 900; font-size: .8em; }
-.tray { display: grid; grid-template-columns: repeat(auto-fill, minmax(62px, 1fr)); gap: 6px; margin: 6px 0; }
-.piece { min-height: 56px; border-radius: 10px; border: 1px solid var(--line); background: var(--panel); display: grid; place-items: center; padding: 4px; cursor: pointer; }
-.piece svg { fill: var(--c); max-width: 100%; }
-.piece[aria-pressed="true"] { background: #43506a; border: 2px solid #fff; transform: translateY(-4px); box-shadow: 0 6px 10px rgba(0,0,0,.4); }
+.cc-board .cell.pv-illegal { background: #2b2b2b repeating-linear-gradient(45deg, transparent 0 2px, rgba(255,255,255,.45) 2px 3.5px);
+  outline: 2px dashed #fff; outline-offset: -2px; z-index: 1; }
+.cc-board .cell.pv-illegal::after { content: "×"; color: #fff; font-size: 1.1em; text-shadow: 0 0 2px #000; }
+.tray { display: grid; grid-template-columns: repeat(auto-fill, minmax(50px, 1fr)); gap: 5px; margin: 4px 0; }
+.piece { height: 46px; border-radius: 10px; border: 1px solid var(--line); background: var(--panel); display: grid; place-items: center; padding: 3px; cursor: pointer; }
+.piece svg { fill: var(--c); max-width: 100%; max-height: 38px; }
+.piece[aria-pressed="true"] { background: #43506a; border: 2px solid #fff; box-shadow: 0 0 0 2px var(--c), 0 4px 8px rgba(0,0,0,.4); }
 .piece:disabled { opacity: .55; cursor: default; }
-.mini { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; align-items: flex-end; }
+.hand-controls { margin: 4px 0; }
+.hand-controls.idle { visibility: hidden; }
+.hand-controls .btn[data-off] { visibility: hidden; }
+.mini { display: flex; flex-wrap: wrap; gap: 5px 7px; margin-top: 4px; align-items: flex-end; width: 100%;
+  background: none; border: 0; padding: 2px 0; color: inherit; font: inherit; cursor: zoom-in; text-align: left; }
+.mini svg { width: calc(var(--w) * 8px); height: calc(var(--hh) * 8px); }
+.mini.big { cursor: zoom-out; gap: 8px 12px; }
+.mini.big svg { width: calc(var(--w) * 15px); height: calc(var(--hh) * 15px); }
 .mini-piece { fill: var(--c); }
+.mini .none { color: var(--muted); font-size: .85rem; }
+.keys-help { color: var(--muted); font-size: .85rem; margin: 2px 0 6px; }
 `;
 document.head.append(h("style", { "data-board": "cornerclaim" }, CSS));
 
 const perf = (window.ccPerf = window.ccPerf || { work: [], drag: [], frame: [] });
 
-/** A seat's remaining pieces, small (the seat cards, the replay's seats). */
-function miniPieces(names) {
-  return h("div.mini", { "aria-label": `${names.length} pieces left` },
-    names.map((p) => shapeSvg(PIECES[p], 5, "mini-piece")));
+/** A seat's remaining pieces under its card: 8-px squares, 15-px once tapped (`big`). */
+function miniPieces(seat, names, big, onToggle) {
+  const who = title(seat.colour);
+  const el = h(`button.mini${big ? ".big" : ""}`, { type: "button", "data-testid": `pieces-${seat.seat}`,
+    "aria-expanded": String(big), "aria-label": names.length
+      ? `${who}'s ${names.length} pieces left: ${names.join(", ")}. Tap to ${big ? "shrink" : "enlarge"}.`
+      : `${who} has placed every piece.`,
+    onclick: () => {
+      const now = el.classList.toggle("big");
+      el.setAttribute("aria-expanded", String(now));
+      onToggle(now);
+    } },
+  names.length ? names.map((p) => {
+    const svg = shapeSvg(PIECES[p], 8, "mini-piece");
+    svg.style.setProperty("--w", svg.getAttribute("width") / 8);
+    svg.style.setProperty("--hh", svg.getAttribute("height") / 8);
+    svg.dataset.piece = p;
+    return svg;
+  }) : h("span.none", {}, "every piece placed"));
+  return el;
 }
 
 /**
@@ -79,15 +111,19 @@ export function createBoard(ctx) {
   const handInfo = h("p.sr-only", { "aria-live": "polite", "data-testid": "hand-info" });
   const btn = (id, label, aria, onclick, cls = "") =>
     h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
+  const key = (k) => h("kbd.key", { "aria-hidden": "true" }, k);
   const b = {
-    rotate: btn("rotate", "⟳ Turn", "Turn the piece a quarter (R)", () => turnHand(rotate)),
-    flip: btn("flip", "⇋ Flip", "Flip the piece over (F)", () => turnHand(flip)),
-    place: btn("place", "Place", "Place the piece here (Space)", () => place(), ".primary"),
+    rotate: btn("rotate", ["⟳ Turn", key("R")], "Turn the piece a quarter (R)", () => turnHand(rotate)),
+    flip: btn("flip", ["⇋ Flip", key("F")], "Flip the piece over (F)", () => turnHand(flip)),
+    place: btn("place", ["Place", key("Space")], "Place the piece here (Space)", () => place(), ".primary"),
   };
-  const handControls = h("div.controls.hand-controls", { role: "group", "aria-label": "Piece in hand", hidden: true },
-    b.rotate, b.flip, b.place);
+  const handControls = h("div.controls.hand-controls.idle", { role: "group", "aria-label": "Piece in hand",
+    hidden: true }, b.rotate, b.flip, b.place);
   const tray = h("div.tray", { "data-testid": "tray", role: "group", "aria-label": "Your pieces", hidden: true });
-  if (ctx.side) ctx.side.append(handInfo, handControls, tray);
+  // The keys, shown where there is a keyboard and a mouse (app.css: .keys-only).
+  const keysHelp = h("p.keys-help.keys-only", { "data-testid": "keys-help", hidden: true },
+    "Keys: arrows move the piece · R turn · F flip · Space place · Esc put back");
+  if (ctx.side) ctx.side.append(handInfo, handControls, tray, keysHelp);
 
   function render(state, view = {}) {
     const seqChanged = !g.state || state.seq !== g.state.seq;
@@ -106,10 +142,14 @@ export function createBoard(ctx) {
     }
     const colours = Object.fromEntries(state.seats.map((s, i) => [i + 1, s.colour]));
     // Open corners of the seat whose tray is shown (or of the seat to move, for watchers).
+    // A seat with no move left has no corner to build from: its dead corners are not drawn.
     const cornerSeat = view.shown || state.to_move;
-    const corners = cornerSeat && !view.finished && !ctx.readOnly ? seatView(cornerSeat).open_corners || [] : [];
+    const live = cornerSeat && !view.finished && !ctx.readOnly && state.status !== "finished" && !state.result
+      && !state.seats[cornerSeat - 1]?.out_of_moves;
+    const corners = live ? seatView(cornerSeat).open_corners || [] : [];
     g.grid.el.className = `board cc-board${cornerSeat ? " c-" + colourOf(cornerSeat) : ""}`;
     g.grid.paint(state.board, { colours, corners, last: state.last_move?.move || null });
+    g.grid.el.dataset.corners = String(corners.length);
     if (ctx.readOnly) return;
     renderTray();
     renderHand();
@@ -122,6 +162,7 @@ export function createBoard(ctx) {
   function renderTray() {
     const v = g.view.shown;
     tray.hidden = !v || g.view.finished;
+    keysHelp.hidden = tray.hidden;
     if (tray.hidden) return;
     const seat = g.state.seats[v - 1];
     if (trayFor !== v) {
@@ -166,11 +207,20 @@ export function createBoard(ctx) {
     return entry.byKey.has(cellsKey(cells)) ? "legal" : "illegal";
   }
 
+  /** A button that would not change the piece keeps its space but is not shown. */
+  function offWhen(el, off) {
+    if (off) el.dataset.off = "";
+    else delete el.dataset.off;
+    el.disabled = off;
+  }
+
   function renderHand() {
     const hand = g.hand;
-    handControls.hidden = !hand;
-    b.rotate.hidden = !hand || !canRotate(hand.piece);
-    b.flip.hidden = !hand || !canFlip(hand.piece);
+    // The row keeps its place while nothing is held (lifting a shape moves nothing).
+    handControls.hidden = tray.hidden;
+    handControls.classList.toggle("idle", !hand);
+    offWhen(b.rotate, !hand || !canRotate(hand.piece));
+    offWhen(b.flip, !hand || !canFlip(hand.piece));
     b.place.disabled = !hand || !!g.view.busy;
     if (!hand) {
       g.grid.setCover([]);
@@ -309,14 +359,29 @@ export function createBoard(ctx) {
       return;
     }
     const hand = g.hand;
-    // The host's own text for the placement if it listed it; else the cells (it says why not).
-    const move = legalEntry(hand.seat, hand.piece)?.byKey.get(cellsKey(cells)) || cellsKey(cells);
+    const entry = legalEntry(hand.seat, hand.piece);
+    if (entry && !entry.byKey.has(cellsKey(cells))) {
+      say(whyNot(hand.piece, cells, entry)); // the host's list has no such placement: not sent
+      return;
+    }
+    // The host's own text for the placement if it listed it; else (its list not in yet) the
+    // cells, and the host says why not.
+    const move = entry?.byKey.get(cellsKey(cells)) || cellsKey(cells);
     ctx.play(hand.seat, move).then((ok) => {
       if (ok && g.hand === hand) {
         g.hand = null;
         if (g.state) render(g.state, g.view);
       }
     });
+  }
+
+  /** Why a placement is not played, from the host's legal list of that piece (no rule of ours). */
+  function whyNot(piece, cells, entry) {
+    const n = entry.byKey.size;
+    if (!n) return `${piece} fits nowhere now: the host lists no placement of it. Choose another piece.`;
+    const where = cells.map(([x, y]) => cellName(x, y)).join(" ");
+    return `${piece} does not fit on ${where}: it is not one of the ${n} placement${n === 1 ? "" : "s"} the host ` +
+      "lists for it (the tinted squares). Turn, flip or move it.";
   }
 
   // ---- keyboard: the shell hands every key to the board first --------------------------
@@ -337,10 +402,13 @@ export function createBoard(ctx) {
     return true;
   }
 
-  /** The pieces a seat has left, under its card (not for the seat whose tray is shown). */
+  /** The pieces a seat has left, under its card (not for the seat whose tray is shown);
+   * a tap enlarges them, and they stay enlarged through the host's pushes. */
+  const enlarged = new Set();
   function seatDetail(seat, view = {}) {
     if (seat.seat === view.shown) return null;
-    return miniPieces(seat.view?.pieces_left || []);
+    return miniPieces(seat, seat.view?.pieces_left || [], enlarged.has(seat.seat),
+      (big) => (big ? enlarged.add(seat.seat) : enlarged.delete(seat.seat)));
   }
 
   /** Show the host's hint (a placement's move text): the piece of the seat's pieces left that
@@ -383,6 +451,7 @@ export function createBoard(ctx) {
       handInfo.remove();
       handControls.remove();
       tray.remove();
+      keysHelp.remove();
       ctx.el.replaceChildren();
     },
   };
