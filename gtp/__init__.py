@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 
 
 def gtp_variants() -> list[str]:
@@ -35,17 +36,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read commands from stdin, answer on stdout, until `quit` or end of input. The game's
-    computer players warm up first, so the first `genmove` gets its level's whole time."""
+    """Read commands from stdin, answer on stdout, until `quit` or end of input.
+
+    The game's computer players warm up (`Rules.warm_up`: Corner Claim compiles its search,
+    or loads it from numba's cache) in a background thread, and until that has ended
+    `genmove` answers with the game's quick player (`ai.quick_move`, which compiles
+    nothing), so the first `genmove` of a fresh install is as quick as the later ones. With
+    `--seed` the moves must repeat, so the warm-up comes first and every `genmove` searches.
+    """
     from datetime import date
 
     from engine import registry
 
     rules = registry.game_of_variant(args.game)
-    rules.warm_up()
+    warmed = threading.Event()
+    if args.seed is not None:
+        rules.warm_up()
+        warmed.set()
+    else:
+        threading.Thread(target=_warm_up, args=(rules, warmed), daemon=True,
+                         name="warm-up").start()
     session = rules.gtp_session(args.game, level=args.level, seed=args.seed,
                                 read_file=read_file, write_file=write_file,
-                                today=lambda: date.today().isoformat())
+                                today=lambda: date.today().isoformat(),
+                                quick=lambda: not warmed.is_set())
     try:
         for line in sys.stdin:
             response = session.handle(line)
@@ -57,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # the controller went away: nothing left to answer
         pass
     return 0
+
+
+def _warm_up(rules, warmed: threading.Event) -> None:
+    try:
+        rules.warm_up()
+    finally:
+        warmed.set()
 
 
 def read_file(path: str) -> bytes:

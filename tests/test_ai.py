@@ -366,3 +366,42 @@ def test_after_warm_up_no_real_move_compiles_anything():
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["before"] > 0
     assert result["new"] == []
+
+
+CACHE_CHECK = """
+import json
+from engine.cornerclaim.ai import features, flat, leaf, playout, warm_up
+
+warm_up()
+hits = misses = 0
+for module in (features, flat, leaf, playout):
+    for value in vars(module).values():
+        stats = getattr(value, "stats", None)
+        if hasattr(stats, "cache_hits"):
+            hits += sum(stats.cache_hits.values())
+            misses += sum(stats.cache_misses.values())
+print(json.dumps({"hits": hits, "misses": misses}))
+"""
+
+
+def test_the_set_up_step_compiles_the_search_into_numbas_cache(tmp_path):
+    """`cornerclaim warm-up` (what `scripts/serve` runs after installing), on an empty
+    cache, leaves every kernel there: a later process's warm-up loads them all and compiles
+    none."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "server.cli", "warm-up"], env=env, cwd=root,
+                          capture_output=True, text=True, check=True, timeout=900)
+    assert "Corner Claim: computer players ready" in done.stdout
+    assert any(tmp_path.rglob("*.nbc"))
+    out = subprocess.run([sys.executable, "-c", CACHE_CHECK], env=env, cwd=root,
+                         capture_output=True, text=True, check=True, timeout=600)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["hits"] > 0
+    assert result["misses"] == 0

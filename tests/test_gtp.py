@@ -314,3 +314,68 @@ def test_cornerclaim_gtp_over_stdin_and_stdout(tmp_path):
     assert answers[7:] == ["=8 ", ""]
     assert read_sgf(saved.read_text()).moves == read_sgf(
         (PENTOBI / "duo_L5_g3.blksgf").read_text()).moves
+
+
+# -- the first genmove of a fresh install --------------------------------------------------
+
+
+@pytest.fixture
+def nothing_compiled(monkeypatch):
+    """Corner Claim's compiled search raises if anything builds one."""
+    from engine.cornerclaim import ai
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the compiled search was called")
+
+    monkeypatch.setattr(ai, "FlatSearch", refuse)
+
+
+@pytest.mark.parametrize("level", [3, 5])
+def test_while_quick_says_so_genmove_plays_the_quick_players_legal_move(level,
+                                                                       nothing_compiled):
+    session = GtpSession("duo", level=level, quick=lambda: True)
+    ok(session, "play b e9,d10,e10,f10,e11")
+    move = ok(session, "genmove w")
+    assert move and move != "pass"
+    assert len(ok(session, "showboard"))  # the move is on the session's board
+    assert fails(session, f"play w {move}")  # and taken: the same placement again is refused
+
+
+def test_cornerclaim_gtp_answers_genmove_while_its_warm_up_still_runs(monkeypatch, capsys,
+                                                                     nothing_compiled):
+    """Without a seed the warm-up runs in a thread; genmove does not wait for it."""
+    import argparse
+    import io
+    import threading
+
+    import gtp
+    from engine import registry
+
+    release = threading.Event()
+    monkeypatch.setattr(registry.get("cornerclaim"), "warm_up", lambda: release.wait() or 0.0)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1 genmove b\n2 quit\n"))
+    try:
+        assert gtp.run(argparse.Namespace(game="duo", level=3, seed=None)) == 0
+    finally:
+        release.set()
+    answers = capsys.readouterr().out.split("\n\n")
+    assert answers[0].startswith("=1 ") and len(answers[0]) > 4
+    assert answers[1] == "=2 "
+
+
+def test_with_a_seed_cornerclaim_gtp_warms_up_before_it_answers(monkeypatch, capsys):
+    """`--seed` asks for repeatable moves, which only the compiled search gives."""
+    import argparse
+    import io
+    import threading
+
+    import gtp
+    from engine import registry
+
+    where = []
+    monkeypatch.setattr(registry.get("cornerclaim"), "warm_up",
+                        lambda: where.append(threading.current_thread()) or 0.0)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1 genmove b\n"))
+    assert gtp.run(argparse.Namespace(game="duo", level=1, seed=3)) == 0
+    assert where == [threading.main_thread()]
+    assert capsys.readouterr().out.startswith("=1 ")

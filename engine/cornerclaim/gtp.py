@@ -7,7 +7,9 @@ notation, responses `=[id] text` / `?[id] message` each ending in a blank line, 
 
 `GtpSession` is pure: `handle(line)` returns the response text; `loadsgf`/`savesgf` reach
 files only through the `read_file`/`write_file` callables the adapter hands in. The adapter
-that reads stdin and writes stdout is the `gtp` package (`cornerclaim gtp`).
+that reads stdin and writes stdout is the `gtp` package (`cornerclaim gtp`). While its
+`quick` callable says so (the adapter's warm-up is still compiling the search), `genmove`
+answers with `ai.quick_move`, which compiles nothing.
 
 Plays are accepted in any order, as Pentobi accepts them (controllers set up positions that
 way). The session keeps its own list of placements on a `Position` and asks the engine's own
@@ -73,8 +75,10 @@ class GtpSession:
         read_file: Callable[[str], str | bytes] | None = None,
         write_file: Callable[[str, str], None] | None = None,
         today: Callable[[], str] | None = None,
+        quick: Callable[[], bool] | None = None,
     ) -> None:
         self.level = level
+        self._quick = quick
         self.quit = False
         self._seeds = random.Random(seed) if seed is not None else None
         self._read_file = read_file or _no_files
@@ -167,7 +171,7 @@ class GtpSession:
     def _computer_move(self, seat: int) -> int | None:
         """The computer player's move for `seat` at the session's level, checked legal."""
         from ..errors import EngineError
-        from .ai import LEVELS, choose_move
+        from .ai import LEVELS, choose_move, quick_move
         from .rules import RULES
 
         state = self._state(seat)
@@ -175,7 +179,10 @@ class GtpSession:
             return None
         level = max((n for n in LEVELS if n <= self.level), default=min(LEVELS))
         seed = self._seeds.randrange(2**32) if self._seeds else None
-        move = choose_move(state, seat, level=level, seed=seed)
+        if self._quick is not None and self._quick():
+            move = quick_move(state, seat, level=level, seed=seed)
+        else:
+            move = choose_move(state, seat, level=level, seed=seed)
         if move is not None:
             try:
                 RULES.check_placement(state, seat, state.move_str(move))
