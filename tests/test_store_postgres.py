@@ -224,8 +224,8 @@ def test_during_an_outage_the_host_answers_503_and_play_resumes_after(pg_url, po
 
 def test_two_hosts_on_one_database_the_second_to_save_a_seq_gets_stale_seq(pg_url, tmp_path):
     """Two host processes' apps share one database; a game is played on the first. The second,
-    which has not heard of that move, tries the same seq for the other seat: 409 stale_seq,
-    and the stored log holds the first host's move only."""
+    which has not heard of that move, tries the same seq: 409 stale_seq, the stored log holds
+    the first host's move only, and the second host has caught up to it."""
     one = create_app({"DATA_DIR": str(tmp_path / "one"), "STORE": pg_url, "START_BOTS": False})
     try:
         game = create(one.test_client(), "duo")
@@ -244,6 +244,13 @@ def test_two_hosts_on_one_database_the_second_to_save_a_seq_gets_stale_seq(pg_ur
             assert r.json["error"]["code"] == "stale_seq"
             stored = one.extensions["cornerclaim"].store.events_since(gid, 0)
             assert [e.get("move") for e in stored] == [None, "e9,d10,e10,f10,e11"]
+            # the second host caught up from the database: its phone reloads and plays on
+            state = two.test_client().get(f"/api/games/{gid}").json
+            assert state["seq"] == 2 and state["to_move"] == 2
+            r = two.test_client().post(
+                f"/api/games/{gid}/moves", headers=bearer(game["tokens"]["2"]),
+                json={"seat": 2, "move": "j5", "seq": 2})
+            assert r.status_code == 201, r.json
         finally:
             shutdown_app(two)
     finally:

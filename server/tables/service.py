@@ -44,7 +44,7 @@ from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeq
 from engine.rules import computer_name
 from server.errors import ApiError, from_engine
 from server.realtime.presence import Presence
-from server.store.sqlite import EventStore, GameRecord, SeatRecord, load_game
+from server.store.sqlite import EventStore, GameRecord, SeatRecord, SeqConflict, load_game
 from server.tables.table import Table, UndoRequest, new_token
 
 log = logging.getLogger(__name__)
@@ -450,6 +450,10 @@ class GameService:
             raise from_engine(e) from None
         try:
             self.store.append(table.id, event.to_dict())
+        except SeqConflict:  # another host process on a shared store saved this seq first
+            table.game = self._stored_or(table.id, before)
+            table.forget()
+            raise
         except BaseException:
             table.game = Game.from_events(before)
             table.forget()
@@ -461,6 +465,15 @@ class GameService:
         if table.finished:
             self._touch(table)
         return body
+
+    def _stored_or(self, game_id: str, before: list[Event]) -> Game:
+        """The game as the store holds it now (the moves another process saved), or as it
+        was before the refused append if the store cannot be read either."""
+        try:
+            return load_game(self.store, game_id)
+        except Exception:
+            log.exception("game %s: could not read the stored log after a seq conflict", game_id)
+            return Game.from_events(before)
 
     # -- time ------------------------------------------------------------------------------
     def _arm(self, table: Table, *, at_least: float = 0.0) -> None:
