@@ -11,7 +11,7 @@ import { api, memory, HostError } from "./api.js";
 import { gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { follow, unfollow } from "./net.js";
-import { seatCards, gameOverCard, seatName } from "./seats.js";
+import { seatCards, gameOverCard, seatName, abandoned, endingText } from "./seats.js";
 import { keepAwake } from "./wake.js";
 
 export function mountGame(root, gameId, { watch = false } = {}) {
@@ -276,6 +276,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
 
   function turnText() {
     const s = g.state;
+    if (s.result && (abandoned(s) || s.result.reason === "everyone_left")) return endingText(s);
     if (finished()) {
       const w = s.result?.winners || [];
       if (w.length === 1) return `Game over — ${nameOf(w[0])} wins`;
@@ -299,6 +300,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const view = boardView();
     seatsBox.replaceChildren(...seatCards(g.state, { tokens: g.tokens, thinking: g.thinking,
       finished: finished(), canDeclare: mySeats().length > 0 || !!memory.hostToken(gameId), onDeclareLeft: declareLeft,
+      onSeatComputer: memory.hostToken(gameId) && g.entry?.levels?.length ? seatComputer : null,
       detail: (seat) => g.board?.seatDetail?.(seat, view) || null }));
   }
 
@@ -426,6 +428,16 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     act(async () => {
       seqAtAction = g.state.seq;
       afterAction(await api("POST", `/games/${gameId}/seats/${seat}/left`, { token }));
+    });
+  }
+
+  /** The host seats a computer (the catalog's first level) at an open seat nobody claimed. */
+  function seatComputer(seat) {
+    const level = g.entry.levels[0].number;
+    act(async () => {
+      const s = await api("POST", `/games/${gameId}/seats/${seat}/computer`, { body: { level },
+        token: memory.hostToken(gameId) });
+      applyState(s);
     });
   }
 

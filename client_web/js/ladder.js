@@ -89,7 +89,7 @@ async function loadGames() {
       .sort((a, b) => (b.created_at || 0) - (a.created_at || 0)).slice(0, 30);
     gameList.replaceChildren(...list.map((g) => h("li.game-line", {},
       h("span.game-desc", {}, `${variantOf(entry, g.variant)?.label || title(g.variant)} · `,
-        g.seats.map((s) => (s.kind === "computer" ? "Computer" : s.name || "open")).join(", "),
+        g.seats.map((s) => s.name || (s.claimed ? "Guest" : "open")).join(", "),
         h("span.tag", {}, g.status)),
       h("a.btn.small", { href: `/replay.html?game=${encodeURIComponent(g.id)}`, "data-testid": `replay-${g.id}` }, "Replay"))));
     if (!list.length) gameList.append(h("li.note", {}, `No ${entry.title} games yet.`));

@@ -58,7 +58,7 @@ function optionInput(opt, value, onChange) {
 function describe(g, games) {
   const entry = games.find((e) => e.game === g.game);
   const variant = variantOf(entry, g.variant);
-  const names = g.seats.map((s) => (s.kind === "computer" ? "Computer" : s.name || (s.claimed ? "Player" : "open")));
+  const names = g.seats.map((s) => s.name || (s.claimed ? "Guest" : "open"));
   const what = entry ? `${entry.title} · ${variant?.label || title(g.variant)}` : title(g.variant);
   return `${what} · ${names.join(", ")}`;
 }
@@ -169,10 +169,11 @@ export function mountLobby(root) {
   async function create(e) {
     e.preventDefault();
     error.textContent = "";
-    const seats = specs.map((s, i) => {
+    const seats = specs.map((s) => {
       const out = { kind: s.kind };
       if (s.kind === "computer") out.level = s.level || levels()[0]?.number || 1;
-      if (s.kind === "local") out.name = (s.name || "").trim() || (i === 0 && memory.name) || title(variant.colours[i]);
+      // A seat nobody named is a guest: the game shows its colour, the ladder keeps no player.
+      if (s.kind === "local" && (s.name || "").trim()) out.name = s.name.trim();
       return out;
     });
     const body = { game: entry.game, variant: variant.name, seats };

@@ -27,12 +27,16 @@ function moveLabel(f, data, board) {
   if (f.kind === "move") return `${who}: ${board?.describeMove?.(f) || f.move}`;
   if (f.kind === "left") return `${who} left`;
   if (f.kind === "takeback") return `${who} took back`;
+  if (f.kind === "closed") return f.details?.reason === "cancelled" ? "The host cancelled the game" : "The host closed the game";
   if (f.kind === "start") return "Start";
   return f.seat ? `${who}: ${f.kind}` : board?.describeMove?.(f) || f.kind;
 }
 
 function resultText(result, data) {
   const names = result.winners.map((s) => data.players[s - 1]);
+  if (result.reason === "closed") return "The host closed this game: nobody won, nothing counts";
+  if (result.reason === "cancelled") return "The host cancelled this game: nobody won, nothing counts";
+  if (result.reason === "everyone_left") return "Game over: everyone left, nobody won";
   if (!names.length) return "Game over: nobody won";
   return names.length > 1 ? `Game over: a draw between ${names.join(" and ")}` : `Game over: ${names[0]} wins`;
 }

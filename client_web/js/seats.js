@@ -5,10 +5,30 @@
 import { h, title } from "./dom.js";
 import { colourMark } from "./catalog.js";
 
-/** A seat's display name: its player's name, or its colour for computers and empty seats. */
+/** A seat's display name: the host's name for it (a player's, or a computer's "Computer L3"),
+ * else its colour (a guest nobody named, an empty seat). */
 export function seatName(seat) {
   if (!seat) return "";
-  return seat.kind === "computer" ? `Computer (${title(seat.colour)})` : seat.name || title(seat.colour);
+  return seat.name || title(seat.colour);
+}
+
+/** Whether the host ended the game before its end: abandoned, with no result. */
+export function abandoned(state) {
+  const reason = state.result?.reason;
+  return reason === "closed" || reason === "cancelled";
+}
+
+/** How the game ended, in a line: who won, or why nobody did. */
+export function endingText(state) {
+  const r = state.result || {};
+  const w = r.winners || [];
+  const name = (n) => seatName(state.seats[n - 1]);
+  if (r.reason === "closed") return "The host closed this game";
+  if (r.reason === "cancelled") return "The host cancelled this game";
+  if (w.length === 1) return `${name(w[0])} wins`;
+  if (w.length) return `Draw between ${w.map(name).join(" and ")}`;
+  if (r.reason === "everyone_left") return "Everyone left: nobody wins";
+  return "Game over";
 }
 
 /**
@@ -19,7 +39,6 @@ export function seatName(seat) {
 export function seatCards(state, ctx) {
   return state.seats.map((seat) => {
     const tags = [];
-    if (seat.kind === "computer") tags.push(`computer${seat.level ? " L" + seat.level : ""}`);
     if (ctx.tokens[seat.seat]) tags.push("you");
     if (seat.left) tags.push("left");
     else if (seat.away) tags.push("away");
@@ -32,7 +51,7 @@ export function seatCards(state, ctx) {
       "data-to-move": String(state.to_move === seat.seat && !ctx.finished) },
       h("div.seat-head", {},
         h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)),
-        h("span.seat-name", {}, seat.kind === "computer" ? colour : seat.name || colour),
+        h("span.seat-name", { "data-testid": `seat-name-label-${seat.seat}` }, seatName(seat)),
         tags.map((t) => h("span.tag", { "data-testid": `tag-${seat.seat}-${t.split(" ")[0].replace("…", "")}` }, t)),
         out ? h("span.tag.out", { "data-testid": `tag-${seat.seat}-out` }, "no moves left: turn skipped") : null,
         seat.score === null || seat.score === undefined ? null
@@ -45,31 +64,41 @@ export function seatCards(state, ctx) {
 
 /** An away seat may be declared left (after the host's grace period); in a 3–4 seat game an
  * open seat nobody claimed may be left empty so the others can start. Offered to seated
- * players and the host. */
+ * players and the host. The host may instead seat a computer at an open seat nobody claimed
+ * (`ctx.onSeatComputer`): in a two-seat game that is the way to start without the opponent,
+ * since an empty seat there would hand the other a win. */
 function declareButton(seat, ctx, nuSeats) {
   if (!ctx.canDeclare || ctx.finished || seat.left) return null;
   const colour = title(seat.colour);
   const empty = seat.kind === "open" && !seat.claimed;
-  if (!seat.away && !(empty && nuSeats > 2)) return null; // two players: wait for the other
-  return h("button.btn.small", { type: "button", "data-testid": `declare-left-${seat.seat}`,
+  const computer = empty && ctx.onSeatComputer
+    ? h("button.btn.small", { type: "button", "data-testid": `seat-computer-${seat.seat}`,
+      "aria-label": `A computer plays ${colour}`, onclick: () => ctx.onSeatComputer(seat.seat) }, "Computer plays")
+    : null;
+  if (!seat.away && !(empty && nuSeats > 2)) return computer; // two players: no empty seat
+  return [computer, h("button.btn.small", { type: "button", "data-testid": `declare-left-${seat.seat}`,
     "aria-label": empty ? `Play without ${colour}` : `Declare ${colour} left (after the host's grace period)`,
-    onclick: () => ctx.onDeclareLeft(seat.seat) }, empty ? "Play without" : "Declare left");
+    onclick: () => ctx.onDeclareLeft(seat.seat) }, empty ? "Play without" : "Declare left")];
 }
 
 /** Final scores, winner or draw, match points, rematch and replay links (JSON, and the
- * game's own formats from the catalog). `ctx`: {gameId, formats, canRematch, onRematch}. */
+ * game's own formats from the catalog). A game the host closed shows the scores as they stood
+ * and no result. `ctx`: {gameId, formats, canRematch, onRematch}. */
 export function gameOverCard(state, ctx) {
   const r = state.result || {};
-  const w = r.winners || [];
   const name = (n) => seatName(state.seats[n - 1]);
+  const none = abandoned(state);
   const rows = state.seats.map((seat, i) => h("tr", { "data-testid": `final-${seat.seat}` },
     h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)), " ", name(seat.seat)),
     h("td.num", {}, String(r.scores ? r.scores[i] : seat.score ?? "")),
-    h("td", {}, r.results ? r.results[i] : ""),
-    h("td.num", {}, r.points ? `+${r.points[i]}` : "")));
+    h("td", {}, none ? "—" : r.results?.[i] ?? ""),
+    h("td.num", {}, none ? "—" : r.points?.length ? `+${r.points[i]}` : "")));
   const id = ctx.gameId;
-  return h("section.card.gameover", { "data-testid": "gameover" },
-    h("h2", {}, w.length === 1 ? `${name(w[0])} wins` : w.length ? `Draw between ${w.map(name).join(" and ")}` : "Game over"),
+  return h("section.card.gameover", { "data-testid": "gameover", "data-reason": r.reason || "" },
+    h("h2", { "data-testid": "gameover-title" }, endingText(state)),
+    none ? h("p.note", { "data-testid": "gameover-note" }, r.reason === "cancelled"
+      ? "It ended before it started: nobody wins and nothing counts."
+      : "It ended before its end: nobody wins and nothing counts. The scores as they stood:") : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Result"), h("th", {}, "Match points"))),
       h("tbody", {}, rows)),
