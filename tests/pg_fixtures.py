@@ -135,6 +135,14 @@ class PgServer:
             self._kill()
         self.process = None
 
+    def crash(self) -> None:
+        """An immediate shutdown (SIGQUIT): no checkpoint, as after a crash of the server;
+        the next start recovers from its WAL."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGQUIT)
+            self.process.wait(60)
+            self.process = None
+
     def _kill(self) -> None:
         if self.process is not None:
             self.process.kill()

@@ -198,6 +198,22 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
     store.close()
 
 
+def test_every_acknowledged_append_is_there_after_the_server_crashes(pg_url, postgres):
+    store = PostgresStore(pg_url)
+    new_game(store)
+    for seq in range(2, 42):
+        store.append("g1", placed(seq, 1 + seq % 2, f"m{seq}"))
+    postgres.crash()
+    try:
+        with pytest.raises(StoreUnavailable):
+            store.append("g1", placed(42, 1, "lost"))
+    finally:
+        postgres.start()  # crash recovery from the WAL
+    assert store.events_since("g1", 0)[1:] == [placed(seq, 1 + seq % 2, f"m{seq}")
+                                               for seq in range(2, 42)]
+    store.close()
+
+
 def test_during_an_outage_the_host_answers_503_and_play_resumes_after(pg_url, postgres,
                                                                        tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path), "STORE": pg_url, "START_BOTS": False})
