@@ -430,7 +430,7 @@ def _game_line(game: FinishedGame, r: SeatResult, change) -> GameLine:
 def seat_label(r: SeatResult) -> str:
     if r.kind == "computer":
         return computer_name(r.level)
-    return r.name or f"Seat {r.seat}"
+    return r.name or r.colour.capitalize()  # a guest: its colour
 
 
 def fold(games: Iterable[FinishedGame]) -> dict[str, Player]:
