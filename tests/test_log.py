@@ -81,3 +81,44 @@ def test_events_are_frozen():
     e = log_from_json(sample_game().to_json())[1]
     with pytest.raises(AttributeError):
         e.seq = 3
+
+
+def test_a_closed_game_keeps_its_state_refuses_what_follows_and_is_abandoned():
+    from engine.core import GameClosed
+    from engine.errors import GameOverError
+    from engine.rules import is_over, outcome_of
+
+    g = new_game("duo", ("Ann", "Ben"))
+    g.play(1, "e9,d10,e10,f10,e11")
+    before = g.state
+    event = g.close()
+    assert event == GameClosed(seq=3, reason="closed") and g.closed == event
+    assert g.state is before and g.state_at(3) == before  # closing changes no position
+    assert g.closed_at(2) is None and g.closed_at(3) == event
+    assert is_over(g) and not is_over(g, 2)
+    outcome = outcome_of(g)
+    assert (outcome.winners, outcome.results, outcome.points, outcome.reason) == (
+        (), (), (), "closed")
+    assert outcome.scores == g.rules.outcome(before).scores  # the scores as they stood
+    assert outcome_of(g, 2).reason == "playing"
+    for command in (lambda: g.play(2, "j5"), lambda: g.leave(2), lambda: g.undo(1),
+                    lambda: g.close()):
+        with pytest.raises(GameOverError, match="closed"):
+            command()
+    again = Game.from_json(g.to_json())
+    assert again.closed == event and outcome_of(again) == outcome
+    with pytest.raises(LogError, match="closed"):  # nothing may follow it in a log
+        Game.from_events([*again.events, PiecePlaced(seq=4, seat=2, move="j5")])
+
+
+def test_only_a_game_not_over_is_closed_and_only_for_a_known_reason():
+    from engine.core import GameClosed
+
+    g = new_game("duo", ("Ann", "Ben"))
+    g.leave(2)
+    with pytest.raises(LogError, match="over"):
+        Game.from_events([*g.events, GameClosed(seq=3)])
+    fresh = new_game("duo")
+    with pytest.raises(LogError, match="cancelled"):
+        Game.from_events([*fresh.events, GameClosed(seq=2, reason="bored")])
+    assert Game.from_events([*fresh.events, GameClosed(seq=2, reason="cancelled")]).closed

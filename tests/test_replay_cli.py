@@ -127,3 +127,15 @@ def test_export_writes_a_tictactoe_game_as_json_only(tmp_path, capsys):
     assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
                  "--format", "blksgf"]) == 2
     assert "Tic-tac-toe games export as json, not blksgf" in capsys.readouterr().err
+
+
+def test_show_says_a_closed_game_ended_with_nobody_winning(tmp_path, capsys):
+    game = new_game("duo", ("Ann", "Bo"))
+    game.play(1, "e10")
+    game.close()
+    path = tmp_path / "closed.json"
+    path.write_text(game.to_json())
+    assert main(["replay", "show", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "duo · move 2 of 2: the host closed this game"
+    assert out[-3:] == ["  B Ann: -88", "  G Bo: -89", "The host closed this game: nobody won"]

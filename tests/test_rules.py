@@ -112,6 +112,21 @@ def test_turn_errors_and_leaving():
         g2.play(2, "j5")
 
 
+def test_when_every_seat_of_four_has_left_nobody_wins():
+    g = new_game("classic")
+    g.play(1, "a20")
+    for seat in (3, 1, 4):
+        g.leave(seat)
+        assert not g.state.is_over and RULES.outcome(g.state).reason == "playing"
+    assert g.state.to_move == 2  # the last one at the table plays on alone
+    g.leave(2)
+    assert g.state.is_over and g.state.to_move is None
+    out = RULES.outcome(g.state)
+    assert out.reason == "everyone_left" and out.winners == ()
+    assert out.results == ("loss",) * 4 and out.points == (3,) * 4
+    assert out.scores[0] == -88  # the monomino laid stays counted
+
+
 def test_cannot_pass_while_a_placement_exists():
     g = new_game("duo")
     with pytest.raises(E.CannotPassError, match="cannot pass"):
