@@ -184,6 +184,36 @@ def test_a_drop_the_hosts_list_rules_out_is_not_sent_and_says_why(host, open_pag
     assert host.state(gid)["seq"] == 1
 
 
+def test_a_drop_before_the_hosts_list_arrives_waits_for_it(host, open_page):
+    """The list is slow to come: a drop waits for it, then goes only if the host lists it."""
+    game = host.create("duo", [{"kind": "local", "name": "Ned"}, {"kind": "computer"}])
+    gid = game["id"]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
+    held, sent = [], []
+    page.route(re.compile(r"/legal\?"), lambda route: held.append(route))
+    page.on("request", lambda r: r.method == "POST" and sent.append(r.url))
+    page.get_by_test_id("piece-I3").tap()
+    expect(page.get_by_test_id("board")).to_have_attribute("data-preview", "pending")
+    page.get_by_test_id("cell-b2").tap()  # far from the start square
+    page.get_by_test_id("place").tap()
+    expect(page.get_by_test_id("message")).to_have_text("Checking with the host…")
+    page.wait_for_function("() => true")
+    assert len(held) == 1
+    held.pop().continue_()
+    expect(page.get_by_test_id("message")).to_contain_text("I3 does not fit on")
+    page.get_by_test_id("piece-I3").tap()  # put it back
+    page.get_by_test_id("piece-1").tap()  # it comes on the start square, where it fits
+    expect(page.get_by_test_id("board")).to_have_attribute("data-preview", "pending")
+    page.get_by_test_id("place").tap()
+    expect(page.get_by_test_id("message")).to_have_text("Checking with the host…")
+    assert sent == []
+    page.wait_for_function("() => true")
+    held.pop().continue_()
+    expect(page.get_by_test_id("cell-e10")).to_have_class(re.compile(r"\bo-blue\b"))
+    assert len(sent) == 1 and sent[0].endswith("/moves")
+
+
 def test_the_tray_keeps_still_and_fits_a_pixel_7(host, open_page):
     """Lifting a shape, turning it, putting it back and placing one move nothing in the
     tray; on a Pixel 7 the whole tray is on screen below the board, in either board size."""

@@ -360,11 +360,24 @@ export function createBoard(ctx) {
     }
     const hand = g.hand;
     const entry = legalEntry(hand.seat, hand.piece);
+    if (entry === null) {
+      // The host's list is on its way: decide when it is here (what it rules out is not sent).
+      const seq = g.state.seq;
+      const at = cellsKey(cells);
+      say("Checking with the host…");
+      g.legal.settled(seq, hand.seat, hand.piece).then(() => {
+        if (g.hand === hand && g.state.seq === seq && cellsKey(handCells()) === at && legalEntry(hand.seat, hand.piece)) {
+          say("");
+          place();
+        }
+      });
+      return;
+    }
     if (entry && !entry.byKey.has(cellsKey(cells))) {
       say(whyNot(hand.piece, cells, entry)); // the host's list has no such placement: not sent
       return;
     }
-    // The host's own text for the placement if it listed it; else (its list not in yet) the
+    // The host's own text for the placement if it listed it; else (no list: asking failed) the
     // cells, and the host says why not.
     const move = entry?.byKey.get(cellsKey(cells)) || cellsKey(cells);
     ctx.play(hand.seat, move).then((ok) => {

@@ -10,6 +10,12 @@ export class LegalPlacements {
     this.ask = ask;
     this.seq = null;
     this.entries = new Map(); // "seat:piece" -> {byKey: Map(cells key -> move text), cover: [cell names]} | null (loading)
+    this.asking = new Map(); // "seat:piece" -> the answer on its way (this seq)
+  }
+
+  /** Resolves when the list being asked for (this seq) has arrived or failed. */
+  settled(seq, seat, piece) {
+    return this.seq === seq ? this.asking.get(`${seat}:${piece}`) || Promise.resolve() : Promise.resolve();
   }
 
   /** The list for the current seq, or undefined / null (loading). */
@@ -22,12 +28,15 @@ export class LegalPlacements {
     if (this.seq !== seq) {
       this.seq = seq;
       this.entries.clear();
+      this.asking.clear();
     }
     const key = `${seat}:${piece}`;
     if (this.entries.has(key)) return false;
     this.entries.set(key, null);
+    const asked = this.ask(seat, { piece });
+    this.asking.set(key, asked.then(() => {}, () => {}));
     try {
-      const ans = await this.ask(seat, { piece });
+      const ans = await asked;
       if (this.seq !== seq || ans.seq !== seq) return false; // the game moved on meanwhile
       const byKey = new Map();
       const cover = new Set();
