@@ -790,7 +790,8 @@ class GameService:
                 return {"id": table.record.rematch_id, "created": False}
             if not table.finished:
                 raise ApiError("not_finished", "the game is still being played")
-            specs = [{"kind": s.kind, "name": s.name, "level": s.level or 1} for s in table.seats]
+            specs = [{"kind": s.kind, "name": None if s.kind == "computer" else s.name,
+                      "level": s.level or 1} for s in table.seats]  # a computer: its own name
             variant = registry.get(table.record.game).variants[table.record.variant]
             created = self.create(table.record.variant, specs, game=table.record.game,
                                   options=variant.rematch_options(table.options),

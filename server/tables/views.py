@@ -15,9 +15,10 @@ from server.tables.table import Table
 
 def seat_name(table: Table, seat: int) -> str | None:
     """The name a seat goes by: its player's, the computer's ("Computer L3"), or None for a
-    seat nobody named (a guest: shown by its colour, and no ladder player)."""
+    seat nobody named (a guest: shown by its colour, and no ladder player). A player who left
+    a game the computer plays on for them keeps their name."""
     record = table.seats[seat - 1]
-    if record.kind == "computer":
+    if record.kind == "computer" and not record.name:
         return computer_name(record.level)
     return record.name or None
 
