@@ -52,7 +52,7 @@ const CSS = `
 .piece[aria-pressed="true"] { background: #43506a; border: 2px solid #fff; box-shadow: 0 0 0 2px var(--c), 0 4px 8px rgba(0,0,0,.4); }
 .piece:disabled { opacity: .55; cursor: default; }
 .hand-controls { margin: 4px 0; }
-.hand-controls.idle { visibility: hidden; }
+.hand-controls.idle, .hand-controls.idle .btn { visibility: hidden; -webkit-tap-highlight-color: transparent; }
 .hand-controls .btn[data-off] { visibility: hidden; }
 .mini { display: flex; flex-wrap: wrap; gap: 5px 7px; margin-top: 4px; align-items: flex-end; width: 100%;
   background: none; border: 0; padding: 2px 0; color: inherit; font: inherit; cursor: zoom-in; text-align: left; }
