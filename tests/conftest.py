@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.pg_fixtures import pg_url, postgres  # noqa: F401 - PostgreSQL for the store tests
+from tests.redis_fixtures import redis_server, redis_url  # noqa: F401 - Redis for the club tests
 
 DATA = Path(__file__).parent / "data"
 PENTOBI = DATA / "pentobi"
