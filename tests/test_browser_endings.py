@@ -78,12 +78,29 @@ def test_the_card_of_a_closed_game_names_no_winner_and_keeps_the_scores(host, op
     assert page.errors == []
 
 
+def test_the_host_closes_a_game_from_the_phone(host, open_page):
+    game = ann_and_bo(host)
+    gid = game["id"]
+    page = open_page("Pixel 7", f"/#/game/{gid}", phone_of(game, host_token=True))
+    page.get_by_test_id("close-game").tap()
+    expect(page.get_by_test_id("close-text")).to_contain_text("nobody wins")
+    page.get_by_test_id("close-confirm").tap()
+    expect(page.get_by_test_id("gameover-title")).to_have_text("The host closed this game")
+    expect(page.get_by_test_id("close-game")).to_be_hidden()
+    assert host.state(gid)["result"]["reason"] == "closed"
+    watcher = open_page("Pixel 7", f"/#/game/{gid}/watch")  # a phone without the host token
+    expect(watcher.get_by_test_id("turn")).to_have_text("The host closed this game")
+    expect(watcher.get_by_test_id("close-game")).to_be_hidden()
+    assert page.errors == [] and watcher.errors == []
+
+
 def test_the_host_seats_a_computer_for_the_opponent_who_never_came(host, open_page):
     game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "open"}])
     gid = game["id"]
     page = open_page("Pixel 7", f"/#/game/{gid}", phone_of(game, host_token=True))
     expect(page.get_by_test_id("turn")).to_have_text("Waiting for 1 more player")
     expect(page.get_by_test_id("declare-left-2")).to_have_count(0)  # no free win
+    expect(page.get_by_test_id("close-game")).to_have_text("Cancel game")
     page.get_by_test_id("seat-computer-2").tap()
     expect(page.get_by_test_id("seat-name-label-2")).to_have_text("Computer L1")
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")

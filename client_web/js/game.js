@@ -47,6 +47,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
   };
   const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.hint, b.undo, b.leave);
+  // The host's phone may end the game before its end: abandoned, nobody wins (or cancelled
+  // while it still waits for players).
+  const closeBtn = btn("close-game", "Close game", "Close this game: nobody wins", () => askClose(), ".danger");
+  const hostControls = h("div.controls", { role: "group", "aria-label": "Host", hidden: true }, closeBtn);
   // The game's own actions (resign, offer a draw…): what the host says each of my seats may do
   // now (seats[].actions), labelled from the catalog's `actions`.
   const actionsBox = h("div.controls.actions", { "data-testid": "actions", role: "group", "aria-label": "Game actions",
@@ -58,7 +62,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
     h("div.play", {}, boardWrap,
-      h("div.side", {}, notice, message, boardSide, turnControls, actionsBox, panel, seatsBox)),
+      h("div.side", {}, notice, message, boardSide, turnControls, actionsBox, panel, seatsBox, hostControls)),
     dialog);
   root.append(screen);
 
@@ -184,6 +188,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     renderNotice();
     const spectator = mySeats().length === 0;
     turnControls.hidden = spectator || finished();
+    hostControls.hidden = !memory.hostToken(gameId) || finished() || g.watch;
+    closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";
     b.pass.disabled = !a || s.seats[a - 1].can_move;
     b.hint.hidden = !g.entry?.hint; // only for a game whose catalog line offers hints
     b.hint.disabled = !a || g.busy;
@@ -463,6 +469,24 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       memory.remember(answer.id, { seats: g.tokens, host: memory.hostToken(gameId) });
       location.hash = `#/game/${answer.id}`;
     });
+  }
+
+  function askClose() {
+    const waiting = g.state.status === "open";
+    dialog.replaceChildren(h("h2", { id: "leave-title" }, waiting ? "Cancel this game?" : "Close this game?"),
+      h("p", { "data-testid": "close-text" }, waiting
+        ? "Nobody has taken the open seat yet: the game ends before it starts, and nothing counts."
+        : "The game ends now, unfinished: nobody wins, nothing counts for the ladder, and the scores stay as they stand."),
+      h("div.controls", {},
+        btn("close-cancel", "Keep playing", "Keep the game going", () => dialog.close()),
+        btn("close-confirm", waiting ? "Cancel game" : "Close game", "Close the game", () => {
+          dialog.close();
+          act(async () => {
+            seqAtAction = g.state.seq;
+            applyState(await api("POST", `/games/${gameId}/close`, { token: memory.hostToken(gameId) }));
+          });
+        }, ".danger")));
+    dialog.showModal();
   }
 
   function askLeave() {
