@@ -218,8 +218,8 @@ class ReplaySchema(ma.Schema):
         "description": "index, seq, kind (start/move/left/takeback or the game's own), "
                        "seat, move, details (the game's: Corner Claim's piece, squares), "
                        "taken_back, to_move, scores, left, board (the game's public board, "
-                       "as in a game's state), seats (colour, left, score, can_move, view), "
-                       "result (docs/formats.md)"})
+                       "as in a game's state), seats (colour, left, score, can_move, view, "
+                       "out_of_moves), result (docs/formats.md)"})
     series = fields.Dict(required=True)
     result = fields.Dict(allow_none=True, required=True)
     formats = fields.List(fields.Nested(FormatSchema), required=True)
