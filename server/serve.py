@@ -225,14 +225,16 @@ def run(args: argparse.Namespace) -> int:
     app.config["PUBLIC_URL"] = url
     announcer = None
     if not args.no_mdns:
-        from server.lan.discovery import Announcer
+        from server.lan.discovery import Announcer, identity
 
         service = app.extensions["cornerclaim"]
         announcer = Announcer(url.split("//")[1].split(":")[0], server.port,
                               version=host_version(),
                               open_games=lambda: sum(t.status == "open"
                                                      for t in service.tables()),
-                              interfaces=_interfaces(args)).start()
+                              interfaces=_interfaces(args),
+                              **identity(service.store, server.port,
+                                         shared=bool(store))).start()
     if store:
         data_dir = app.extensions["cornerclaim"].store.where
     print_banner(url, data_dir, qr=not args.no_qr)

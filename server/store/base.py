@@ -114,6 +114,12 @@ class EventStore(Protocol):
 
     def link_rematch(self, old_id: str, new_id: str) -> None: ...
 
+    def host_id(self) -> str:
+        """The id of the host this store belongs to: made at random when first asked and kept
+        in the store, so it outlives restarts and every process sharing the store (a club's
+        database) has the same one; mDNS groups a host's processes by it."""
+        ...
+
     def close(self) -> None: ...
 
 

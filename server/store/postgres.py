@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -90,6 +91,12 @@ MIGRATIONS: tuple[str, ...] = (
         seat        integer NOT NULL,
         token_hash  text NOT NULL,
         PRIMARY KEY (game_id, seat)
+    );
+    """,
+    """
+    CREATE TABLE host (
+        one  boolean PRIMARY KEY DEFAULT true CHECK (one),
+        id   text NOT NULL
     );
     """,
 )
@@ -293,6 +300,14 @@ class PostgresStore:
     def link_rematch(self, old_id: str, new_id: str) -> None:
         self._run(lambda conn: conn.execute("UPDATE games SET rematch_id = %s WHERE id = %s",
                                             (new_id, old_id)))
+
+    def host_id(self) -> str:
+        def run(conn: psycopg.Connection) -> str:
+            conn.execute("INSERT INTO host (id) VALUES (%s) ON CONFLICT (one) DO NOTHING",
+                         (secrets.token_hex(8),))
+            return conn.execute("SELECT id FROM host").fetchone()[0]
+
+        return self._run(run)
 
     # -- reading ---------------------------------------------------------------------------
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -74,6 +75,10 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     token_hash  TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS host (
+    one  INTEGER PRIMARY KEY CHECK (one = 1),
+    id   TEXT NOT NULL
+);
 """
 
 
@@ -273,6 +278,14 @@ class SqliteStore:
             " LEFT JOIN seat_tokens t ON t.game_id = s.game_id AND t.seat = s.seat"
             " WHERE s.game_id = ? ORDER BY s.seat", (game_id,))
         return [SeatRecord(*r) for r in rows]
+
+    def host_id(self) -> str:
+        rows = self._query("SELECT id FROM host")
+        if not rows:
+            self._write([("INSERT OR IGNORE INTO host (one, id) VALUES (1, ?)",
+                          (secrets.token_hex(8),))])
+            rows = self._query("SELECT id FROM host")
+        return rows[0][0]
 
     def close(self) -> None:
         with self._lock:
