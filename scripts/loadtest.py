@@ -2,6 +2,7 @@
 """Load test: N four-seat games against a real host, every seat a real Socket.IO client.
 
     .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 [--think 1.0] [--json F]
+    .venv/bin/python scripts/loadtest.py --processes 3 --tables 300 --seconds 60
 
 The host is `cornerclaim serve` started as a subprocess on 127.0.0.1 with a fresh data dir
 (or --url for one already running). Each table is a classic game with four open seats; four
@@ -22,6 +23,21 @@ With `--bot-tables K`, K classic games of four computer seats (`--bot-level`) ru
 phones for the whole run, so the host's bot pool is never idle: the phones' latency is then
 that of a busy host.
 
+A club's host (`--processes N`, N > 1): a throwaway PostgreSQL server (durable: `fsync` on,
+as a club's database runs) and a throwaway Redis, both on 127.0.0.1 with the tests' helpers
+(tests/pg_fixtures.py, tests/redis_fixtures.py), and N `cornerclaim serve --store
+postgresql://… --message-queue redis://… --port P` processes. Each table's four phones are
+spread over the processes (seat n of table i on process (i + n) mod N), so one game's phones
+sit on different processes and every broadcast crosses Redis; each phone's REST calls go to
+its own process. `--store postgresql` runs the single process on PostgreSQL too; `--queue`
+gives a single process the Redis queue. At the end every acknowledged move must be in the
+database at its seq, and the report adds a table of each process's memory and CPU (the host
+processes, their bot workers, PostgreSQL's and Redis's). A `serve` without
+`--message-queue` is refused before anything starts.
+
+Every seat also checks the order of what it receives: a broadcast whose seq skips one is an
+error; one it already had (a repeat) is counted.
+
 The same machinery drives scripts/crashtest.py and tests/test_load.py.
 """
 
@@ -29,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -106,11 +123,7 @@ class HostProcess:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time the host has used so far (0 where there is no /proc)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, AttributeError, IndexError, ValueError):
-            return 0.0
+        return cpu_seconds(self.proc.pid) if self.proc else 0.0
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -127,6 +140,51 @@ class HostProcess:
         return self.proc.returncode if self.proc else 0
 
 
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU seconds of a process (with `children`, also of its children that
+    ended and were waited for); 0 where there is no /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = int(fields[11]) + int(fields[12])
+        if children:
+            ticks += int(fields[13]) + int(fields[14])
+        return ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """`pid` and every live process below it (from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo.extend(parents.get(p, ()))
+    return found
+
+
+def pss_mb(pids: list[int]) -> float:
+    """The proportional set size of these processes together, MB: shared pages (PostgreSQL's
+    shared buffers, a forked worker's) counted once in all, not once a process."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+                    break
+        except OSError:
+            continue
+    return total / 1024
+
+
 # -- what the clients saw -------------------------------------------------------------------
 @dataclass
 class Stats:
@@ -135,6 +193,7 @@ class Stats:
     acked: dict[tuple[str, int], str] = field(default_factory=dict)  # (game, seq) -> move
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
+    repeats: int = 0  # broadcasts a seat received twice
     host_down: bool = False  # set by the crash test: failures after this are expected
 
     def error(self, text: str) -> None:
@@ -227,11 +286,12 @@ class TableRun:
     """Four seats around one game; a finished game is followed by a new one."""
 
     def __init__(self, index: int, stats: Stats, http: aiohttp.ClientSession, url: str,
-                 think: float, rng: random.Random) -> None:
+                 think: float, rng: random.Random, *, urls: list[str] | None = None) -> None:
         self.index = index
         self.stats = stats
         self.http = http
         self.url = url
+        self.urls = urls  # seat n's process (several processes), else every seat on `url`
         self.think = think
         self.rng = rng
         self.seats = [Seat(self, n) for n in (1, 2, 3, 4)]
@@ -240,6 +300,11 @@ class TableRun:
         self.sent: dict[int, float] = {}  # seq -> when the move was emitted
         self.arrived: dict[int, set[int]] = {}  # seq -> seats that have its broadcast
         self.all_arrived: dict[int, asyncio.Event] = {}
+        self.expect: dict[int, int] = {}  # seat -> the seq its socket should get next
+
+    def url_of(self, seat: int) -> str:
+        """The host process seat `seat`'s phone talks to."""
+        return self.urls[seat - 1] if self.urls else self.url
 
     # -- the host's broadcasts ---------------------------------------------------------------
     def seen(self, seat: int, data: dict) -> None:
@@ -247,6 +312,13 @@ class TableRun:
             return
         seq = data["event"]["seq"]
         now = time.monotonic()
+        want = self.expect.get(seat)
+        if want is not None:
+            if seq > want:
+                self.stats.error(f"{self.game_id} seat {seat}: event {seq} came before {want}")
+            elif seq < want:
+                self.stats.repeats += 1
+            self.expect[seat] = max(want, seq + 1)
         if seq in self.sent:
             self.stats.latencies.append(now - self.sent[seq])
             self.stats.arrived_at.append(now)
@@ -258,9 +330,10 @@ class TableRun:
             self.all_arrived[seq].set()
 
     # -- REST --------------------------------------------------------------------------------
-    async def rest(self, method: str, path: str, **kw: Any) -> dict:
+    async def rest(self, method: str, path: str, *, seat: int = 1, **kw: Any) -> dict:
+        """A REST call from seat `seat`'s phone (to its process)."""
         for _ in range(20):
-            async with self.http.request(method, self.url + path, **kw) as r:
+            async with self.http.request(method, self.url_of(seat) + path, **kw) as r:
                 body = await r.json(content_type=None)
                 if r.status == 429:  # 400 phones behind one address: wait our turn
                     await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
@@ -278,11 +351,13 @@ class TableRun:
         self.game_id = created["id"]
         for seat in self.seats:
             claimed = await self.rest("POST", f"/api/games/{self.game_id}/seats/{seat.number}",
+                                      seat=seat.number,
                                       json={"name": f"T{self.index}S{seat.number}"})
             seat.token = claimed["token"]
         self.sent.clear()
         self.arrived.clear()
         self.all_arrived.clear()
+        self.expect.clear()
 
     async def join(self) -> None:
         """Every seat joins the game's room with its token; the state comes with the ack."""
@@ -292,6 +367,7 @@ class TableRun:
             if "error" in ack:
                 raise RuntimeError(f"join {self.game_id}: {ack['error']}")
             self.state = ack["state"]
+            self.expect[seat.number] = ack["state"]["seq"] + 1
 
     async def unjoin(self) -> None:
         """Every seat leaves the finished game's room, as the phone client does when it goes
@@ -310,7 +386,7 @@ class TableRun:
         number, seq = state["to_move"], state["seq"]
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-        legal = await self.rest("GET", f"/api/games/{self.game_id}/legal",
+        legal = await self.rest("GET", f"/api/games/{self.game_id}/legal", seat=number,
                                 params={"seat": str(number)})
         if legal["seq"] != seq or not legal["moves"]:
             self.stats.error(f"{self.game_id}: legal list at {legal['seq']} for seq {seq}, "
@@ -346,7 +422,7 @@ class TableRun:
         try:
             if connect:
                 for seat in self.seats:
-                    await seat.connect(self.url)
+                    await seat.connect(self.url_of(seat.number))
             if self.game_id is None or not all(s.token for s in self.seats):
                 await self.new_game()
             await self.join()
@@ -395,9 +471,126 @@ def stored_moves(db_path: Path) -> dict[tuple[str, int], str | None]:
     return {(g, s): json.loads(b).get("move") for g, s, b in rows}
 
 
+def stored_moves_pg(url: str) -> dict[tuple[str, int], str | None]:
+    """`stored_moves` of a PostgreSQL store."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT game_id, seq, body FROM events").fetchall()
+    return {(g, s): json.loads(b).get("move") for g, s, b in rows}
+
+
 def missing_moves(acked: dict[tuple[str, int], str], stored: dict) -> list[tuple]:
     """Acknowledged moves that are not in the store at their seq."""
     return [(key, move) for key, move in acked.items() if stored.get(key) != move]
+
+
+# -- a club: several processes over PostgreSQL and Redis --------------------------------------
+def serve_supports(option: str) -> bool:
+    """Whether this checkout's `cornerclaim serve` has `option` (its --help lists it)."""
+    done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--help"], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    return re.search(rf"(^|\s){re.escape(option)}\b", done.stdout) is not None
+
+
+class ClubServers:
+    """A throwaway PostgreSQL server with one database and, with `redis`, a throwaway Redis,
+    both on 127.0.0.1, started by the tests' helpers and gone (processes and folders) when
+    the `with` block ends. PostgreSQL runs durable (`fsync`, `full_page_writes` on), as a
+    club's database would; the tests' server skips both."""
+
+    def __init__(self, *, redis: bool, max_connections: int = 100) -> None:
+        if str(REPO) not in sys.path:
+            sys.path.insert(0, str(REPO))  # the tests' helpers
+        from tests import pg_fixtures, redis_fixtures
+
+        found = pg_fixtures.bindir()
+        if found is None:
+            raise SystemExit("PostgreSQL is not installed (scripts/test installs Debian's "
+                             "postgresql)")
+        self.pg = pg_fixtures.PgServer(found)
+        self.pg.settings = {**self.pg.settings, "fsync": "on", "full_page_writes": "on",
+                            "max_connections": str(max_connections)}
+        self.redis = None
+        if redis:
+            binary = redis_fixtures.binary()
+            if binary is None:
+                raise SystemExit("Redis is not installed (scripts/test installs Debian's "
+                                 "redis-server)")
+            self.redis = redis_fixtures.RedisServer(binary)
+        self.store_url = ""
+
+    def __enter__(self) -> ClubServers:
+        try:
+            self.pg.init().start()
+            self.store_url = self.pg.create_database()
+            if self.redis is not None:
+                self.redis.start()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self.redis is not None:
+                self.redis.close()
+        finally:
+            self.pg.close()
+
+    @property
+    def queue_url(self) -> str | None:
+        return self.redis.url if self.redis is not None else None
+
+    def rows(self) -> list[dict]:
+        """A row of the process table each for PostgreSQL and Redis (while they run)."""
+        rows = []
+        if self.pg.process is not None:
+            tree = descendants(self.pg.process.pid)
+            cpu = cpu_seconds(self.pg.process.pid, children=True) + sum(
+                cpu_seconds(p) for p in tree[1:])
+            rows.append({"process": f"postgres ({len(tree)} processes)", "port": self.pg.port,
+                         "peak_rss_mb": None, "rss_mb": None, "pss_mb": pss_mb(tree),
+                         "cpu_s": cpu})
+        if self.redis is not None and self.redis.process is not None:
+            pid = self.redis.process.pid
+            rows.append({"process": "redis-server", "port": self.redis.port,
+                         "peak_rss_mb": proc_status(pid, "VmHWM") / 1024,
+                         "rss_mb": proc_status(pid, "VmRSS") / 1024,
+                         "pss_mb": pss_mb([pid]), "cpu_s": cpu_seconds(pid)})
+        return rows
+
+
+def proc_status(pid: int, field_name: str) -> int:
+    """A field of /proc/<pid>/status in KiB; 0 where there is none."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def host_row(number: int, host: HostProcess, cpu_before: float) -> dict:
+    """A host process's row of the process table: its own peak and current RSS, its tree's
+    PSS (its bot workers too) and the CPU it used during the run."""
+    pid = host.proc.pid
+    return {"process": f"host {number}", "port": host.port,
+            "peak_rss_mb": host.status("VmHWM") / 1024, "rss_mb": host.status("VmRSS") / 1024,
+            "pss_mb": pss_mb(descendants(pid)), "cpu_s": host.cpu_seconds() - cpu_before}
+
+
+def process_table(rows: list[dict]) -> str:
+    """The rows as a plain-text table (a dash where a figure does not apply)."""
+    head = ("process", "port", "peak RSS MB", "RSS MB", "PSS with children MB", "CPU s")
+    cells = [head] + [(r["process"], str(r["port"]),
+                       *("-" if r[k] is None else f"{r[k]:.1f}"
+                         for k in ("peak_rss_mb", "rss_mb", "pss_mb", "cpu_s")))
+                      for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    return "\n".join("  ".join(c[0].ljust(widths[0]) if i == 0 else c[i].rjust(widths[i])
+                               for i in range(len(head))) for c in cells)
 
 
 # -- the whole run --------------------------------------------------------------------------
@@ -423,6 +616,11 @@ class Report:
     p99_windows_ms: list[float] = field(default_factory=list)  # p99 in each RSS interval
     disk: dict[str, float] = field(default_factory=dict)  # probe_disk before the run
     slow_commits: tuple[int, float] | None = None  # the host's commits over 50 ms, longest ms
+    processes: int = 1
+    store: str = "sqlite"  # or "postgresql"
+    queue: bool = False  # the Redis message queue
+    repeats: int = 0  # broadcasts a seat received twice
+    process_rows: list[dict] = field(default_factory=list)  # process_table's rows
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -431,26 +629,32 @@ class Report:
         disk = (f"the data dir's disk before the run, {d['commits']:.0f} lone commits: "
                 f"p50 {d['p50_ms']:.2f} ms, p99 {d['p99_ms']:.2f} ms, max {d['max_ms']:.1f} ms, "
                 f"{d['over_20ms']:.0f} over 20 ms\n") if d else ""
-        return (disk + f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
+        club = (f"host processes {self.processes}, store {self.store}, Redis message queue "
+                f"{'yes' if self.queue else 'no'}\n")
+        return (disk + club
+                + f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
                 f"moves acknowledged {self.moves} ({self.moves_per_s:.1f}/s), "
                 f"games finished {self.games_finished}\n"
                 f"move -> broadcast at every seat: p50 {self.p50_ms:.1f} ms, "
                 f"p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, max {self.max_ms:.1f} ms\n"
                 f"p99 in each interval between RSS samples, ms: {windows}\n"
                 f"errors {len(self.errors)}, acknowledged moves missing from the store "
-                f"{self.lost}\nhost peak RSS (VmHWM) {self.rss_peak_mb:.1f} MB; "
+                f"{self.lost}, broadcasts a seat got twice {self.repeats}\n"
+                f"host peak RSS (VmHWM) {self.rss_peak_mb:.1f} MB; "
                 f"RSS samples MB: {rss}\nCPU seconds: host {self.host_cpu_s:.1f}, "
                 f"load clients {self.client_cpu_s:.1f} (of {self.seconds:.0f} s wall)"
                 + (f"\nhost commits the disk held over 50 ms: {self.slow_commits[0]}, the "
                    f"longest {self.slow_commits[1]:.0f} ms" if self.slow_commits else "")
                 + (f"\ncomputer games beside them {self.bot_tables}: {self.bot_moves} "
-                   "computer moves" if self.bot_tables else ""))
+                   "computer moves" if self.bot_tables else "")
+                + ("\n" + process_table(self.process_rows) if self.process_rows else ""))
 
 
-async def _sample_rss(host: HostProcess, every: float, out: list[float],
+async def _sample_rss(hosts: list[HostProcess], every: float, out: list[float],
                       stop: asyncio.Event) -> None:
+    """The host processes' RSS together, MB, every `every` seconds until `stop`."""
     while not stop.is_set():
-        out.append(host.status("VmRSS") / 1024)
+        out.append(sum(h.status("VmRSS") for h in hosts) / 1024)
         try:
             await asyncio.wait_for(stop.wait(), every)
         except TimeoutError:
@@ -486,26 +690,82 @@ async def run_bot_games(http: aiohttp.ClientSession, url: str, count: int, level
 
 async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir: Path,
                host_args: tuple[str, ...] = (), bot_tables: int = 0,
-               bot_level: int = 5, probe: bool = True) -> Report:
+               bot_level: int = 5, probe: bool = True, processes: int = 1,
+               store: str = "sqlite", queue: bool | None = None,
+               pg_max_connections: int = 100) -> Report:
+    """Run the load; with `processes` > 1 (or `store="postgresql"`, or `queue`) over a
+    throwaway PostgreSQL and, for the queue (several processes need it), Redis."""
+    queue = processes > 1 if queue is None else queue
+    if processes > 1:
+        store = "postgresql"
     disk = probe_disk(data_dir) if probe else {}
-    host = HostProcess(data_dir, extra=host_args).start()
+    with contextlib.ExitStack() as stack:
+        club = None
+        if store == "postgresql" or queue:
+            club = stack.enter_context(ClubServers(redis=queue,
+                                                   max_connections=pg_max_connections))
+        return await _load(tables, seconds, think=think, seed=seed, data_dir=data_dir,
+                           host_args=host_args, bot_tables=bot_tables, bot_level=bot_level,
+                           disk=disk, processes=processes, club=club, store=store)
+
+
+def spread(urls: list[str], table: int) -> list[str] | None:
+    """The process each of a table's four seats talks to: seat n of table i on process
+    (i + n) mod N, so one game's phones sit on min(N, 4) processes and the tables' phones
+    are shared out evenly; None for a single process."""
+    if len(urls) < 2:
+        return None
+    return [urls[(table + n) % len(urls)] for n in range(4)]
+
+
+def _start_hosts(data_dir: Path, processes: int, host_args: tuple[str, ...],
+                 club: ClubServers | None, store: str) -> list[HostProcess]:
+    """The host processes, each its own data dir (`data_dir` itself for a lone SQLite
+    host), on PostgreSQL and Redis when the club has them."""
+    extra = list(host_args)
+    if store == "postgresql":
+        extra += ["--store", club.store_url]
+    if club is not None and club.queue_url:
+        extra += ["--message-queue", club.queue_url]
+    if processes == 1 and store == "sqlite":
+        dirs = [data_dir]
+    else:
+        dirs = [data_dir / f"process-{n}" for n in range(1, processes + 1)]
+    hosts: list[HostProcess] = []
+    try:
+        for folder in dirs:
+            hosts.append(HostProcess(folder, extra=tuple(extra)).start())
+    except BaseException:
+        for h in hosts:
+            h.kill()
+        raise
+    return hosts
+
+
+async def _load(tables: int, seconds: float, *, think: float, seed: int, data_dir: Path,
+                host_args: tuple[str, ...], bot_tables: int, bot_level: int, disk: dict,
+                processes: int, club: ClubServers | None, store: str) -> Report:
+    hosts = _start_hosts(data_dir, processes, host_args, club, store)
     stats = Stats()
     rng = random.Random(seed)
     samples: list[float] = []
     stop = asyncio.Event()
+    rows: list[dict] = []
     try:
         connector = aiohttp.TCPConnector(limit=64)
         async with aiohttp.ClientSession(connector=connector) as http:
-            runs = [TableRun(i, stats, http, host.url, think, random.Random(rng.random()))
+            urls = [h.url for h in hosts]
+            runs = [TableRun(i, stats, http, urls[0], think, random.Random(rng.random()),
+                             urls=spread(urls, i))
                     for i in range(tables)]
             every = max(1.0, seconds / 20)
-            sampler = asyncio.create_task(_sample_rss(host, every, samples, stop))
+            sampler = asyncio.create_task(_sample_rss(hosts, every, samples, stop))
             bots_stop, bot_moves = asyncio.Event(), [0]
-            bots = asyncio.create_task(run_bot_games(http, host.url, bot_tables, bot_level,
+            bots = asyncio.create_task(run_bot_games(http, urls[0], bot_tables, bot_level,
                                                      bots_stop, bot_moves)) \
                 if bot_tables else None
             started = time.monotonic()
-            cpu = time.process_time(), host.cpu_seconds()
+            cpu = time.process_time(), [h.cpu_seconds() for h in hosts]
             await run_tables(runs, seconds, ramp=min(5.0, seconds / 4))
             elapsed = time.monotonic() - started
             stop.set()
@@ -513,21 +773,30 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
             await sampler
             if bots is not None:
                 await bots
-        peak = host.status("VmHWM") / 1024
-        host_cpu, client_cpu = host.cpu_seconds() - cpu[1], time.process_time() - cpu[0]
+        peak = max(h.status("VmHWM") for h in hosts) / 1024
+        rows = [host_row(n, h, before)
+                for n, (h, before) in enumerate(zip(hosts, cpu[1], strict=True), 1)]
+        rows += club.rows() if club is not None else []
+        host_cpu = sum(r["cpu_s"] for r in rows[:len(hosts)])
+        client_cpu = time.process_time() - cpu[0]
     finally:
-        code = host.stop()
-    if code not in (0, None):
-        stats.errors.append(f"the host exited with {code}")
-    lost = missing_moves(stats.acked, stored_moves(data_dir / STORE_FILE))
-    slow = slow_commits(host.log())
+        codes = [h.stop() for h in hosts]
+    for n, code in enumerate(codes, 1):
+        if code not in (0, None):
+            stats.errors.append(f"host {n} exited with {code}" if len(hosts) > 1
+                                else f"the host exited with {code}")
+    stored = (stored_moves_pg(club.store_url) if store == "postgresql"
+              else stored_moves(data_dir / STORE_FILE))
+    lost = missing_moves(stats.acked, stored)
+    slow = slow_commits(hosts[0].log()) if store == "sqlite" else None
     lat = stats.latencies
     return Report(tables, elapsed, len(stats.acked), len(stats.acked) / elapsed,
                   1000 * percentile(lat, 50), 1000 * percentile(lat, 95),
                   1000 * percentile(lat, 99), 1000 * max(lat, default=float("nan")),
                   stats.errors, len(lost), stats.games_finished, peak, samples,
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
-                  windowed_p99(lat, stats.arrived_at, started, every), disk, slow)
+                  windowed_p99(lat, stats.arrived_at, started, every), disk, slow,
+                  processes, store, bool(club and club.queue_url), stats.repeats, rows)
 
 
 SLOW_LINE = re.compile(r"slow disk: (\d+) commits over -?\d+ ms while the store was open; "
@@ -559,14 +828,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-level", type=int, default=5, help="their level (5)")
     parser.add_argument("--no-disk-probe", action="store_true",
                         help="skip timing 300 lone commits in the data dir first (3 s)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="host processes (1); more than one run over a throwaway "
+                             "PostgreSQL and Redis, each table's phones spread over them")
+    parser.add_argument("--store", choices=("sqlite", "postgresql"), default=None,
+                        help="the game store: SQLite in the data dir (one process's default) "
+                             "or a throwaway PostgreSQL (several processes')")
+    parser.add_argument("--queue", action="store_true",
+                        help="the Redis message queue even for one process")
+    parser.add_argument("--pg-max-connections", type=int, default=100,
+                        help="the throwaway PostgreSQL's max_connections (100)")
     args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.processes > 1 and args.store == "sqlite":
+        parser.error("several processes share a PostgreSQL store, not SQLite")
+    queue = args.queue or args.processes > 1
+    if queue and not serve_supports("--message-queue"):
+        print("cannot run: this `cornerclaim serve` has no --message-queue option, and host "
+              "processes reach each other's phones only through the Redis message queue",
+              file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="cc-load-") as tmp:
         data_dir = Path(args.data_dir or tmp)
         report = asyncio.run(load(args.tables, args.seconds, think=args.think, seed=args.seed,
                                   data_dir=data_dir,
                                   host_args=("--write-rate", str(args.write_rate)),
                                   bot_tables=args.bot_tables, bot_level=args.bot_level,
-                                  probe=not args.no_disk_probe))
+                                  probe=not args.no_disk_probe, processes=args.processes,
+                                  store=args.store or "sqlite", queue=queue,
+                                  pg_max_connections=args.pg_max_connections))
     print(report.summary())
     for line in report.errors[:20]:
         print("  error:", line)

@@ -65,6 +65,11 @@ class PgServer:
     """One PostgreSQL server in a temporary folder; `stop()` and `start()` again on the same
     port and data (an outage), `close()` to end it and delete everything."""
 
+    #: Server settings (`-c name=value`): a throwaway server needs no durability;
+    #: scripts/loadtest.py turns it back on to measure what a club's database would do.
+    settings = {"fsync": "off", "full_page_writes": "off", "max_connections": "100",
+                "shared_buffers": "16MB"}
+
     def __init__(self, bin_dir: Path) -> None:
         self.bin = bin_dir
         root = os.geteuid() == 0 and Path("/tmp").is_dir()  # a folder `nobody` can reach
@@ -104,8 +109,8 @@ class PgServer:
         log = open(self.log, "ab")  # noqa: SIM115 - the child holds it
         self.process = self._run(
             "postgres", "-D", str(self.data), "-p", str(self.port), "-h", "127.0.0.1",
-            "-k", str(self.root), "-c", "fsync=off", "-c", "full_page_writes=off",
-            "-c", "max_connections=100", "-c", "shared_buffers=16MB",
+            "-k", str(self.root),
+            *(arg for name, value in self.settings.items() for arg in ("-c", f"{name}={value}")),
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=_die_with_parent)
         log.close()
         deadline = time.monotonic() + timeout

@@ -11,6 +11,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
@@ -51,3 +53,66 @@ def test_phones_play_on_while_computer_games_keep_the_bot_pool_busy(tmp_path):
     assert report.errors == [] and report.lost == 0
     assert report.moves > 20, "the phones hardly played"
     assert report.bot_moves > 10, "the computer games did not move"
+
+
+# -- a club: several processes over PostgreSQL and Redis ------------------------------------
+def test_one_games_phones_are_spread_over_the_processes():
+    spread = script("loadtest").spread
+    assert spread(["a"], 0) is None
+    assert [spread(["a", "b", "c"], i) for i in range(3)] == [
+        ["a", "b", "c", "a"], ["b", "c", "a", "b"], ["c", "a", "b", "c"]]
+    assert sorted(spread(["a", "b"], 5)) == ["a", "a", "b", "b"]
+
+
+def test_the_club_servers_start_and_leave_nothing_behind():
+    pytest.importorskip("psycopg", reason="psycopg is in the club extra (scripts/test)")
+    from tests.pg_fixtures import bindir
+    from tests.redis_fixtures import binary
+
+    if bindir() is None or binary() is None:
+        pytest.skip("PostgreSQL and Redis are needed (scripts/test installs them)")
+    loadtest = script("loadtest")
+    with loadtest.ClubServers(redis=True) as club:
+        assert club.store_url.startswith("postgresql://cornerclaim@127.0.0.1:")
+        assert club.queue_url == f"redis://127.0.0.1:{club.redis.port}/0"
+        assert club.redis.ping()
+        rows = {r["process"].split()[0]: r for r in club.rows()}
+        assert rows["postgres"]["pss_mb"] > 0 and rows["redis-server"]["rss_mb"] > 0
+        pids = [club.pg.process.pid, club.redis.process.pid]
+        folders = [club.pg.root, club.redis.root]
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)
+    assert not any(folder.exists() for folder in folders)
+
+
+def test_one_process_on_postgresql_loses_nothing(tmp_path):
+    pytest.importorskip("psycopg", reason="psycopg is in the club extra (scripts/test)")
+    loadtest = script("loadtest")
+    report = asyncio.run(loadtest.load(3, 8.0, think=0.2, seed=9, data_dir=tmp_path,
+                                       host_args=("--write-rate", "200"), probe=False,
+                                       store="postgresql"))
+    print(report.summary())
+    assert report.errors == [] and report.lost == 0 and report.repeats == 0
+    assert report.moves > 10, "the tables hardly played"
+    assert report.store == "postgresql" and not report.queue
+    assert [r["process"] for r in report.process_rows][0] == "host 1"
+    assert report.process_rows[1]["process"].startswith("postgres (")
+
+
+def test_two_processes_play_over_redis_or_are_refused_clearly(tmp_path, capsys):
+    """Phones of one game on two processes; a `serve` without the Redis queue is refused
+    before anything starts."""
+    pytest.importorskip("psycopg", reason="psycopg is in the club extra (scripts/test)")
+    loadtest = script("loadtest")
+    if not loadtest.serve_supports("--message-queue"):
+        assert loadtest.main(["--processes", "2", "--tables", "2", "--seconds", "5"]) == 2
+        assert "no --message-queue option" in capsys.readouterr().err
+        return
+    report = asyncio.run(loadtest.load(2, 10.0, think=0.2, seed=10, data_dir=tmp_path,
+                                       host_args=("--write-rate", "200"), probe=False,
+                                       processes=2))
+    print(report.summary())
+    assert report.errors == [] and report.lost == 0
+    assert report.moves > 10, "the tables hardly played"
+    assert report.queue and report.store == "postgresql"
+    assert [r["process"] for r in report.process_rows][:2] == ["host 1", "host 2"]
+    assert report.process_rows[-1]["process"] == "redis-server"
