@@ -542,6 +542,18 @@ class ClubServers:
     def queue_url(self) -> str | None:
         return self.redis.url if self.redis is not None else None
 
+    def connections(self) -> int:
+        """The host processes' connections to the database now (this probe's not counted)."""
+        import psycopg
+
+        try:
+            with psycopg.connect(self.store_url, connect_timeout=2) as conn:
+                return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname ="
+                                    " current_database() AND pid <> pg_backend_pid()"
+                                    ).fetchone()[0]
+        except psycopg.Error:
+            return 0
+
     def rows(self) -> list[dict]:
         """A row of the process table each for PostgreSQL and Redis (while they run)."""
         rows = []
@@ -621,6 +633,7 @@ class Report:
     queue: bool = False  # the Redis message queue
     repeats: int = 0  # broadcasts a seat received twice
     process_rows: list[dict] = field(default_factory=list)  # process_table's rows
+    db_connections_peak: int = 0  # the most connections to PostgreSQL seen (one a second)
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -647,16 +660,32 @@ class Report:
                    f"longest {self.slow_commits[1]:.0f} ms" if self.slow_commits else "")
                 + (f"\ncomputer games beside them {self.bot_tables}: {self.bot_moves} "
                    "computer moves" if self.bot_tables else "")
+                + (f"\nconnections to PostgreSQL at most {self.db_connections_peak} (looked at "
+                   "each second)" if self.store == "postgresql" else "")
                 + ("\n" + process_table(self.process_rows) if self.process_rows else ""))
 
 
 async def _sample_rss(hosts: list[HostProcess], every: float, out: list[float],
-                      stop: asyncio.Event) -> None:
-    """The host processes' RSS together, MB, every `every` seconds until `stop`."""
+                      stop: asyncio.Event, club: ClubServers | None = None,
+                      connections: list[int] | None = None) -> None:
+    """The host processes' RSS together, MB, every `every` seconds until `stop`; with a
+    club's database, its connections (a quick look each second) into `connections`."""
+    if club is not None and club.store_url:
+        asyncio.get_running_loop().create_task(_count_connections(club, stop, connections))
     while not stop.is_set():
         out.append(sum(h.status("VmRSS") for h in hosts) / 1024)
         try:
             await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            pass
+
+
+async def _count_connections(club: ClubServers, stop: asyncio.Event,
+                             out: list[int]) -> None:
+    while not stop.is_set():
+        out.append(await asyncio.to_thread(club.connections))
+        try:
+            await asyncio.wait_for(stop.wait(), 1.0)
         except TimeoutError:
             pass
 
@@ -751,6 +780,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
     samples: list[float] = []
     stop = asyncio.Event()
     rows: list[dict] = []
+    connections: list[int] = []
     try:
         connector = aiohttp.TCPConnector(limit=64)
         async with aiohttp.ClientSession(connector=connector) as http:
@@ -759,7 +789,8 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                              urls=spread(urls, i))
                     for i in range(tables)]
             every = max(1.0, seconds / 20)
-            sampler = asyncio.create_task(_sample_rss(hosts, every, samples, stop))
+            sampler = asyncio.create_task(_sample_rss(hosts, every, samples, stop, club,
+                                                      connections))
             bots_stop, bot_moves = asyncio.Event(), [0]
             bots = asyncio.create_task(run_bot_games(http, urls[0], bot_tables, bot_level,
                                                      bots_stop, bot_moves)) \
@@ -796,7 +827,8 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                   stats.errors, len(lost), stats.games_finished, peak, samples,
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
                   windowed_p99(lat, stats.arrived_at, started, every), disk, slow,
-                  processes, store, bool(club and club.queue_url), stats.repeats, rows)
+                  processes, store, bool(club and club.queue_url), stats.repeats, rows,
+                  max(connections, default=0))
 
 
 SLOW_LINE = re.compile(r"slow disk: (\d+) commits over -?\d+ ms while the store was open; "
