@@ -40,6 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--away-grace", type=float, default=120.0,
                         help="seconds before an away seat may be declared left (120)")
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="phones reach this process through one reverse proxy (nginx): "
+                             "take their address and the URL they opened from its "
+                             "X-Forwarded-For, -Proto and -Host headers (docs/deploy.md)")
     parser.add_argument("--write-rate", type=float, default=20.0,
                         help="writes per second per phone before 429 (20; 0: no limit)")
     parser.add_argument("--server", choices=("gevent", "threading"), default="gevent",
@@ -126,6 +130,18 @@ def settle() -> None:
     # rarer. The cyclic garbage a host makes is small and dies young (docs/performance.md).
     threshold0, threshold1, _ = gc.get_threshold()
     gc.set_threshold(threshold0, threshold1, FULL_COLLECTION_EVERY)
+
+
+def behind_proxy(app) -> None:
+    """Trust one reverse proxy's X-Forwarded-For, -Proto and -Host (werkzeug's ProxyFix):
+    the write limit counts each phone by its own address, not the proxy's, and the Invite
+    screen shows the address the phones opened (the proxy's) instead of this process's.
+    Only for a process the phones cannot reach but through the proxy (`--host 127.0.0.1`,
+    or a firewall): anyone else could claim any address."""
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    app.config["PUBLIC_URL"] = None  # the Invite's URL comes from the request
 
 
 def _interfaces(args: argparse.Namespace) -> list[str] | None:
@@ -223,6 +239,8 @@ def run(args: argparse.Namespace) -> int:
     settle()
     url = public_url(args.host, server.port)
     app.config["PUBLIC_URL"] = url
+    if getattr(args, "behind_proxy", False):
+        behind_proxy(app)
     announcer = None
     if not args.no_mdns:
         from server.lan.discovery import Announcer, identity
