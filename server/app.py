@@ -22,6 +22,14 @@ Config keys (all optional except DATA_DIR):
     WRITE_RATE         writes per second per client, REST and socket (20; None: no limit)
     WRITE_BURST        writes a client may make at once before WRITE_RATE applies (40)
     MAX_GAMES          unfinished games one host holds at most (300)
+    MESSAGE_QUEUE      a `redis://` URL: this process is one of several forming one host
+                       (with a shared STORE): Flask-SocketIO's message queue carries every
+                       push to every process's sockets, presence and once-only work live in
+                       that Redis (server.realtime.shared); default None: one process
+    HEARTBEAT          seconds between a process's heartbeats and scans for due work (3)
+    PRESENCE_TTL       seconds after which a socket nobody vouched for is gone (10)
+    BOT_LOCK_TTL       seconds one process holds a computer's move before another may
+                       take it up (60)
     LOCK_DATA_DIR      hold the data dir's lock (True; tests that open two apps on one
                        folder in one process turn it off)
     ASYNC_MODE         Flask-SocketIO's async mode: "threading" (default; Werkzeug's server,
@@ -48,7 +56,7 @@ from engine import registry
 from engine.errors import EngineError
 from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
-from server.realtime.sockets import init_realtime
+from server.realtime.sockets import init_realtime, resync_rooms
 from server.store.base import StoreError, is_database_url, open_store
 from server.tables.service import GameService
 from server.web.api import blp
@@ -70,7 +78,8 @@ DEFAULTS: dict[str, Any] = {
     "BOT_DELAY": 0.8, "BOT_WORKERS": None, "AWAY_GRACE": 120.0, "UNDO_TIMEOUT": 30.0,
     "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(CLIENT_DIR), "START_BOTS": True,
     "BOT_WARM_UP": True, "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
-    "ASYNC_MODE": "threading",
+    "ASYNC_MODE": "threading", "MESSAGE_QUEUE": None, "HEARTBEAT": 3.0, "PRESENCE_TTL": 10.0,
+    "BOT_LOCK_TTL": 60.0,
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
@@ -130,16 +139,29 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     shared = is_database_url(app.config.get("STORE"))
     if app.config.get("STORE") and not shared:
         raise ValueError("STORE is a postgresql:// URL (SQLite is DATA_DIR's)")
+    queue = app.config.get("MESSAGE_QUEUE")
+    if queue and not shared:
+        raise ValueError("MESSAGE_QUEUE joins processes sharing a postgresql:// STORE")
     if app.config.get("LOCK_DATA_DIR", True) and not shared:
         lock.acquire()
+    cluster = None
     try:
         store = open_store(app.config["STORE"] if shared else app.config["DATA_DIR"])
+        if queue:
+            from server.realtime.shared import Cluster
+
+            cluster = Cluster(queue, heartbeat=float(app.config["HEARTBEAT"]),
+                              presence_ttl=float(app.config["PRESENCE_TTL"]))
         service = GameService(store, undo_timeout=float(app.config["UNDO_TIMEOUT"]),
                               away_grace=float(app.config["AWAY_GRACE"]),
-                              max_games=int(app.config["MAX_GAMES"]))
+                              max_games=int(app.config["MAX_GAMES"]), shared=shared,
+                              presence=cluster and cluster.presence,
+                              once=cluster and cluster.once,
+                              others_alive=cluster and cluster.others_alive)
     except BaseException:
         lock.release()
         raise
+    app.extensions["cornerclaim_cluster"] = cluster
     app.extensions["cornerclaim"] = service
     app.extensions["cornerclaim_lock"] = lock
     limiter = _write_limiter(app)
@@ -169,12 +191,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     # async_handlers=False: a socket's events run on the thread that reads that socket (one
     # at a time, in order) instead of a new thread per event; every handler is short.
+    queue_options = {}
+    if cluster is not None:  # pushes reach every process's sockets, each game's in seq order
+        from server.realtime.shared import OrderedRedisManager
+
+        manager = OrderedRedisManager(queue, channel="cornerclaim")
+        manager.on_resubscribed.append(lambda: resync_rooms(socketio, service))
+        queue_options["client_manager"] = manager
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=64 * 1024,
-                        ping_interval=10, ping_timeout=10, async_handlers=False)
+                        ping_interval=10, ping_timeout=10, async_handlers=False,
+                        **queue_options)
     thinking = init_realtime(socketio, service, limiter)
     _socket_io_rule(app, socketio)
     pool = BotPool(app.config["BOT_WORKERS"], warm=bool(app.config["BOT_WARM_UP"]))
-    runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking)
+    runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,
+                       lock_ttl=float(app.config["BOT_LOCK_TTL"]))
     app.extensions["cornerclaim_bots"] = runner
     # hints are searches too: a bot worker computes them, never the web server's loop
     service.hinter = lambda log_json, seat: pool.call(hint_in_worker, log_json, seat,
@@ -183,6 +214,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if pool.warm_up:
             pool.warm()  # workers start and warm up now, not at the first computer move
         runner.start()
+    if cluster is not None:
+        cluster.ticks.append(service.scan)
+        cluster.start()
 
     _static_routes(app, Path(app.config["CLIENT_DIR"]))
     return app
@@ -191,6 +225,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 def shutdown_app(app: Flask) -> None:
     """Stop the bots and close the store (the web server is stopped by its owner)."""
     runner: BotRunner = app.extensions["cornerclaim_bots"]
+    cluster = app.extensions.get("cornerclaim_cluster")
+    if cluster is not None:
+        cluster.stop()
     runner.stop()
     runner.pool.shutdown()
     app.extensions["cornerclaim"].stop()

@@ -31,6 +31,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="keep the games in this PostgreSQL database (postgresql://…), "
                              "which several host processes may share (default: SQLite in "
                              "the data folder)")
+    parser.add_argument("--message-queue", default=None, type=_redis_url, metavar="URL",
+                        help="join the other host processes of the --store database through "
+                             "this Redis (redis://host:port/db): every phone sees every "
+                             "event, whichever process it reaches (docs/deploy.md)")
     parser.add_argument("--no-mdns", action="store_true", help="do not announce on the LAN")
     parser.add_argument("--mdns-interfaces", default=None, metavar="ADDRESSES",
                         help="announce only on these local addresses, comma-separated "
@@ -55,6 +59,25 @@ def _database_url(text: str) -> str:
     if not text.startswith(("postgresql://", "postgres://")):
         raise argparse.ArgumentTypeError("a postgresql://user@host:port/dbname URL")
     return text
+
+
+def _redis_url(text: str) -> str:
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise argparse.ArgumentTypeError("a redis://host:port/db URL")
+    return text
+
+
+#: An environment variable holding a JSON object of further `create_app` settings (the
+#: tests' shorter heartbeats and lock times; see server/app.py for the keys).
+CONFIG_ENV = "CORNERCLAIM_CONFIG"
+
+
+def _env_config() -> dict:
+    import json
+    import os
+
+    text = os.environ.get(CONFIG_ENV)
+    return json.loads(text) if text else {}
 
 
 def default_data_dir() -> str:
@@ -214,11 +237,16 @@ def run(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or default_data_dir()
     rate = getattr(args, "write_rate", 20.0)
     store = getattr(args, "store", None)
+    queue = getattr(args, "message_queue", None)
+    if queue and not store:
+        print("cannot start: --message-queue joins processes that share a --store database",
+              file=sys.stderr)
+        return 2
     try:
         app = create_app({"DATA_DIR": data_dir, "BOT_DELAY": args.bot_delay,
                           "AWAY_GRACE": args.away_grace, "WRITE_RATE": rate or None,
                           "WRITE_BURST": max(40, 2 * rate), "ASYNC_MODE": mode,
-                          "STORE": store})
+                          "STORE": store, "MESSAGE_QUEUE": queue, **_env_config()})
     except DataDirLocked as e:
         print(f"cannot start: {e}", file=sys.stderr)
         return 3

@@ -254,12 +254,17 @@ class BotRunner:
     """Watches the service; when a computer seat is to move, has the pool choose its move.
 
     At most one job per game at a time; a job computed for an older seq is discarded by the
-    service's seq check and the runner looks again.
+    service's seq check and the runner looks again. With several host processes a job is
+    taken with the service's `once` (a Redis lock on the game and seq, held `lock_ttl`
+    seconds): one process computes the move; if it dies, another process's scan takes the
+    job up once the lock has expired.
     """
 
     def __init__(self, service, pool: BotPool, *, delay: float = 0.8,
-                 on_thinking: Callable[[str, int, bool], None] | None = None) -> None:
+                 on_thinking: Callable[[str, int, bool], None] | None = None,
+                 lock_ttl: float = 60.0) -> None:
         self.service = service
+        self.lock_ttl = lock_ttl
         self.pool = pool
         self.delay = delay
         self.on_thinking = on_thinking
@@ -275,13 +280,14 @@ class BotRunner:
             self.poke(table.id)
 
     def _on_change(self, kind: str, table, payload: dict) -> None:
-        if kind in ("event", "state"):
+        if kind in ("event", "state", "synced", "scanned"):
             self.poke(table.id)
 
-    def _due(self, game_id: str) -> tuple[int, int, int, str] | None:
-        """(seat, level, seq, log) if a computer seat is to move in a running game."""
+    def _due(self, game_id: str, *, latest: bool = False) -> tuple[int, int, int, str] | None:
+        """(seat, level, seq, log) if a computer seat is to move in a running game (`latest`:
+        in the game as the store has it now, not as this process last saw it)."""
         table = self.service.table(game_id)
-        with table.lock:
+        with (self.service.locked(game_id) if latest else table.lock):
             if table.status != "running":
                 return None
             seat = table.to_move
@@ -312,11 +318,19 @@ class BotRunner:
     def _compute(self, game_id: str) -> None:
         with self._lock:
             self._timers = {t for t in self._timers if t.is_alive()}
-        due = self._due(game_id)
+        try:
+            due = self._due(game_id, latest=True)
+        except Exception:  # the store is away: the next scan or event looks again
+            log.warning("game %s: could not read the game for its computer seat", game_id)
+            due = None
         if due is None or self._stopped:
             self._release(game_id)
             return
         seat, level, seq, log_json = due
+        job = f"bot:{game_id}:{seq}"
+        if not self.service.once.take(job, self.lock_ttl):
+            self._release(game_id)  # another process computes this move
+            return
         self._thinking(game_id, seat, True)
         seed = zlib.crc32(f"{game_id}:{seq}".encode())
 
@@ -324,8 +338,13 @@ class BotRunner:
             self._thinking(game_id, seat, False)
             if error is not None:
                 log.error("game %s: the bot for seat %s failed: %r", game_id, seat, error)
+                self.service.once.drop(job)
             elif move is not None:
-                self.service.bot_move(game_id, seat, move, seq)
+                try:
+                    self.service.bot_move(game_id, seat, move, seq)
+                except Exception as e:  # the store is away: another try once the lock lapses
+                    log.warning("game %s: the computer's move was not saved: %s", game_id, e)
+                    self.service.once.drop(job)
             self._release(game_id)
             if error is None:
                 self.poke(game_id)

@@ -128,10 +128,12 @@ def init_realtime(socketio: SocketIO, service: GameService,
                       to=game_id)
 
     def join(msg: dict) -> dict:
-        table = service.table(msg["game_id"])
-        with table.lock:  # no event can slip between the catch-up and the room
+        # In the room first, then the catch-up, under the game's lock: an event saved after
+        # it (here or by another process) is pushed; one saved before is in the answer (an
+        # event can be in both when another process saved it meanwhile: seq tells).
+        join_room(service.table(msg["game_id"]).id)
+        with service.locked(msg["game_id"]) as table:
             seats = service.join(request.sid, table.id, msg["tokens"])
-            join_room(table.id)
             events = [e.to_dict() for e in table.game.events_since(msg["last_seq"])]
             return {"seats": seats, "events": events,
                     "state": views.game_body(table, service.presence)}
@@ -180,4 +182,23 @@ def init_realtime(socketio: SocketIO, service: GameService,
         service.disconnect(request.sid)
 
     socketio.on_event("disconnect", on_disconnect)
+
     return thinking
+
+
+def resync_rooms(socketio: SocketIO, service: GameService) -> None:
+    """Send every game room this process serves its game's current state, to this process's
+    sockets only: after the message queue was away, they may have missed events of other
+    processes (the phone shows the state it is sent, and a rejoin fetches the events)."""
+    rooms = list(socketio.server.manager.rooms.get("/", {}))
+    known = service.known()
+    for room in rooms:
+        if room not in known:
+            continue
+        try:
+            with service.locked(room) as table:
+                socketio.emit("state", {"game_id": room,
+                                        "state": views.game_body(table, service.presence)},
+                              to=room, ignore_queue=True)
+        except Exception:
+            log.exception("could not resync the sockets of game %s", room)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from engine.core import Event, Game
 
@@ -57,6 +57,25 @@ class SeqConflict(StoreError):
         super().__init__(f"append at seq {expected} but the log ends at {latest}")
         self.expected = expected
         self.latest = latest
+
+
+class RecordConflict(StoreError):
+    """A change to a game's record (a seat, closed, a takeback request) made against a version
+    another host process has changed since: nothing was written; read the game again."""
+
+    code = "stale_seq"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id}: another host process changed it first")
+        self.game_id = game_id
+
+
+class Head(NamedTuple):
+    """Where a game stands in a shared store: its last seq and its record's version (moved on
+    by every change of a seat, closed, the rematch link or a pending takeback)."""
+
+    seq: int
+    version: int
 
 
 @dataclass

@@ -43,6 +43,8 @@ from psycopg import conninfo, errors, pq
 
 from server.store.base import (
     GameRecord,
+    Head,
+    RecordConflict,
     SeatRecord,
     SeqConflict,
     StoreError,
@@ -98,6 +100,10 @@ MIGRATIONS: tuple[str, ...] = (
         one  boolean PRIMARY KEY DEFAULT true CHECK (one),
         id   text NOT NULL
     );
+    """,
+    """
+    ALTER TABLE games ADD COLUMN version integer NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN undo_request text;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -276,12 +282,15 @@ class PostgresStore:
                              (game_id, seq, event["type"], json.dumps(event), time.time()))
             except errors.UniqueViolation:  # a writer that did not lock the row
                 raise SeqConflict(seq, seq) from None
-            conn.execute("UPDATE games SET last_seq = %s WHERE id = %s", (seq, game_id))
+            conn.execute("UPDATE games SET last_seq = %s, undo_request = NULL WHERE id = %s",
+                         (seq, game_id))
 
         self._run(run)
 
-    def update_seat(self, game_id: str, seat: SeatRecord) -> None:
-        def run(conn: psycopg.Connection) -> None:
+    def update_seat(self, game_id: str, seat: SeatRecord, *,
+                    version: int | None = None) -> int:
+        def run(conn: psycopg.Connection) -> int:
+            new = _bump(conn, game_id, version)
             conn.execute("UPDATE seats SET kind = %s, name = %s, level = %s"
                          " WHERE game_id = %s AND seat = %s",
                          (seat.kind, seat.name, seat.level, game_id, seat.seat))
@@ -290,16 +299,43 @@ class PostgresStore:
             if seat.token_hash:
                 conn.execute("INSERT INTO seat_tokens VALUES (%s, %s, %s)",
                              (game_id, seat.seat, seat.token_hash))
+            return new
 
-        self._run(run)
+        return self._run(run)
 
-    def set_closed(self, game_id: str) -> None:
-        self._run(lambda conn: conn.execute("UPDATE games SET closed = true WHERE id = %s",
-                                            (game_id,)))
+    def set_closed(self, game_id: str, *, version: int | None = None) -> int:
+        def run(conn: psycopg.Connection) -> int:
+            new = _bump(conn, game_id, version)
+            conn.execute("UPDATE games SET closed = true WHERE id = %s", (game_id,))
+            return new
 
-    def link_rematch(self, old_id: str, new_id: str) -> None:
-        self._run(lambda conn: conn.execute("UPDATE games SET rematch_id = %s WHERE id = %s",
-                                            (new_id, old_id)))
+        return self._run(run)
+
+    def link_rematch(self, old_id: str, new_id: str, *, version: int | None = None) -> int:
+        def run(conn: psycopg.Connection) -> int:
+            new = _bump(conn, old_id, version)
+            conn.execute("UPDATE games SET rematch_id = %s WHERE id = %s", (new_id, old_id))
+            return new
+
+        return self._run(run)
+
+    def set_undo_request(self, game_id: str, body: str | None, *, version: int,
+                         seq: int) -> int:
+        """Keep (or with None drop) the game's pending takeback request as JSON, if the
+        game's record is still at `version` and its log at `seq`: RecordConflict otherwise.
+        Returns the record's new version. An append drops the request (it was for an older
+        position)."""
+
+        def run(conn: psycopg.Connection) -> int:
+            row = conn.execute("SELECT last_seq FROM games WHERE id = %s FOR UPDATE",
+                               (game_id,)).fetchone()
+            if row is None or row[0] != seq:
+                raise RecordConflict(game_id)
+            new = _bump(conn, game_id, version)
+            conn.execute("UPDATE games SET undo_request = %s WHERE id = %s", (body, game_id))
+            return new
+
+        return self._run(run)
 
     def host_id(self) -> str:
         def run(conn: psycopg.Connection) -> str:
@@ -330,6 +366,27 @@ class PostgresStore:
             " FROM games ORDER BY created_at, id")
         return [GameRecord(*r) for r in rows]
 
+    def head(self, game_id: str) -> Head | None:
+        """The game's last seq and record version (one indexed row): what a process
+        compares with its copy before acting on the game; None for an unknown game."""
+        rows = self._query("SELECT last_seq, version FROM games WHERE id = %s", (game_id,))
+        return Head(*rows[0]) if rows else None
+
+    def heads(self) -> dict[str, Head]:
+        """Every game's head, by id (one query: the lobby's and the due-work scan's)."""
+        return {r[0]: Head(r[1], r[2])
+                for r in self._query("SELECT id, last_seq, version FROM games")}
+
+    def game(self, game_id: str) -> tuple[GameRecord, int, str | None] | None:
+        """The game's record, its version and its pending takeback request (JSON or None)."""
+        rows = self._query(
+            "SELECT id, created_at, variant, host_hash, closed, rematch_of, rematch_id, game,"
+            " version, undo_request FROM games WHERE id = %s", (game_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        return GameRecord(*row[:8]), row[8], row[9]
+
     def seats(self, game_id: str) -> list[SeatRecord]:
         rows = self._query(
             "SELECT s.seat, s.kind, s.name, s.level, t.token_hash FROM seats s"
@@ -341,6 +398,21 @@ class PostgresStore:
         with self._lock:
             self._closed = True
         self._drop_idle()
+
+
+def _bump(conn: psycopg.Connection, game_id: str, version: int | None) -> int:
+    """Move the game record's version on (the mark other processes compare); if `version`
+    is given it must be the current one, else RecordConflict: another process changed the
+    record first. Returns the new version."""
+    if version is None:
+        row = conn.execute("UPDATE games SET version = version + 1 WHERE id = %s"
+                           " RETURNING version", (game_id,)).fetchone()
+    else:
+        row = conn.execute("UPDATE games SET version = version + 1 WHERE id = %s"
+                           " AND version = %s RETURNING version", (game_id, version)).fetchone()
+    if row is None:
+        raise RecordConflict(game_id)
+    return row[0]
 
 
 def describe(url: str) -> str:

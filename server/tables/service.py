@@ -20,6 +20,20 @@ Chance: after creating a game and after every event it commits, the service asks
 `Rules.chance` with the host's own random source and commits what it returns (a deal of
 marbles), until it returns None; at start-up it draws what a game's last event left due.
 
+Several processes, one host: with a shared store (`shared=True`, PostgreSQL) every
+process may hold any game. Before a command or a read acts on a game, under the game's lock,
+the table catches up with the store (`_sync`: one indexed read of the game's head, its last
+seq and its record's version; the events after the table's seq and the record only when they
+moved), so it acts on the latest log; a game another process created is loaded on first use,
+and the lobby lists every game in the store. A pending takeback request is kept on the
+game's record, so any process can answer it. Only the committing process announces an event
+(the message queue carries it to every process's sockets). Work that must happen once — a
+deal, a clock's flag, an expired takeback request, a computer's move (the bot runner) — is
+taken with `once` (a Redis lock with expiry); `scan`, run every few seconds, catches every
+running game up and does what is due, so work a dead process held is picked up when its lock
+expires. The seq check of the store is what guarantees a move is never appended twice.
+A single process on SQLite (`shared=False`) does none of this: no extra query.
+
 Leaving: when a seat leaves and `Rules.replacement_level` names a level (a 4-player team
 game goes on), the seat becomes a computer seat at that level, stored and broadcast, and the
 bot runner plays it.
@@ -34,7 +48,8 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import server.tables.views as views
@@ -44,6 +59,7 @@ from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeq
 from engine.rules import computer_name
 from server.errors import ApiError, from_engine
 from server.realtime.presence import Presence
+from server.store.base import Head, RecordConflict, StoreUnavailable
 from server.store.sqlite import EventStore, GameRecord, SeatRecord, SeqConflict, load_game
 from server.tables.table import Table, UndoRequest, new_token
 
@@ -65,6 +81,20 @@ UNSET: Any = object()
 #: waits before trying again when committing what was due failed (a full disk).
 CLOCK_SLACK = 0.005
 CLOCK_RETRY = 1.0
+#: Seconds a process holds a job it took with `once` (a deal, a flag, an expired takeback)
+#: before another may take it up, should this one have died.
+JOB_TTL = 5.0
+
+
+class NoLock:
+    """Work that must happen once, on a host of one process: every job is this process's
+    (`server.realtime.shared.Once` is the lock of several)."""
+
+    def take(self, job: str, ttl: float) -> bool:
+        return True
+
+    def drop(self, job: str) -> None:
+        pass
 
 
 class GameService:
@@ -72,15 +102,22 @@ class GameService:
 
     def __init__(self, store: EventStore, *, undo_timeout: float = 30.0,
                  away_grace: float = 120.0, max_games: int = 300,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, shared: bool = False,
+                 presence: Any = None, once: Any = None,
+                 others_alive: Callable[[], bool] | None = None):
         self.store = store
+        #: The store is shared with other host processes: catch up before acting.
+        self.shared = shared
         #: hinter(log_json, seat) -> move text or None: where hints are computed (the app
         #: sets the bot pool's; None computes in the caller's thread).
         self.hinter: Callable[[str, int], str | None] | None = None
         self.max_games = max_games
         self.undo_timeout = undo_timeout
         self.away_grace = away_grace
-        self.presence = Presence(clock)
+        self.presence = presence if presence is not None else Presence(clock)
+        #: Takes a job that must be done once by the host's processes (`NoLock`: this one).
+        self.once = once if once is not None else NoLock()
+        self._others_alive = others_alive
         self.listeners: list[Listener] = []
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
@@ -116,7 +153,8 @@ class GameService:
         if table.finished:
             return
         try:
-            event = table.rules.resume(table.state, time.time())
+            event = None if self._clocks_running() else table.rules.resume(table.state,
+                                                                            time.time())
             if event is not None:
                 self._commit(table, lambda g: _appended(g, event))
         except Exception:  # a game that cannot resume must not keep the host from starting
@@ -125,6 +163,10 @@ class GameService:
         for seat in sorted(table.left):
             self._replace_leaver(table, seat)
         self._arm(table)
+
+    def _clocks_running(self) -> bool:
+        """Whether another process of this host is up (its games' clocks never stopped)."""
+        return self._others_alive is not None and self._others_alive()
 
     def stop(self) -> None:
         """Cancel every timer (the host is shutting down)."""
@@ -141,6 +183,142 @@ class GameService:
 
     def _new_table(self, record: GameRecord, game: Game, seats: list[SeatRecord]) -> Table:
         return Table(record, game, seats, loader=lambda: self._fold(record.id))
+
+    # -- a shared store: catching up with the other processes -----------------------------
+    @contextmanager
+    def locked(self, game_id: str, *, reading: bool = False) -> Iterator[Table]:
+        """The game's table, its lock held, caught up with the store (a shared one). For a
+        read (`reading`) a store that cannot be reached is no error: the table is never
+        ahead of the store, so what it holds was true a moment ago."""
+        table = self.table(game_id)
+        with table.lock:
+            try:
+                self._sync(table)
+            except StoreUnavailable:
+                if not reading:
+                    raise
+            yield table
+
+    def _sync(self, table: Table, head: Head | None = None) -> None:
+        """Bring the table up to the store's head (the caller holds its lock): the events
+        another process appended, and the record, seats and takeback request if its version
+        moved. Nothing is announced: the process that made a change announced it."""
+        if not self.shared:
+            return
+        head = head or self.store.head(table.id)
+        if head is None or (head.seq == table.seq and head.version == table.version):
+            return
+        moved = head.seq != table.seq
+        if moved:
+            if table.parked:
+                table.game = self._fold(table.id)
+            else:
+                for body in self.store.events_since(table.id, table.game.seq):
+                    table.game.append(Event.from_dict(body))
+            table.forget()
+            self._forget_undo(table)
+        if head.version != table.version:
+            self._reload_record(table)
+        self._arm(table)
+        self._notify("synced", table, {})
+
+    def _reload_record(self, table: Table) -> None:
+        found = self.store.game(table.id)
+        if found is None:
+            return
+        record, version, undo = found
+        table.record = record
+        table.seats = self.store.seats(table.id)
+        table.version = version
+        table.forget()
+        if table.undo_timer is not None:
+            table.undo_timer.cancel()
+            table.undo_timer = None
+        table.undo_request = UndoRequest.from_json(undo) if undo else None
+        if table.undo_request is not None and table.undo_request.seq != table.game.seq:
+            table.undo_request = None  # asked at a position the log has left
+
+    def _forget_undo(self, table: Table) -> None:
+        if table.undo_timer is not None:
+            table.undo_timer.cancel()
+        table.undo_request = table.undo_timer = None
+
+    def _load_stored(self, game_id: str) -> Table | None:
+        """A game another process created: folded from the store, or None if unknown."""
+        if not self.shared or not isinstance(game_id, str) or len(game_id) > 64:
+            return None
+        found = self.store.game(game_id)
+        if found is None:
+            return None
+        record, version, undo = found
+        try:
+            game = self._fold(game_id)
+        except EngineError:
+            log.exception("game %s: its stored log does not fold", game_id)
+            return None
+        table = self._new_table(record, game, self.store.seats(game_id))
+        table.version = version
+        if undo:
+            request = UndoRequest.from_json(undo)
+            table.undo_request = request if request.seq == game.seq else None
+        with self._lock:
+            table = self._tables.setdefault(game_id, table)
+        with table.lock:
+            self._arm(table)
+        self._notify("synced", table, {})
+        return table
+
+    def _write_record(self, table: Table, write: Callable[..., Any], *args: Any) -> None:
+        """A change of the game's record or seats; on a shared store only if nobody changed
+        them since this process read them (else the table is read again and the command
+        answered `stale_seq`: look again). The caller holds the lock."""
+        if not self.shared:
+            write(*args)
+            return
+        try:
+            table.version = write(*args, version=table.version)
+        except RecordConflict:
+            self._sync(table)
+            raise ApiError("stale_seq", "another player changed this game at the same moment; "
+                           "look again", latest=table.seq) from None
+
+    def refresh(self) -> dict[str, Head]:
+        """Load the games other processes created and catch up those that moved (a shared
+        store; one query for the heads). Returns the heads."""
+        if not self.shared:
+            return {}
+        heads = self.store.heads()
+        with self._lock:
+            known = dict(self._tables)
+        for game_id, head in heads.items():
+            table = known.get(game_id)
+            if table is None:
+                self._load_stored(game_id)
+            elif head.seq != table.seq or head.version != table.version:
+                with table.lock:
+                    self._sync(table, head)
+        return heads
+
+    def scan(self) -> None:
+        """Catch every game up and do the work that is due, once for the host: an expired
+        takeback request, a flag that fell, a deal. (The bot runner hears `synced` and
+        looks at computer seats.) Run every few seconds by each process of a shared host."""
+        if self._stopped:
+            return
+        self.refresh()
+        now = time.time()
+        for table in self.tables():
+            if table.parked or table.finished:
+                continue
+            with table.lock:
+                request = table.undo_request
+                if request is not None and request.expires_at <= now:
+                    self._expire_undo(table, request)
+                deadline = table.rules.deadline(table.state)
+                if deadline is not None and deadline <= now and table.clock_timer is None:
+                    self._arm(table)
+                self._draw_chance(table)
+            self._notify("scanned", table, {})
 
     # -- memory: finished games ------------------------------------------------------------
     #: Finished games kept folded in memory (the most recently used); older ones are parked:
@@ -182,10 +360,17 @@ class GameService:
     def table(self, game_id: str) -> Table:
         with self._lock:
             table = self._tables.get(game_id)
+        if table is None and self.shared:
+            table = self._load_stored(game_id)
         if table is None:
             raise ApiError("unknown_game", f"there is no game {game_id!r}", game_id=game_id)
         self._touch(table)
         return table
+
+    def known(self) -> set[str]:
+        """The ids of the games this process holds."""
+        with self._lock:
+            return set(self._tables)
 
     def tables(self) -> list[Table]:
         with self._lock:
@@ -200,11 +385,14 @@ class GameService:
 
     # -- reading ---------------------------------------------------------------------------
     def state(self, game_id: str) -> dict[str, Any]:
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id, reading=True) as table:
             return views.game_body(table, self.presence)
 
     def lobby(self) -> list[dict[str, Any]]:
+        try:
+            self.refresh()
+        except StoreUnavailable:
+            pass  # the games this process holds
         result = []
         for table in self.tables():
             with table.lock:
@@ -212,22 +400,19 @@ class GameService:
         return result
 
     def events_since(self, game_id: str, since: int) -> list[dict[str, Any]]:
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id, reading=True) as table:
             return [e.to_dict() for e in table.game.events_since(max(since, 0))]
 
     def log_json(self, game_id: str) -> str:
         """The game's JSON log as a record to keep: its `game_created` names each seat as
         the game shows it (`views.seat_names`: who claimed it, "Computer L3")."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id, reading=True) as table:
             return log_to_json(_named_events(table))
 
     def export(self, game_id: str, fmt: str) -> tuple[str, str, str]:
         """(game id, text, mimetype) of the game's record in its format `fmt`; no_such_format
         if its game has none by that name."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id, reading=True) as table:
             rules = table.rules
             spec = rules.formats.get(fmt)
             if spec is None:
@@ -247,8 +432,7 @@ class GameService:
     def legal_json(self, game_id: str, seat: int, query: str | None = None) -> bytes:
         """`legal` as compact JSON, built once per (seq, seat, query) from the rules'
         `legal_json`: a phone that asks again, or piece by piece, costs a dict lookup."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id, reading=True) as table:
             table.seat(seat)
             return table.memo(("legal_json", seat, query),
                               lambda: self._legal_bytes(table, seat, query))
@@ -267,8 +451,7 @@ class GameService:
     def hint(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The move the game's hint suggests for `seat` now (its token required; only on its
         turn). Computed by `hinter` (the bot pool) outside the game's lock, once per seq."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id, reading=True) as table:
             table.require_seat_token(seat, token)
             rules = table.rules
             if getattr(rules, "hint_level", None) is None:
@@ -376,6 +559,7 @@ class GameService:
 
     def _require_room(self) -> None:
         """At most `max_games` unfinished games: each is memory and work for the host."""
+        self.refresh()
         unfinished = sum(1 for t in self.tables() if not t.finished)
         if unfinished >= self.max_games:
             raise ApiError("too_many_games", f"this host already has {unfinished} unfinished "
@@ -383,8 +567,7 @@ class GameService:
 
     def claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Claim an open seat with a display name; returns the seat's token."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             record = table.seat(seat)
             if record.kind != "open":
                 raise ApiError("not_open", f"seat {seat} is a {record.kind} seat, not open")
@@ -394,7 +577,7 @@ class GameService:
                 raise ApiError("closed", "this game has finished")
             token, token_hash = new_token()
             updated = SeatRecord(seat, "open", name, None, token_hash)
-            self.store.update_seat(game_id, updated)
+            self._write_record(table, self.store.update_seat, game_id, updated)
             table.seats[seat - 1] = updated
             self._notify("state", table, {})
             return {"seat": seat, "token": token, "game_id": game_id}
@@ -420,6 +603,11 @@ class GameService:
         chance = getattr(table.rules, "chance", None)
         if chance is None:
             return
+        job = f"chance:{table.id}:{table.game.seq}"
+        if self.shared and chance(table.state, random.Random(0)) is None:
+            return  # nothing due (asked with a throwaway source: the check draws nothing)
+        if not self.once.take(job, JOB_TTL):
+            return  # another process draws it; the scan looks again if it died
         try:
             for _ in range(1000):  # a game that never stops drawing is a bug, not a hang
                 event = chance(table.state, self.rng)
@@ -429,6 +617,8 @@ class GameService:
             log.error("game %s: chance kept drawing; stopped", table.id)
         except ApiError as e:  # the rules refused their own draw: a bug, not worth retrying
             log.error("game %s: chance drew an event its rules refuse: %s", table.id, e.message)
+        except SeqConflict:  # another process moved the game on first: nothing to draw here
+            self._sync(table)
         except Exception:
             log.exception("game %s: could not commit what chance drew", table.id)
             if not self._stopped:
@@ -451,6 +641,15 @@ class GameService:
         try:
             self.store.append(table.id, event.to_dict())
         except SeqConflict:  # another host process on a shared store saved this seq first
+            if self.shared:
+                table.game = Game.from_events(before)
+                table.forget()
+                try:
+                    self._sync(table)
+                except Exception:
+                    log.exception("game %s: could not read the store after a seq conflict",
+                                  table.id)
+                raise
             table.game = self._stored_or(table.id, before)
             table.forget()
             raise
@@ -503,6 +702,12 @@ class GameService:
                 return  # re-armed or cancelled meanwhile
             table.clock_timer = None
             try:
+                self._sync(table)
+                deadline = table.rules.deadline(table.state)
+                if (self.shared and deadline is not None and deadline <= time.time()
+                        and not self.once.take(f"clock:{table.id}:{table.seq}", JOB_TTL)):
+                    self._arm(table, at_least=JOB_TTL)  # another process commits the flag
+                    return
                 self._catch_up(table)
             except ApiError:  # the game ended: nothing more is due
                 return
@@ -539,8 +744,7 @@ class GameService:
                            open_seats=table.unclaimed())
 
     def move(self, game_id: str, seat: int, move: str, seq: int, token: str | None) -> dict:
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_seat_token(seat, token)
             self._require_playing(table)
             self._catch_up(table)
@@ -549,8 +753,7 @@ class GameService:
     def act(self, game_id: str, seat: int, action: str, seq: int,
             token: str | None) -> dict[str, Any]:
         """One of the game's own actions (its catalog's `actions`: resign, offer a draw…)."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_seat_token(seat, token)
             self._require_playing(table)
             rules = table.rules
@@ -563,8 +766,7 @@ class GameService:
 
     def bot_move(self, game_id: str, seat: int, move: str, seq: int) -> dict | None:
         """A computer seat's placement, computed for `seq`; None if the game moved on."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             if table.seat(seat).kind != "computer" or table.finished or table.status != "running":
                 return None
             try:
@@ -576,8 +778,7 @@ class GameService:
                 return None
 
     def leave(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_seat_token(seat, token)
             if table.closed:
                 raise ApiError("closed", "the host closed this game")
@@ -598,7 +799,7 @@ class GameService:
             return
         updated = SeatRecord(seat, "computer", record.name, level, None)
         try:
-            self.store.update_seat(table.id, updated)
+            self._write_record(table, self.store.update_seat, table.id, updated)
         except Exception:  # the leave stands; the next start-up seats the computer
             log.exception("game %s: could not seat a computer for seat %s", table.id, seat)
             return
@@ -607,8 +808,7 @@ class GameService:
 
     def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The host or another seated player declares an away seat left after the grace."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             record = table.seat(seat)
             if not table.is_host(token):
                 others = [s for s in table.seats_of(token) if s != seat]
@@ -643,8 +843,7 @@ class GameService:
         """Take back the seat's latest placement: at once if every other person at the table
         sits at the requester's device (`Table.same_device`), else as a request that every
         person at another device must accept; computers are not asked (see docs/api.md)."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_seat_token(seat, token)
             self._require_playing(table)
             self._catch_up(table)
@@ -665,7 +864,9 @@ class GameService:
                 table.game.rules.undo(table.state, seat, now=time.time())  # anything to take back?
             except EngineError as e:
                 raise from_engine(e) from None
-            request = UndoRequest(seat, seq, others, expires_in=self.undo_timeout)
+            request = UndoRequest(seat, seq, others, expires_in=self.undo_timeout,
+                                  expires_at=time.time() + self.undo_timeout)
+            self._save_undo(table, request)
             table.undo_request = request
             timer = threading.Timer(self.undo_timeout, self._expire_undo, (table, request))
             timer.daemon = True
@@ -676,17 +877,21 @@ class GameService:
 
     def undo_answer(self, game_id: str, seat: int, accept: bool,
                     token: str | None) -> dict[str, Any]:
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_seat_token(seat, token)
             request = table.undo_request
             if request is None or seat not in request.waiting:
                 raise ApiError("no_undo_request", f"no takeback is waiting for seat {seat}")
             if not accept:
+                self._save_undo(table, None)
                 self._drop_undo_request(table, reason="declined", by=seat)
                 return {"event": None, "undo_request": None}
-            request.waiting.remove(seat)
-            request.accepted.append(seat)
+            request = dataclasses.replace(
+                request, waiting=[s for s in request.waiting if s != seat],
+                accepted=[*request.accepted, seat])
+            if request.waiting:
+                self._save_undo(table, request)
+            table.undo_request = request
             if request.waiting:
                 self._notify("undo_request", table, {"undo_request": request.to_dict()})
                 return {"event": None, "undo_request": request.to_dict()}
@@ -697,8 +902,25 @@ class GameService:
 
     def _expire_undo(self, table: Table, request: UndoRequest) -> None:
         with table.lock:
-            if table.undo_request is request:
-                self._drop_undo_request(table, reason="timeout")
+            try:
+                self._sync(table)
+                if table.undo_request is None or \
+                        table.undo_request.key() != request.key():
+                    return
+                self._save_undo(table, None)  # one process wins; the others read it
+            except Exception:
+                log.info("game %s: the takeback request's timeout went to another process "
+                         "or the store is away", table.id)
+                return
+            self._drop_undo_request(table, reason="timeout")
+
+    def _save_undo(self, table: Table, request: UndoRequest | None) -> None:
+        """Keep the pending takeback request on a shared store's record (the caller holds
+        the lock): every process answers it and times it out."""
+        if self.shared:
+            self._write_record(table, self.store.set_undo_request, table.id,
+                               None if request is None else request.to_json(),
+                               seq=table.game.seq)
 
     def _drop_undo_request(self, table: Table, *, reason: str, by: int | None = None) -> None:
         if table.undo_request is None:
@@ -715,8 +937,7 @@ class GameService:
         """Host only: end the game before its rules do. It is abandoned: nobody wins and
         nothing counts (`engine.rules.outcome_of`); a game still waiting for players to
         take their seats is cancelled. Closing a finished game changes nothing."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_host(token)
             if not table.finished:
                 reason = "cancelled" if table.status == "open" else "closed"
@@ -730,7 +951,7 @@ class GameService:
         if table.record.closed:
             return
         try:
-            self.store.set_closed(table.id)
+            self._write_record(table, self.store.set_closed, table.id)
         except Exception:  # the log says it is closed: that is what counts
             log.exception("game %s: could not mark the game closed in the store", table.id)
             return
@@ -740,8 +961,7 @@ class GameService:
                       token: str | None) -> dict[str, Any]:
         """Host only: a computer at `level` takes an open seat nobody has claimed (the
         opponent who never arrived); the game starts once no seat waits."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_host(token)
             record = table.seat(seat)
             if table.finished:
@@ -754,15 +974,14 @@ class GameService:
                 raise ApiError("invalid_request", f"{table.rules.title} has no computer "
                                f"level {level}", levels=levels)
             updated = SeatRecord(seat, "computer", record.name, level, None)
-            self.store.update_seat(game_id, updated)
+            self._write_record(table, self.store.update_seat, game_id, updated)
             table.seats[seat - 1] = updated
             self._notify("state", table, {})
             return views.game_body(table, self.presence)
 
     def remove_computer(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """Turn a computer seat into an open seat a person can claim (the game waits)."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             table.require_host(token)
             record = table.seat(seat)
             if record.kind != "computer":
@@ -773,15 +992,14 @@ class GameService:
                 raise ApiError("seat_left", f"seat {seat} has left: the computer plays it "
                                "for the rest of the game")
             updated = SeatRecord(seat, "open", None, None, None)
-            self.store.update_seat(game_id, updated)
+            self._write_record(table, self.store.update_seat, game_id, updated)
             table.seats[seat - 1] = updated
             self._notify("state", table, {})
             return views.game_body(table, self.presence)
 
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The rematch's id: created by the first seat (or host) to ask, shared by the rest."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             if not table.is_host(token) and not table.seats_of(token):
                 if not token:
                     raise ApiError("unauthorized", "a rematch needs a seat or host token")
@@ -796,7 +1014,7 @@ class GameService:
             created = self.create(table.record.variant, specs, game=table.record.game,
                                   options=variant.rematch_options(table.options),
                                   rematch_of=table)
-            self.store.link_rematch(game_id, created["id"])
+            self._write_record(table, self.store.link_rematch, game_id, created["id"])
             table.record.rematch_id = created["id"]
             self._notify("state", table, {})
             return {"id": created["id"], "created": True}
@@ -804,8 +1022,7 @@ class GameService:
     # -- presence --------------------------------------------------------------------------
     def join(self, sid: str, game_id: str, tokens: list[str]) -> list[int]:
         """A socket joins a game; returns the seats its tokens hold (none for a spectator)."""
-        table = self.table(game_id)
-        with table.lock:
+        with self.locked(game_id) as table:
             seats = sorted({s for t in tokens for s in table.seats_of(t)})
             for seat in seats:
                 self.presence.connect(sid, game_id, seat)

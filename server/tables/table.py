@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 from collections.abc import Callable
@@ -50,10 +51,24 @@ class UndoRequest:
     waiting: list[int]
     accepted: list[int] = field(default_factory=list)
     expires_in: float = 30.0
+    expires_at: float = 0.0  # wall-clock time it lapses (kept on a shared store's record)
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "seq": self.seq, "waiting": list(self.waiting),
                 "accepted": list(self.accepted), "expires_in": self.expires_in}
+
+    def key(self) -> tuple[int, int, float]:
+        """Which request this is (the same one as read again from the store)."""
+        return self.seat, self.seq, self.expires_at
+
+    def to_json(self) -> str:
+        return json.dumps({**self.to_dict(), "expires_at": self.expires_at})
+
+    @classmethod
+    def from_json(cls, text: str) -> UndoRequest:
+        body = json.loads(text)
+        return cls(body["seat"], body["seq"], list(body["waiting"]), list(body["accepted"]),
+                   body["expires_in"], body["expires_at"])
 
 
 class Summary(NamedTuple):
@@ -88,6 +103,8 @@ class Table:
     loader: Callable[[], Game] | None = field(default=None, repr=False)
     _summary: Summary | None = field(default=None, repr=False)
     _created: GameCreated | None = field(default=None, repr=False)
+    #: The version of the record and seats this table holds (a shared store's `Head`).
+    version: int = 0
 
     def __post_init__(self) -> None:
         if self._game is not None:

@@ -1,0 +1,392 @@
+"""What the processes of one host share through Redis besides Flask-SocketIO's message queue:
+presence (which sockets hold which seats), locks for work that must happen once, and a
+heartbeat that keeps both alive.
+
+Used when `serve --message-queue redis://…` joins several processes into one host; a single
+process keeps its presence in memory (`server.realtime.presence.Presence`) and needs no lock.
+
+- **Presence** (`RedisPresence`, the same interface as `Presence`). Per seat a sorted set
+  `cornerclaim:seat:<game>:<seat>` of `<process>:<sid>` members scored with the time the
+  process last vouched for that socket. Each process re-scores its own sockets every
+  `HEARTBEAT` seconds; a member older than `PRESENCE_TTL` no longer counts, and the key
+  itself expires, so the sockets of a process that died disappear on their own. When a
+  seat's last socket goes, `cornerclaim:away:<game>:<seat>` keeps the time (the grace
+  period before the seat may be declared left counts from it, on every process).
+- **Once** (`Once.take`): `SET cornerclaim:once:<job> <process> NX PX <ttl>`. The process
+  that sets the key does the job (a computer's move at a seq, a clock's flag, a deal); the
+  others skip it. The key expires, so if its holder dies, another process's scan
+  (`GameService.scan`) takes the job up after `ttl`. The lock only saves duplicate work:
+  what makes a move happen once is the store's seq check, so while Redis is unreachable
+  every process may try, and one append wins.
+- **Processes** (`cornerclaim:processes`, a sorted set of heartbeats): whether another
+  process of the host is alive (a process that starts while others run does not restart
+  the clocks of their games).
+
+Redis being unreachable never stops play: presence falls back to what this process knows
+of its own sockets, `take` says yes, and when the heartbeat reaches Redis again the
+`on_recovered` callbacks run (the socket layer sends each of its rooms the current state).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+
+import redis
+import socketio
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+PREFIX = "cornerclaim:"
+#: Seconds between heartbeats, and after which a socket nobody vouched for is gone.
+HEARTBEAT = 3.0
+PRESENCE_TTL = 10.0
+#: Seconds the time a seat went away is kept.
+AWAY_TTL = 24 * 3600
+
+Key = tuple[str, int]  # (game id, seat)
+
+#: Delete a lock only if this process still holds it.
+_RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1]) else return 0 end"""
+
+
+def connect(url: str) -> redis.Redis:
+    """A Redis client for `url` that gives up quickly when the server is away."""
+    return redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0)
+
+
+class _Warned:
+    """Log a Redis failure once until Redis answers again."""
+
+    def __init__(self) -> None:
+        self.down = False
+
+    def failed(self, what: str, error: Exception) -> None:
+        if not self.down:
+            log.warning("redis unreachable (%s): %s; going on without it", what, error)
+        self.down = True
+
+
+class RedisPresence:
+    """`Presence` kept in Redis so every process of a host sees every phone."""
+
+    def __init__(self, client: redis.Redis, process: str, *, ttl: float = PRESENCE_TTL,
+                 clock: Callable[[], float] = time.time, warned: _Warned | None = None) -> None:
+        self.client = client
+        self.process = process
+        self.ttl = ttl
+        self._clock = clock
+        self._started = clock()
+        self._lock = threading.Lock()
+        self._held: dict[str, set[Key]] = defaultdict(set)  # this process's sockets
+        self._warned = warned or _Warned()
+
+    @staticmethod
+    def _seat_key(key: Key) -> str:
+        return f"{PREFIX}seat:{key[0]}:{key[1]}"
+
+    @staticmethod
+    def _away_key(key: Key) -> str:
+        return f"{PREFIX}away:{key[0]}:{key[1]}"
+
+    def _member(self, sid: str) -> str:
+        return f"{self.process}:{sid}"
+
+    def connect(self, sid: str, game_id: str, seat: int) -> None:
+        key = (game_id, seat)
+        with self._lock:
+            self._held[sid].add(key)
+        try:
+            pipe = self.client.pipeline()
+            pipe.zadd(self._seat_key(key), {self._member(sid): self._clock()})
+            pipe.pexpire(self._seat_key(key), int(self.ttl * 1000))
+            pipe.delete(self._away_key(key))
+            pipe.execute()
+        except RedisError as e:
+            self._warned.failed("presence", e)
+
+    def disconnect(self, sid: str) -> set[str]:
+        with self._lock:
+            keys = self._held.pop(sid, set())
+        return self._release(sid, keys)
+
+    def release(self, sid: str, game_id: str) -> bool:
+        with self._lock:
+            held = self._held.get(sid)
+            if not held:
+                return False
+            keys = {k for k in held if k[0] == game_id}
+            held -= keys
+            if not held:
+                del self._held[sid]
+        return bool(self._release(sid, keys))
+
+    def _release(self, sid: str, keys: set[Key]) -> set[str]:
+        """Remove this socket from its seats; the games where a seat lost its last one."""
+        if not keys:
+            return set()
+        now = self._clock()
+        keys = sorted(keys)
+        try:
+            pipe = self.client.pipeline()
+            for key in keys:
+                pipe.zrem(self._seat_key(key), self._member(sid))
+                pipe.zcount(self._seat_key(key), now - self.ttl, "+inf")
+            counts = pipe.execute()[1::2]
+            pipe = self.client.pipeline()
+            changed = set()
+            for key, count in zip(keys, counts, strict=True):
+                if not count:
+                    pipe.set(self._away_key(key), repr(now), px=AWAY_TTL * 1000)
+                    changed.add(key[0])
+            pipe.execute()
+            return changed
+        except RedisError as e:
+            self._warned.failed("presence", e)
+            return {k[0] for k in keys if not self._local(k)}
+
+    def _local(self, key: Key) -> bool:
+        with self._lock:
+            return any(key in held for held in self._held.values())
+
+    def forget(self, game_id: str) -> None:
+        """Nothing to drop: a finished game's keys expire by themselves."""
+
+    def connected(self, game_id: str, seat: int) -> bool:
+        key = (game_id, seat)
+        try:
+            return bool(self.client.zcount(self._seat_key(key), self._clock() - self.ttl, "+inf"))
+        except RedisError as e:
+            self._warned.failed("presence", e)
+            return self._local(key)
+
+    def away_for(self, game_id: str, seat: int) -> float:
+        """Seconds since the seat lost its last socket on any process (0 while connected).
+        A socket of a process that died counts from its last heartbeat. While Redis is
+        unreachable: 0 (no seat may be declared left on what this process cannot check)."""
+        key = (game_id, seat)
+        now = self._clock()
+        try:
+            pipe = self.client.pipeline()
+            pipe.zrevrange(self._seat_key(key), 0, 0, withscores=True)
+            pipe.get(self._away_key(key))
+            latest, away = pipe.execute()
+        except RedisError as e:
+            self._warned.failed("presence", e)
+            return 0.0
+        last_seen = latest[0][1] if latest else None
+        if last_seen is not None and last_seen > now - self.ttl:
+            return 0.0
+        since = max(float(away) if away else self._started, last_seen or 0.0)
+        return max(0.0, now - since)
+
+    def heartbeat(self) -> None:
+        """Vouch again for this process's sockets (raises RedisError if Redis is away)."""
+        now = self._clock()
+        with self._lock:
+            members = [(self._member(sid), key) for sid, keys in self._held.items()
+                       for key in keys]
+        pipe = self.client.pipeline()
+        for member, key in members:
+            pipe.zadd(self._seat_key(key), {member: now})
+            pipe.pexpire(self._seat_key(key), int(self.ttl * 1000))
+        pipe.execute()
+
+
+class Once:
+    """Jobs that one process of the host does: whoever sets the job's key first, for `ttl`."""
+
+    def __init__(self, client: redis.Redis, process: str, warned: _Warned | None = None) -> None:
+        self.client = client
+        self.process = process
+        self._warned = warned or _Warned()
+        self._release = client.register_script(_RELEASE)
+
+    def take(self, job: str, ttl: float) -> bool:
+        """Whether this process does `job` (True too while Redis is unreachable: the seq
+        check alone then keeps a move from being made twice)."""
+        try:
+            return bool(self.client.set(PREFIX + "once:" + job, self.process, nx=True,
+                                        px=max(1, int(ttl * 1000))))
+        except RedisError as e:
+            self._warned.failed("lock", e)
+            return True
+
+    def drop(self, job: str) -> None:
+        """Give the job up before its time (it failed): another process may take it."""
+        try:
+            self._release(keys=[PREFIX + "once:" + job], args=[self.process])
+        except RedisError as e:
+            self._warned.failed("lock", e)
+
+
+class Cluster:
+    """This process's link to the host's Redis: presence, locks, and the loop that beats the
+    heart and runs the periodic `ticks` (the service's scan for due work)."""
+
+    def __init__(self, url: str, *, heartbeat: float = HEARTBEAT,
+                 presence_ttl: float = PRESENCE_TTL) -> None:
+        self.url = url
+        self.process = uuid.uuid4().hex[:12]
+        self.client = connect(url)
+        self.heartbeat_every = heartbeat
+        self._warned = _Warned()
+        self.presence = RedisPresence(self.client, self.process, ttl=presence_ttl,
+                                      warned=self._warned)
+        self.once = Once(self.client, self.process, self._warned)
+        #: Called after Redis answers again following an outage.
+        self.on_recovered: list[Callable[[], None]] = []
+        #: Called on every heartbeat, Redis or not (the service's scan).
+        self.ticks: list[Callable[[], None]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def others_alive(self) -> bool:
+        """Whether another process of this host has beaten its heart lately."""
+        try:
+            now = time.time()
+            alive = self.client.zrangebyscore(PREFIX + "processes",
+                                              now - self.presence.ttl, "+inf")
+        except RedisError as e:
+            self._warned.failed("processes", e)
+            return True  # unknown: do not restart clocks others may be running
+        return any(p.decode() != self.process for p in alive)
+
+    def beat(self) -> None:
+        """One heartbeat: this process and its sockets are alive; recovery callbacks if
+        Redis just came back."""
+        try:
+            self.client.zadd(PREFIX + "processes", {self.process: time.time()})
+            self.presence.heartbeat()
+        except RedisError as e:
+            self._warned.failed("heartbeat", e)
+            return
+        if self._warned.down:
+            self._warned.down = False
+            log.info("redis reachable again")
+            for callback in list(self.on_recovered):
+                _run(callback)
+
+    def start(self) -> Cluster:
+        self.beat()
+        self._thread = threading.Thread(target=self._loop, daemon=True, name="cluster")
+        self._thread.start()
+        return self
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.heartbeat_every):
+            self.beat()
+            for tick in list(self.ticks):
+                _run(tick)
+
+    def stop(self) -> None:
+        self._stop.set()
+        try:
+            self.client.zrem(PREFIX + "processes", self.process)
+        except RedisError:
+            pass
+
+
+def _run(callback: Callable[[], None]) -> None:
+    try:
+        callback()
+    except Exception:
+        log.exception("cluster callback failed")
+
+
+#: Seconds an event that arrived before an earlier one waits for it (then it goes anyway).
+REORDER_WAIT = 0.5
+
+
+class OrderedRedisManager(socketio.RedisManager):
+    """Flask-SocketIO's Redis message queue, delivering each game's `event` pushes to this
+    process's sockets in seq order, each once.
+
+    Two processes may publish consecutive events of one game in either order (each commits,
+    then publishes); so per room the last delivered seq is kept, a repeat is dropped and an
+    event that arrives early waits (at most REORDER_WAIT) for the ones before it."""
+
+    def __init__(self, url: str, **kwargs) -> None:
+        super().__init__(url, redis_options={"socket_connect_timeout": 1.0}, **kwargs)
+        #: Called when this process listens to the queue again after losing it: its sockets
+        #: may have missed other processes' pushes (the socket layer resyncs them).
+        self.on_resubscribed: list[Callable[[], None]] = []
+        self._order_lock = threading.Lock()
+        self._last: dict[str, int] = {}
+        self._early: dict[str, dict[int, dict]] = defaultdict(dict)
+
+    def _redis_listen_with_retries(self):
+        """python-socketio's listening loop, retrying every second (not with a back-off
+        growing to a minute: a Redis restart is seconds) and saying when it listens again."""
+        subscribed = False
+        lost = False
+        while True:
+            try:
+                if not subscribed:
+                    self._redis_connect()
+                    self.pubsub.subscribe(self.channel)
+                    subscribed = True
+                    if lost:
+                        log.info("listening to the message queue again")
+                        for callback in list(self.on_resubscribed):
+                            _run(callback)
+                yield from self.pubsub.listen()
+            except Exception as e:
+                if not lost or subscribed:
+                    log.warning("message queue unreachable (%s); retrying every second", e)
+                subscribed = False
+                lost = True
+                time.sleep(1.0)
+
+    def _handle_emit(self, message: dict) -> None:
+        seq = _event_seq(message)
+        if seq is None:
+            super()._handle_emit(message)
+            return
+        room = message["room"]
+        with self._order_lock:
+            last = self._last.get(room)
+            if last is not None and seq <= last:
+                return  # already delivered
+            if last is not None and seq > last + 1:
+                early = self._early[room]
+                if not early:
+                    timer = threading.Timer(REORDER_WAIT, self._flush, (room,))
+                    timer.daemon = True
+                    timer.start()
+                early[seq] = message
+                return
+            ready = [message]
+            self._last[room] = seq
+            early = self._early.get(room) or {}
+            while self._last[room] + 1 in early:
+                self._last[room] += 1
+                ready.append(early.pop(self._last[room]))
+        for m in ready:
+            super()._handle_emit(m)
+
+    def _flush(self, room: str) -> None:
+        """Deliver what waited for an event that never came (lost while Redis was away)."""
+        with self._order_lock:
+            early = self._early.pop(room, {})
+            ready = [early[s] for s in sorted(early) if s > self._last.get(room, 0)]
+            if ready:
+                self._last[room] = max(_event_seq(m) for m in ready)
+        for m in ready:
+            super()._handle_emit(m)
+
+
+def _event_seq(message: dict) -> int | None:
+    """The seq of a game's `event` push, or None for any other message."""
+    if message.get("event") != "event" or not message.get("room"):
+        return None
+    try:
+        return int(message["data"][0]["event"]["seq"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
