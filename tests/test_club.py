@@ -36,7 +36,7 @@ CONFIG = {"BOT_WARM_UP": False, "BOT_WORKERS": 1, "HEARTBEAT": 0.5, "PRESENCE_TT
 class Host:
     """One `cornerclaim serve` process of the club's host."""
 
-    def __init__(self, store: str, queue: str, data_dir: Path) -> None:
+    def __init__(self, store: str, queue: str, data_dir: Path, **config) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
@@ -45,7 +45,8 @@ class Host:
         self.log = data_dir / f"host-{self.port}.log"
         self.proc = subprocess.Popen(cmd, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
                                      cwd=ROOT, env={**os.environ,
-                                                    "CORNERCLAIM_CONFIG": json.dumps(CONFIG)})
+                                                    "CORNERCLAIM_CONFIG": json.dumps(
+                                                        {**CONFIG, **config})})
         wait_for(self._up, f"the host on port {self.port}")
 
     def _up(self) -> bool:
@@ -126,12 +127,13 @@ class Phone:
 
 @pytest.fixture(scope="module")
 def club(postgres, redis_server, tmp_path_factory):
-    """Two processes, A and B, on one fresh database and the session's Redis."""
+    """Two processes, A and B, on one fresh database and the session's Redis. A's computer
+    seats wait 2 s before they think (holding the job), B's not at all."""
     store = postgres.create_database()
     data = tmp_path_factory.mktemp("club")
     hosts = []
     try:
-        hosts.append(Host(store, redis_server.url, data))
+        hosts.append(Host(store, redis_server.url, data, BOT_DELAY=2.0))
         hosts.append(Host(store, redis_server.url, data))
         yield hosts
     finally:
@@ -250,33 +252,39 @@ def test_commands_during_a_postgresql_restart_get_503_and_change_nothing(club, p
     assert a.get(f"/api/games/{gid}").json()["seq"] == 3
 
 
-def test_a_process_killed_mid_game_loses_nothing_acknowledged(club):
+def test_a_process_killed_mid_game_loses_nothing_acknowledged(club, redis_server):
     a, b = club
     gid, tokens = new_duo(a, ("open", "computer"))
     t1 = a.post(f"/api/games/{gid}/seats/1", {"name": "Ann"}).json()["token"]
     ann = Phone(a, gid, [t1])
     acked = []
     try:
-        for _ in range(3):
-            wait_for(lambda: a.get(f"/api/games/{gid}").json()["to_move"] == 1, "Ann's turn")
+        for turn in range(2):
+            wait_for(lambda t=turn: a.get(f"/api/games/{gid}").json()["seq"] == 1 + 2 * t,
+                     "Ann's turn")
             move, seq = first_legal(a, gid, 1)
             ack = ann.call("move", {"game_id": gid, "seat": 1, "move": move, "seq": seq,
                                     "token": t1})
             assert ack["ok"], ack
             acked.append(ack["event"])
-        a.kill()  # mid-game, the computer's reply may be in A's hands
+        # A took the computer's reply to Ann's second move and waits before thinking
+        job = f"cornerclaim:once:bot:{gid}:4"
+        assert redis(redis_server, "EXISTS", job) == b":1"
+        killed = time.monotonic()
+        a.kill()
         wait_for(lambda: not ann.sio.connected, "the socket to drop")
         ann.sio = socketio.Client(reconnection=False)
         ann.sio.on("event", ann._event)
         ann.sio.on("state", ann._state)
-        joined = ann.connect(b, ann.last)
-        assert joined["seats"] == [1]
-        # the computer's move A was computing is taken up by B once A's lock expires
-        wait_for(lambda: b.get(f"/api/games/{gid}").json()["to_move"] == 1, "B plays on")
+        joined = ann.connect(b, ann.last)  # the phone reaches the other process
+        assert joined["seats"] == [1] and joined["state"]["seq"] == 4
+        # B takes the job up once A's lock has expired (4 s), and plays it once
+        wait_for(lambda: b.get(f"/api/games/{gid}").json()["seq"] == 5, "B plays on")
+        assert time.monotonic() - killed > 2.0
         events = log_of(b, gid)
         for event in acked:
             assert events[event["seq"] - 1] == event
-        assert [e.get("seat") for e in events[1:]] == [1, 2] * 3
+        assert [e.get("seat") for e in events[1:]] == [1, 2, 1, 2]
         move, seq = first_legal(b, gid, 1)
         assert ann.call("move", {"game_id": gid, "seat": 1, "move": move, "seq": seq,
                                  "token": t1})["ok"]
@@ -284,3 +292,13 @@ def test_a_process_killed_mid_game_loses_nothing_acknowledged(club):
         assert ann.seqs == list(range(1, ann.last + 1))
     finally:
         ann.close()
+
+
+def redis(server, *command: str) -> bytes:
+    """One Redis command's raw answer (RESP), without a client library."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall((f"*{len(command)}\r\n" + "".join(
+            f"${len(c)}\r\n{c}\r\n" for c in command)).encode())
+        return s.recv(1024).strip()

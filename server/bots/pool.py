@@ -300,22 +300,28 @@ class BotRunner:
         with self._lock:
             if self._stopped or game_id in self._busy:
                 return
-        if self._due(game_id) is None:  # outside our lock: _due takes the table's lock
+        due = self._due(game_id)  # outside our lock: _due takes the table's lock
+        if due is None:
             return
         with self._lock:
             if self._stopped or game_id in self._busy:
                 return
             self._busy.add(game_id)
+        # the job is this process's from now (the delay included) or another's
+        if not self.service.once.take(f"bot:{game_id}:{due[2]}", self.lock_ttl):
+            self._release(game_id)
+            return
         if self.delay > 0:
-            timer = threading.Timer(self.delay, self._compute, (game_id,))
+            timer = threading.Timer(self.delay, self._compute, (game_id, due[2]))
             timer.daemon = True
             with self._lock:
                 self._timers.add(timer)
             timer.start()
         else:
-            threading.Thread(target=self._compute, args=(game_id,), daemon=True).start()
+            threading.Thread(target=self._compute, args=(game_id, due[2]),
+                             daemon=True).start()
 
-    def _compute(self, game_id: str) -> None:
+    def _compute(self, game_id: str, taken: int) -> None:
         with self._lock:
             self._timers = {t for t in self._timers if t.is_alive()}
         try:
@@ -323,14 +329,14 @@ class BotRunner:
         except Exception:  # the store is away: the next scan or event looks again
             log.warning("game %s: could not read the game for its computer seat", game_id)
             due = None
-        if due is None or self._stopped:
+        if due is None or self._stopped or due[2] != taken:  # the game moved on meanwhile
+            self.service.once.drop(f"bot:{game_id}:{taken}")
             self._release(game_id)
+            if due is not None and not self._stopped:
+                self.poke(game_id)
             return
         seat, level, seq, log_json = due
         job = f"bot:{game_id}:{seq}"
-        if not self.service.once.take(job, self.lock_ttl):
-            self._release(game_id)  # another process computes this move
-            return
         self._thinking(game_id, seat, True)
         seed = zlib.crc32(f"{game_id}:{seq}".encode())
 

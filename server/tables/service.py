@@ -268,15 +268,16 @@ class GameService:
         self._notify("synced", table, {})
         return table
 
-    def _write_record(self, table: Table, write: Callable[..., Any], *args: Any) -> None:
+    def _write_record(self, table: Table, write: Callable[..., Any], *args: Any,
+                      **kwargs: Any) -> None:
         """A change of the game's record or seats; on a shared store only if nobody changed
         them since this process read them (else the table is read again and the command
         answered `stale_seq`: look again). The caller holds the lock."""
         if not self.shared:
-            write(*args)
+            write(*args, **kwargs)
             return
         try:
-            table.version = write(*args, version=table.version)
+            table.version = write(*args, version=table.version, **kwargs)
         except RecordConflict:
             self._sync(table)
             raise ApiError("stale_seq", "another player changed this game at the same moment; "

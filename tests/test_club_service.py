@@ -1,0 +1,198 @@
+"""Two host processes' services on one PostgreSQL database and one Redis, in this process:
+what must happen once happens once (a move offered twice at one seq, a deal, a clock's flag,
+a takeback request's timeout), what one process knows the other knows (a takeback request,
+a claimed seat, the phones at the table), and a process that stops beating its heart loses
+its sockets."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+
+from engine import registry
+from engine.core import Game
+from server.errors import ApiError
+from server.store.base import GameRecord, RecordConflict, SeatRecord
+from server.tables.service import GameService
+from tests.server_fixtures import wait_for
+
+pytest.importorskip("psycopg")
+pytest.importorskip("redis")
+from server.realtime.shared import Cluster  # noqa: E402
+from server.store.postgres import PostgresStore  # noqa: E402
+
+
+@pytest.fixture
+def processes(pg_url, redis_url):
+    """processes(n, **service options) -> n services, each with its own store connection and
+    Redis link (heartbeat and scan every 0.2 s), as n host processes would have."""
+    made: list[tuple[GameService, Cluster]] = []
+
+    def make(n: int = 2, **options) -> list[GameService]:
+        services = []
+        for _ in range(n):
+            cluster = Cluster(redis_url, heartbeat=0.2, presence_ttl=1.0)
+            service = GameService(PostgresStore(pg_url), shared=True,
+                                  presence=cluster.presence, once=cluster.once,
+                                  others_alive=cluster.others_alive, **options)
+            cluster.ticks.append(service.scan)
+            cluster.start()
+            made.append((service, cluster))
+            services.append(service)
+        return services
+
+    yield make
+    for service, cluster in made:
+        cluster.stop()
+        service.stop()
+        service.store.close()
+
+
+def heard(service: GameService) -> list[tuple[str, dict]]:
+    """What the service announces from now on (its socket layer would push it)."""
+    said: list[tuple[str, dict]] = []
+    service.listeners.append(lambda kind, table, payload: said.append((kind, payload)))
+    return said
+
+
+def duo(service: GameService, kinds=("local", "computer")) -> tuple[str, dict[str, str]]:
+    seats = [{"kind": k, **({"level": 1} if k == "computer" else {})} for k in kinds]
+    made = service.create("duo", seats)
+    return made["id"], made["tokens"]
+
+
+def stored(service: GameService, game_id: str) -> list[dict]:
+    return service.store.events_since(game_id, 0)
+
+
+def test_a_computers_move_offered_by_two_processes_at_one_seq_is_played_once(processes):
+    one, two = processes()
+    gid, tokens = duo(one)
+    first = one.legal(gid, 1)["moves"][0]["move"]
+    one.move(gid, 1, first, 1, tokens["1"])
+    moves = [m["move"] for m in two.legal(gid, 2)["moves"][:2]]  # two loads it from the store
+    start = threading.Barrier(2)
+    results: dict[int, dict | None] = {}
+
+    def offer(i: int, service: GameService) -> None:
+        start.wait()
+        try:
+            results[i] = service.bot_move(gid, 2, moves[i], 2)
+        except Exception as e:  # a seq conflict answered as such
+            results[i] = {"error": repr(e)}
+
+    threads = [threading.Thread(target=offer, args=(i, s)) for i, s in enumerate((one, two))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    played = [r for r in results.values() if r and "seq" in r]
+    assert len(played) == 1 and played[0]["seq"] == 3
+    log = stored(one, gid)
+    assert [e["seq"] for e in log] == [1, 2, 3] and log[2]["move"] == played[0]["move"]
+    assert one.state(gid)["seq"] == two.state(gid)["seq"] == 3
+
+
+def test_a_takeback_asked_on_one_process_is_answered_on_the_other(processes):
+    one, two = processes()
+    gid, _ = duo(one, ("open", "open"))
+    ann = one.claim(gid, 1, "Ann")["token"]
+    bob = two.claim(gid, 2, "Bob")["token"]
+    one.move(gid, 1, one.legal(gid, 1)["moves"][0]["move"], 1, ann)
+    asked = one.undo(gid, 1, 2, ann)
+    assert asked["event"] is None and asked["undo_request"]["waiting"] == [2]
+    assert two.state(gid)["undo_request"]["waiting"] == [2]
+    with pytest.raises(ApiError) as again:
+        two.undo(gid, 1, 2, ann)
+    assert again.value.code == "undo_pending"
+    answered = two.undo_answer(gid, 2, True, bob)
+    assert answered["event"]["type"] == "move_taken_back"
+    assert one.state(gid)["seq"] == 3 and one.state(gid)["undo_request"] is None
+
+
+def test_a_takeback_request_times_out_once_for_the_host(processes):
+    one, two = processes(undo_timeout=0.5)
+    gid, _ = duo(one, ("open", "open"))
+    ann = one.claim(gid, 1, "Ann")["token"]
+    two.claim(gid, 2, "Bob")
+    one.move(gid, 1, one.legal(gid, 1)["moves"][0]["move"], 1, ann)
+    said, said_two = heard(one), heard(two)
+    one.undo(gid, 1, 2, ann)
+    wait_for(lambda: two.state(gid)["undo_request"] is None
+             and one.state(gid)["undo_request"] is None, "the request to lapse")
+    time.sleep(0.6)  # a second timeout would have been announced by now
+    timeouts = [p for kind, p in said + said_two
+                if kind == "undo_request" and p.get("reason") == "timeout"]
+    assert len(timeouts) == 1
+
+
+def test_a_seat_claimed_on_one_process_is_taken_on_the_other(processes):
+    one, two = processes()
+    gid, _ = duo(one, ("open", "open"))
+    assert two.state(gid)["seats"][0]["claimed"] is False
+    one.claim(gid, 1, "Ann")
+    with pytest.raises(ApiError) as taken:
+        two.claim(gid, 1, "Zoe")
+    assert taken.value.code == "seat_taken"
+    head = one.store.head(gid)
+    with pytest.raises(RecordConflict):  # a write against a version read before the claim
+        one.store.update_seat(gid, SeatRecord(1, "open", "Zoe", None, "x"),
+                              version=head.version - 1)
+
+
+def test_a_flag_falls_once_with_two_processes_watching_the_clock(processes):
+    one, two = processes()
+    made = one.create("classic-3x3", [{"kind": "local"}, {"kind": "local"}], game="corners",
+                      clock={"reserve_s": 1, "increment_s": 0})
+    gid, tokens = made["id"], made["tokens"]
+    two.state(gid)  # both hold the game, both armed its clock
+    one.move(gid, 1, "c3-d3", 1, tokens["1"])
+    wait_for(lambda: one.state(gid)["status"] == two.state(gid)["status"] == "finished",
+             "black's flag to fall")
+    time.sleep(0.5)
+    assert [e["type"] for e in stored(one, gid)[2:]] == ["corners_flag_fell"]
+
+
+def test_a_deal_due_when_two_processes_start_is_drawn_once(processes, pg_url):
+    rules = registry.get("marbles")
+    options = rules.variants["2p"].option_values({}, computer=False)
+    fresh = Game.new("marbles", "2p", ("Ann", "Bob"), options)
+    store = PostgresStore(pg_url)
+    gid = uuid.uuid4().hex[:12]
+    store.create_game(GameRecord(gid, time.time(), "2p", "h", game="marbles"),
+                      [SeatRecord(1, "local"), SeatRecord(2, "local")],
+                      fresh.events[0].to_dict())
+    store.close()
+    started: list[GameService] = []
+    threads = [threading.Thread(target=lambda: started.extend(processes(1))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wait_for(lambda: all(s.state(gid)["seq"] == 2 for s in started), "the deal")
+    log = stored(started[0], gid)
+    assert [e["type"] for e in log] == ["game_created", "marbles_round_dealt"]
+
+
+def test_a_phone_on_one_process_is_seen_on_the_other_until_its_process_stops(redis_url):
+    one = Cluster(redis_url, heartbeat=0.2, presence_ttl=1.0).start()
+    two = Cluster(redis_url, heartbeat=0.2, presence_ttl=1.0).start()
+    try:
+        one.presence.connect("sid-a", "g1", 1)
+        assert two.presence.connected("g1", 1) and two.presence.away_for("g1", 1) == 0.0
+        time.sleep(1.5)  # beyond the ttl: the heartbeat keeps it
+        assert two.presence.connected("g1", 1)
+        assert two.others_alive() and one.others_alive()
+        one.stop()  # the process dies: nobody vouches for its socket any more
+        wait_for(lambda: not two.presence.connected("g1", 1), "the socket to expire")
+        assert two.presence.away_for("g1", 1) > 0.0
+        assert not two.others_alive()
+        two.presence.connect("sid-b", "g1", 2)
+        assert two.presence.disconnect("sid-b") == {"g1"}
+        assert 0.0 < two.presence.away_for("g1", 2) < 1.0
+    finally:
+        one.stop()
+        two.stop()
