@@ -196,3 +196,29 @@ def test_a_phone_on_one_process_is_seen_on_the_other_until_its_process_stops(red
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_game_finished_on_one_process_counts_on_the_others_ladder(pg_url, redis_url,
+                                                                     tmp_path):
+    from server.app import create_app, shutdown_app
+
+    config = {"STORE": pg_url, "MESSAGE_QUEUE": redis_url, "START_BOTS": False,
+              "HEARTBEAT": 0.2, "WRITE_RATE": None}
+    one = create_app({**config, "DATA_DIR": str(tmp_path / "one")})
+    two = create_app({**config, "DATA_DIR": str(tmp_path / "two")})
+    try:
+        a, b = one.test_client(), two.test_client()
+        seats = [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}]
+        game = a.post("/api/games", json={"variant": "duo", "seats": seats}).json
+        auth = {"Authorization": f"Bearer {game['tokens']['1']}"}
+        assert a.post(f"/api/games/{game['id']}/moves", headers=auth, json={
+            "seat": 1, "move": "e9,d10,e10,f10,e11", "seq": 1}).status_code == 201
+        assert a.post(f"/api/games/{game['id']}/leave", json={"seat": 2}, headers={
+            "Authorization": f"Bearer {game['tokens']['2']}"}).status_code == 200
+        # two hears of the game at its next scan, and reads it as the store has it
+        wait_for(lambda: [p["name"] for p in b.get("/api/players").json["players"]]
+                 == ["Ann", "Bo"], "the other process's ladder")
+        assert b.get(f"/api/games/{game['id']}").json["status"] == "finished"
+    finally:
+        shutdown_app(one)
+        shutdown_app(two)

@@ -265,7 +265,8 @@ class GameService:
             table = self._tables.setdefault(game_id, table)
         with table.lock:
             self._arm(table)
-        self._notify("synced", table, {})
+            self._notify("synced", table, {})
+        self._touch(table)  # a finished game joins the others, parked beyond the most recent
         return table
 
     def _write_record(self, table: Table, write: Callable[..., Any], *args: Any,

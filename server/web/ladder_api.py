@@ -313,7 +313,8 @@ def init_ladder(app: Flask, api, service) -> L.Ladder:
     ladder = L.Ladder(L.games_from_tables(service.tables(), db_path))
 
     def on_event(kind: str, table, payload: dict) -> None:
-        if kind != "event" or table.id in ladder or not _is_over(table):
+        # "synced": a game another host process (a shared store) moved on or created
+        if kind not in ("event", "synced") or table.id in ladder or not _is_over(table):
             return
         at = L.finish_time(db_path, table.id, time.time())
         summary = L.summarise(table.id, at, table.game, list(table.seats))
