@@ -497,9 +497,9 @@ class ClubServers:
     """A throwaway PostgreSQL server with one database and, with `redis`, a throwaway Redis,
     both on 127.0.0.1, started by the tests' helpers and gone (processes and folders) when
     the `with` block ends. PostgreSQL runs durable (`fsync`, `full_page_writes` on), as a
-    club's database would; the tests' server skips both."""
+    club's database would (`fsync=False`: as the tests' server, to see what the disk costs)."""
 
-    def __init__(self, *, redis: bool, max_connections: int = 100) -> None:
+    def __init__(self, *, redis: bool, max_connections: int = 100, fsync: bool = True) -> None:
         if str(REPO) not in sys.path:
             sys.path.insert(0, str(REPO))  # the tests' helpers
         from tests import pg_fixtures, redis_fixtures
@@ -509,7 +509,8 @@ class ClubServers:
             raise SystemExit("PostgreSQL is not installed (scripts/test installs Debian's "
                              "postgresql)")
         self.pg = pg_fixtures.PgServer(found)
-        self.pg.settings = {**self.pg.settings, "fsync": "on", "full_page_writes": "on",
+        durable = "on" if fsync else "off"
+        self.pg.settings = {**self.pg.settings, "fsync": durable, "full_page_writes": durable,
                             "max_connections": str(max_connections)}
         self.redis = None
         if redis:
@@ -541,6 +542,17 @@ class ClubServers:
     @property
     def queue_url(self) -> str | None:
         return self.redis.url if self.redis is not None else None
+
+    def sessions(self) -> int:
+        """Connections the database has accepted since it started (this probe's included)."""
+        import psycopg
+
+        try:
+            with psycopg.connect(self.store_url, connect_timeout=2) as conn:
+                return conn.execute("SELECT sessions FROM pg_stat_database"
+                                    " WHERE datname = current_database()").fetchone()[0]
+        except psycopg.Error:
+            return 0
 
     def connections(self) -> int:
         """The host processes' connections to the database now (this probe's not counted)."""
@@ -634,6 +646,7 @@ class Report:
     repeats: int = 0  # broadcasts a seat received twice
     process_rows: list[dict] = field(default_factory=list)  # process_table's rows
     db_connections_peak: int = 0  # the most connections to PostgreSQL seen (one a second)
+    db_sessions: int = 0  # connections PostgreSQL accepted during the run
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -660,8 +673,9 @@ class Report:
                    f"longest {self.slow_commits[1]:.0f} ms" if self.slow_commits else "")
                 + (f"\ncomputer games beside them {self.bot_tables}: {self.bot_moves} "
                    "computer moves" if self.bot_tables else "")
-                + (f"\nconnections to PostgreSQL at most {self.db_connections_peak} (looked at "
-                   "each second)" if self.store == "postgresql" else "")
+                + (f"\nconnections to PostgreSQL at most {self.db_connections_peak} at once "
+                   f"(looked at each second), {self.db_sessions} opened during the run"
+                   if self.store == "postgresql" else "")
                 + ("\n" + process_table(self.process_rows) if self.process_rows else ""))
 
 
@@ -721,7 +735,7 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                host_args: tuple[str, ...] = (), bot_tables: int = 0,
                bot_level: int = 5, probe: bool = True, processes: int = 1,
                store: str = "sqlite", queue: bool | None = None,
-               pg_max_connections: int = 100) -> Report:
+               pg_max_connections: int = 100, pg_fsync: bool = True) -> Report:
     """Run the load; with `processes` > 1 (or `store="postgresql"`, or `queue`) over a
     throwaway PostgreSQL and, for the queue (several processes need it), Redis."""
     queue = processes > 1 if queue is None else queue
@@ -732,7 +746,8 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
         club = None
         if store == "postgresql" or queue:
             club = stack.enter_context(ClubServers(redis=queue,
-                                                   max_connections=pg_max_connections))
+                                                   max_connections=pg_max_connections,
+                                                   fsync=pg_fsync))
         return await _load(tables, seconds, think=think, seed=seed, data_dir=data_dir,
                            host_args=host_args, bot_tables=bot_tables, bot_level=bot_level,
                            disk=disk, processes=processes, club=club, store=store)
@@ -795,6 +810,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
             bots = asyncio.create_task(run_bot_games(http, urls[0], bot_tables, bot_level,
                                                      bots_stop, bot_moves)) \
                 if bot_tables else None
+            sessions = club.sessions() if club is not None and club.store_url else 0
             started = time.monotonic()
             cpu = time.process_time(), [h.cpu_seconds() for h in hosts]
             await run_tables(runs, seconds, ramp=min(5.0, seconds / 4))
@@ -808,6 +824,10 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
         rows = [host_row(n, h, before)
                 for n, (h, before) in enumerate(zip(hosts, cpu[1], strict=True), 1)]
         rows += club.rows() if club is not None else []
+        if club is not None and club.store_url:
+            # not this look's own, nor the once-a-second looks at the connections
+            sessions = club.sessions() - sessions - 1 - len(connections)
+
         host_cpu = sum(r["cpu_s"] for r in rows[:len(hosts)])
         client_cpu = time.process_time() - cpu[0]
     finally:
@@ -828,7 +848,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
                   windowed_p99(lat, stats.arrived_at, started, every), disk, slow,
                   processes, store, bool(club and club.queue_url), stats.repeats, rows,
-                  max(connections, default=0))
+                  max(connections, default=0), max(0, sessions))
 
 
 SLOW_LINE = re.compile(r"slow disk: (\d+) commits over -?\d+ ms while the store was open; "
@@ -870,6 +890,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the Redis message queue even for one process")
     parser.add_argument("--pg-max-connections", type=int, default=100,
                         help="the throwaway PostgreSQL's max_connections (100)")
+    parser.add_argument("--pg-no-fsync", action="store_true",
+                        help="run the throwaway PostgreSQL without fsync (not durable: shows "
+                             "what the disk costs)")
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
@@ -889,7 +912,8 @@ def main(argv: list[str] | None = None) -> int:
                                   bot_tables=args.bot_tables, bot_level=args.bot_level,
                                   probe=not args.no_disk_probe, processes=args.processes,
                                   store=args.store or "sqlite", queue=queue,
-                                  pg_max_connections=args.pg_max_connections))
+                                  pg_max_connections=args.pg_max_connections,
+                                  pg_fsync=not args.pg_no_fsync))
     print(report.summary())
     for line in report.errors[:20]:
         print("  error:", line)
