@@ -104,9 +104,16 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN version integer NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN undo_request text;
+    CREATE SEQUENCE games_touched;
+    ALTER TABLE games ADD COLUMN touched bigint NOT NULL DEFAULT nextval('games_touched');
+    CREATE INDEX games_by_touched ON games (touched);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+#: How far before its last mark a process asks `heads` again (marks that transactions in
+#: flight took: far more than a host's processes ever have open at once).
+TOUCH_LOOKBACK = 1000
 
 #: Seconds to wait for a connection before the database counts as unreachable.
 CONNECT_TIMEOUT = 5
@@ -120,6 +127,9 @@ class PostgresStore:
 
     Thread-safe (and greenlet-safe under gevent, which psycopg supports): each call takes an
     idle connection or opens one, and gives it back when done."""
+
+    #: How far before its last mark a reader of `heads` asks again.
+    touch_lookback = TOUCH_LOOKBACK
 
     def __init__(self, url: str, *, connect_timeout: float = CONNECT_TIMEOUT,
                  max_idle: int = MAX_IDLE) -> None:
@@ -282,8 +292,8 @@ class PostgresStore:
                              (game_id, seq, event["type"], json.dumps(event), time.time()))
             except errors.UniqueViolation:  # a writer that did not lock the row
                 raise SeqConflict(seq, seq) from None
-            conn.execute("UPDATE games SET last_seq = %s, undo_request = NULL WHERE id = %s",
-                         (seq, game_id))
+            conn.execute("UPDATE games SET last_seq = %s, undo_request = NULL,"
+                         " touched = nextval('games_touched') WHERE id = %s", (seq, game_id))
 
         self._run(run)
 
@@ -372,10 +382,15 @@ class PostgresStore:
         rows = self._query("SELECT last_seq, version FROM games WHERE id = %s", (game_id,))
         return Head(*rows[0]) if rows else None
 
-    def heads(self) -> dict[str, Head]:
-        """Every game's head, by id (one query: the lobby's and the due-work scan's)."""
-        return {r[0]: Head(r[1], r[2])
-                for r in self._query("SELECT id, last_seq, version FROM games")}
+    def heads(self, since: int = 0) -> tuple[dict[str, Head], int]:
+        """The heads of the games created or changed after the mark `since` (0: every game),
+        by id, and the mark to ask from next time (one query: the lobby's and the due-work
+        scan's). Each append and record change takes a new mark from a sequence; one taken
+        by a transaction that commits after a later one was read would be missed, so the
+        caller asks from a little before its last mark (`TOUCH_LOOKBACK`)."""
+        rows = self._query("SELECT id, last_seq, version, touched FROM games"
+                           " WHERE touched > %s", (since,))
+        return {r[0]: Head(r[1], r[2]) for r in rows}, max((r[3] for r in rows), default=since)
 
     def game(self, game_id: str) -> tuple[GameRecord, int, str | None] | None:
         """The game's record, its version and its pending takeback request (JSON or None)."""
@@ -404,12 +419,12 @@ def _bump(conn: psycopg.Connection, game_id: str, version: int | None) -> int:
     """Move the game record's version on (the mark other processes compare); if `version`
     is given it must be the current one, else RecordConflict: another process changed the
     record first. Returns the new version."""
+    bump = "UPDATE games SET version = version + 1, touched = nextval('games_touched')"
     if version is None:
-        row = conn.execute("UPDATE games SET version = version + 1 WHERE id = %s"
-                           " RETURNING version", (game_id,)).fetchone()
+        row = conn.execute(bump + " WHERE id = %s RETURNING version", (game_id,)).fetchone()
     else:
-        row = conn.execute("UPDATE games SET version = version + 1 WHERE id = %s"
-                           " AND version = %s RETURNING version", (game_id, version)).fetchone()
+        row = conn.execute(bump + " WHERE id = %s AND version = %s RETURNING version",
+                           (game_id, version)).fetchone()
     if row is None:
         raise RecordConflict(game_id)
     return row[0]

@@ -122,6 +122,8 @@ class GameService:
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self._loaded_finished: dict[str, Table] = {}  # finished games with their Game, LRU
+        self._touched = 0  # a shared store's mark of the last heads read (`refresh`)
+        self._refreshes = 0
         self._stopped = False
         #: The host's random source for what chance decides (`Rules.chance`: a deal).
         self.rng: random.Random = random.SystemRandom()
@@ -284,13 +286,22 @@ class GameService:
             raise ApiError("stale_seq", "another player changed this game at the same moment; "
                            "look again", latest=table.seq) from None
 
+    #: Every how many refreshes all heads are read, not only those changed since the last.
+    FULL_REFRESH = 20
+
     def refresh(self) -> dict[str, Head]:
         """Load the games other processes created and catch up those that moved (a shared
-        store; one query for the heads). Returns the heads."""
+        store; one query for the heads changed since the last refresh, and every
+        FULL_REFRESH-th time for all). Returns the heads read."""
         if not self.shared:
             return {}
-        heads = self.store.heads()
         with self._lock:
+            self._refreshes += 1
+            since = 0 if self._refreshes % self.FULL_REFRESH == 0 else \
+                max(0, self._touched - self.store.touch_lookback)
+        heads, mark = self.store.heads(since)
+        with self._lock:
+            self._touched = max(self._touched, mark)
             known = dict(self._tables)
         for game_id, head in heads.items():
             table = known.get(game_id)
