@@ -58,12 +58,13 @@ def test_every_process_on_one_database_has_the_same_host_id(pg_url):
 def test_a_club_database_of_the_first_schema_gains_its_host_id(pg_url):
     import psycopg
 
-    from server.store.postgres import SCHEMA_VERSION, PostgresStore
+    from server.store.postgres import MIGRATIONS, SCHEMA_VERSION, PostgresStore
 
-    PostgresStore(pg_url).close()
     with psycopg.connect(pg_url) as conn:  # as a host of the first schema left it
-        conn.execute("DROP TABLE host")
-        conn.execute("UPDATE schema_version SET version = 1")
+        conn.execute("CREATE TABLE schema_version (one boolean PRIMARY KEY DEFAULT true"
+                     " CHECK (one), version integer NOT NULL)")
+        conn.execute(MIGRATIONS[0])
+        conn.execute("INSERT INTO schema_version (version) VALUES (1)")
     store = PostgresStore(pg_url)
     try:
         assert store.host_id()
