@@ -222,3 +222,21 @@ def test_a_game_finished_on_one_process_counts_on_the_others_ladder(pg_url, redi
     finally:
         shutdown_app(one)
         shutdown_app(two)
+
+
+def test_the_phones_of_a_process_that_died_are_announced_gone_by_another(processes):
+    one, two = processes()
+    gid, tokens = duo(one, ("local", "local"))
+    one.join("sid-1", gid, [tokens["1"], tokens["2"]])
+    assert [s["connected"] for s in two.state(gid)["seats"]] == [True, True]
+    said = heard(one), heard(two)
+    wait_for(lambda: two._tables[gid].presence_seen == (True, True), "a scan of the seats")
+    one.presence.heartbeat = lambda: None  # the process hangs: nobody vouches for its socket
+
+    def pushes() -> list[dict]:
+        return [p for each in said for kind, p in each if kind == "presence"]
+
+    wait_for(pushes, "the presence push")
+    time.sleep(0.5)  # the other process's scan has seen it too by now
+    assert len(pushes()) == 1  # announced once for the host
+    assert [(s["connected"], s["away"]) for s in pushes()[0]["seats"]] == [(False, True)] * 2

@@ -166,6 +166,21 @@ class RedisPresence:
             self._warned.failed("presence", e)
             return self._local(key)
 
+    def connected_many(self, keys: list[Key]) -> dict[Key, bool] | None:
+        """`connected` for many seats in one round trip; None while Redis is unreachable."""
+        if not keys:
+            return {}
+        low = self._clock() - self.ttl
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            for key in keys:
+                pipe.zcount(self._seat_key(key), low, "+inf")
+            counts = pipe.execute()
+        except RedisError as e:
+            self._warned.failed("presence", e)
+            return None
+        return {key: bool(n) for key, n in zip(keys, counts, strict=True)}
+
     def away_for(self, game_id: str, seat: int) -> float:
         """Seconds since the seat lost its last socket on any process (0 while connected).
         A socket of a process that died counts from its last heartbeat. While Redis is

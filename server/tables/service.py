@@ -320,9 +320,9 @@ class GameService:
             return
         self.refresh()
         now = time.time()
-        for table in self.tables():
-            if table.parked or table.finished:
-                continue
+        running = [t for t in self.tables() if not t.parked and not t.finished]
+        self._scan_presence(running)
+        for table in running:
             with table.lock:
                 request = table.undo_request
                 if request is not None and request.expires_at <= now:
@@ -370,6 +370,25 @@ class GameService:
         return parked
 
     # -- lookup ----------------------------------------------------------------------------
+    def _scan_presence(self, tables: list[Table]) -> None:
+        """Announce the seats whose phones another process lost without saying so (it died:
+        its sockets expired), once for the host; one round trip for every seat."""
+        many = getattr(self.presence, "connected_many", None)
+        if many is None:
+            return
+        seats = {t.id: t.humans() for t in tables}
+        found = many([(t.id, s) for t in tables for s in seats[t.id]])
+        if found is None:
+            return
+        for table in tables:
+            seen = tuple(found[(table.id, s)] for s in seats[table.id])
+            if table.presence_seen not in (None, seen) and self.once.take(
+                    f"presence:{table.id}:{''.join('1' if c else '0' for c in seen)}",
+                    JOB_TTL):
+                with table.lock:
+                    self._notify("presence", table, self.presence_body(table))
+            table.presence_seen = seen
+
     def table(self, game_id: str) -> Table:
         with self._lock:
             table = self._tables.get(game_id)

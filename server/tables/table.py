@@ -105,6 +105,8 @@ class Table:
     _created: GameCreated | None = field(default=None, repr=False)
     #: The version of the record and seats this table holds (a shared store's `Head`).
     version: int = 0
+    #: Which human seats the last scan found connected (several processes: `scan`).
+    presence_seen: tuple[bool, ...] | None = None
 
     def __post_init__(self) -> None:
         if self._game is not None:
