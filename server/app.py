@@ -45,7 +45,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, request, send_file, send_from_directory
+from flask import Flask, abort, current_app, json, request, send_file, send_from_directory
 from flask_smorest import Api
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
@@ -62,6 +62,7 @@ from server.tables.service import GameService
 from server.web.api import blp
 from server.web.ladder_api import init_ladder
 from server.web.limits import DataDirLock, RateLimiter
+from server.web.openapi import published
 
 REPO = Path(__file__).resolve().parent.parent
 # The phone UI: an installed wheel's copy (setup.py puts it there), else a checkout's folder.
@@ -112,7 +113,17 @@ class HostApi(Api):
                 name, message = "bad_json", "the request body is not valid JSON"
             elif code == 422:
                 message = "the request is not valid: " + _first(messages)
-        return error_body(name, message, details), code
+        # the exception's own headers: a 405's Allow (RFC 9110), not its HTML Content-Type
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return error_body(name, message, details), code, headers
+
+    def _openapi_json(self):
+        """The document with the limits that depend on the registered games written in
+        (server.web.openapi)."""
+        return current_app.response_class(
+            json.dumps(published(self.spec.to_dict()), indent=2, sort_keys=False,
+                       ensure_ascii=False),
+            mimetype="application/json")
 
 
 def _first(messages: Any) -> str:

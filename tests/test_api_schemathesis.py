@@ -1,8 +1,17 @@
 """Property-based API testing: schemathesis generates requests from /api/openapi.json and sends
 them in-process (WSGI) to a real host on a real SQLite file. No input may cause a 5xx, and
-every answer must match the documented schemas (bodies, status codes, content types)."""
+every answer must match the documented schemas (bodies, status codes, content types).
+
+The document also states what the host enforces: `schemathesis run --checks all` against a
+live host finds no request the document allows that the host refuses, nor the reverse, and
+every new game the document allows is created."""
 
 from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import schemathesis
@@ -15,7 +24,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from engine.marbles.board import random_setup
 from server.app import create_app, shutdown_app
+from tests.server_fixtures import live  # noqa: F401 - the fixture
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
@@ -74,3 +85,64 @@ def test_no_input_makes_the_host_fail(host_app):
     """Each operation in turn, 25 cases each (scripts/fuzz_api.py runs 5,000 in all)."""
     sent = fuzz(host_app, 25)
     assert len(sent) >= 15 and sum(sent.values()) >= 15 * 10
+
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
+
+
+def schemathesis_cli(url: str, *extra: str, **kwargs) -> subprocess.CompletedProcess:
+    """`schemathesis run URL/api/openapi.json --checks all` from the repository (so it reads
+    its schemathesis.toml), without a generation database."""
+    return subprocess.run(
+        [str(SCHEMATHESIS), "run", f"{url}/api/openapi.json", "--checks", "all",
+         "--generation-database", "none", *extra], cwd=REPO, **kwargs)
+
+
+def test_the_document_states_what_the_host_enforces(live):  # noqa: F811 - the fixture
+    """`schemathesis run --checks all` (every check: server errors, schema-valid requests
+    refused, schema-invalid ones accepted, 405s without Allow, ...) against a live host, a few
+    cases per operation (scripts/fuzz_api.py --cli runs the full size)."""
+    host = live(WRITE_RATE=None, START_BOTS=False)
+    run = schemathesis_cli(host.url, "--max-examples", "4", "--seed", "48",
+                           capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]
+
+
+def full_setups(body, rng: random.Random):
+    """`body` with each marble setup it gives a full set, and no more of them than rounds:
+    what the schema says in words only (docs/api.md)."""
+    if not isinstance(body, dict):
+        return body
+    options = body.get("options") if isinstance(body.get("options"), dict) else {}
+    rounds = body.get("rounds", options.get("rounds", 2))
+    for holder in (body, options):
+        if isinstance(holder.get("setups"), list):
+            holder["setups"] = [random_setup(rng) for _ in holder["setups"][:rounds]]
+    return body
+
+
+def test_every_new_game_the_document_allows_is_created(tmp_path):
+    """Bodies drawn from POST /api/games' schema (every game, variant, seat count, seat kind,
+    level, name and option it allows): the host creates each one."""
+    app = create_app({"DATA_DIR": str(tmp_path), "START_BOTS": False, "WRITE_RATE": None,
+                      "MAX_GAMES": 10_000})
+    try:
+        schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+        operation = schema["/api/games"]["POST"]
+        rng = random.Random(48)
+        answers: list[int] = []
+
+        @given(case=operation.as_strategy())
+        @settings(max_examples=60, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        def check(case):
+            case.body = full_setups(case.body, rng)
+            response = case.call()
+            answers.append(response.status_code)
+            assert response.status_code == 201, (case.body, response.json())
+
+        check()
+        assert len(answers) >= 30
+    finally:
+        shutdown_app(app)

@@ -95,8 +95,11 @@ def test_unknown_players_and_bad_sorts_are_refused_in_the_shared_shape(client):
     assert r.status_code == 422 and "sort" in r.json["error"]["message"]
     r = client.get("/api/players?game=chess")
     assert r.status_code == 422 and "no game 'chess'" in r.json["error"]["message"]
+    r = client.get("/api/players?game=tictactoe&variant=nonsense")
+    assert r.status_code == 422 and "has no variant 'nonsense'" in r.json["error"]["message"]
+    # another game's variant: a well-formed query for a ladder that does not exist
     r = client.get("/api/players?game=tictactoe&variant=duo")
-    assert r.status_code == 422 and "tictactoe has no variant 'duo'" in r.json["error"]["message"]
+    assert r.status_code == 404 and r.json["error"]["code"] == "no_such_variant"
 
 
 # -- a game's replay --------------------------------------------------------------------------
