@@ -318,7 +318,10 @@ class GameService:
         looks at computer seats.) Run every few seconds by each process of a shared host."""
         if self._stopped:
             return
-        self.refresh()
+        try:
+            self.refresh()
+        except StoreUnavailable:
+            return  # the database is away: nothing can be done until it is back
         now = time.time()
         running = [t for t in self.tables() if not t.parked and not t.finished]
         self._scan_presence(running)
