@@ -851,6 +851,17 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                   max(connections, default=0), max(0, sessions))
 
 
+def error_kinds(errors: list[str]) -> list[tuple[str, int]]:
+    """The errors grouped by kind (game ids, tables, seats and seqs taken out), the most
+    frequent first."""
+    counts: dict[str, int] = {}
+    for text in errors:
+        kind = re.sub(r"\b[0-9a-f]{12}\b", "GAME", text)
+        kind = re.sub(r"\d+", "N", kind)[:160]
+        counts[kind] = counts.get(kind, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 SLOW_LINE = re.compile(r"slow disk: (\d+) commits over -?\d+ ms while the store was open; "
                        r"the longest (\d+) ms")
 
@@ -915,7 +926,9 @@ def main(argv: list[str] | None = None) -> int:
                                   pg_max_connections=args.pg_max_connections,
                                   pg_fsync=not args.pg_no_fsync))
     print(report.summary())
-    for line in report.errors[:20]:
+    for kind, count in error_kinds(report.errors)[:10]:
+        print(f"  errors {count:5d} x {kind}")
+    for line in report.errors[:5]:
         print("  error:", line)
     print(f"load average now: {os.getloadavg()[0]:.2f} (2 cores)")
     if args.json:

@@ -116,3 +116,12 @@ def test_two_processes_play_over_redis_or_are_refused_clearly(tmp_path, capsys):
     assert report.queue and report.store == "postgresql"
     assert [r["process"] for r in report.process_rows][:2] == ["host 1", "host 2"]
     assert report.process_rows[-1]["process"] == "redis-server"
+
+
+def test_errors_are_grouped_by_kind():
+    kinds = script("loadtest").error_kinds([
+        "acd0a2ccf613: legal list at 2 for seq 3, 0 moves",
+        "table 50 (b2b4beec059e): RuntimeError: join b2b4beec059e: store_unavailable",
+        "b2b4beec059e: legal list at 11 for seq 12, 0 moves"])
+    assert kinds == [("GAME: legal list at N for seq N, N moves", 2),
+                     ("table N (GAME): RuntimeError: join GAME: store_unavailable", 1)]
