@@ -384,6 +384,9 @@ class BaseRules:
     hint_level: int | None = None
     #: The move query the legal list accepts (Corner Claim: "piece"), None for none.
     legal_query: str | None = None
+    #: The JSON schema of the legal query's value, for the host's OpenAPI document (None:
+    #: any string; the game refuses a value it does not know).
+    legal_query_schema: dict[str, Any] | None = None
     #: What a seat may do besides moving, taking back and leaving, each an event of the
     #: game's own (Corners: "resign", "offer_draw", "accept_draw", "decline_draw").
     actions: tuple[str, ...] = ()

@@ -175,6 +175,7 @@ class CornerClaimRules(BaseRules):
              StatSpec("single_last", "monomino placed last"),
              StatSpec("squares_left", "squares left in hand"))
     legal_query = "piece"
+    legal_query_schema = {"type": "string", "enum": list(PIECE_NAMES)}
 
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:

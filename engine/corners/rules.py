@@ -296,6 +296,7 @@ class CornersRules(BaseRules):
              StatSpec("filled_target", "target filled"))
     hint_level = 3
     legal_query = "from"
+    legal_query_schema = {"type": "string", "pattern": "^ *[a-hA-H][1-8] *$"}
     actions = ACTIONS
 
     @property

@@ -70,6 +70,11 @@ def published(spec: dict[str, Any]) -> dict[str, Any]:
         schemas["ComputerSeat"]["properties"]["level"].update(
             enum=all_levels(), description="one of the computer levels of the game's catalog "
             "line (422 invalid_request for a level this game does not have)")
+    legal = spec.get("paths", {}).get("/api/games/{game_id}/legal", {}).get("get")
+    if legal:
+        legal["parameters"] = [p for p in legal.get("parameters", [])
+                               if p["in"] != "query" or p["name"] == "seat"]
+        legal["parameters"] += legal_query_parameters()
     players = spec.get("paths", {}).get("/api/players", {}).get("get")
     if players:
         for parameter in players.get("parameters", []):
@@ -80,6 +85,26 @@ def published(spec: dict[str, Any]) -> dict[str, Any]:
                 parameter["description"] = ("all, or a variant of the game (404 "
                                             "no_such_variant for another game's variant)")
     return spec
+
+
+def legal_query_parameters() -> list[dict[str, Any]]:
+    """One query parameter per name a game's legal list is narrowed by (its catalog's
+    `legal_query`), with that game's values."""
+    by_name: dict[str, list[Rules]] = {}
+    for rules in registry.games():
+        if rules.legal_query:
+            by_name.setdefault(rules.legal_query, []).append(rules)
+    parameters = []
+    for name, games in by_name.items():
+        schemas = [g.legal_query_schema or {"type": "string", "minLength": 1, "maxLength": 40}
+                   for g in games]
+        schema = schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+        titles = ", ".join(g.title for g in games)
+        parameters.append({
+            "in": "query", "name": name, "required": False, "schema": schema,
+            "description": f"{titles} only: narrows the list (422 invalid_request in another "
+                           "game, which takes no such parameter)"})
+    return parameters
 
 
 def all_levels() -> list[int]:
