@@ -75,6 +75,11 @@ def published(spec: dict[str, Any]) -> dict[str, Any]:
         legal["parameters"] = [p for p in legal.get("parameters", [])
                                if p["in"] != "query" or p["name"] == "seat"]
         legal["parameters"] += legal_query_parameters()
+    imports = spec.get("paths", {}).get("/api/replays", {}).get("post")
+    if imports and "requestBody" in imports:
+        imports["requestBody"]["description"] = record_description()
+        for media in imports["requestBody"].get("content", {}).values():
+            media.get("schema", {})["minLength"] = 1
     players = spec.get("paths", {}).get("/api/players", {}).get("get")
     if players:
         for parameter in players.get("parameters", []):
@@ -105,6 +110,18 @@ def legal_query_parameters() -> list[dict[str, Any]]:
             "description": f"{titles} only: narrows the list (422 invalid_request in another "
                            "game, which takes no such parameter)"})
     return parameters
+
+
+def record_description() -> str:
+    """What `POST /api/replays` reads: which no schema can check (the moves must replay)."""
+    formats = [f"{rules.title}'s .{f.ext} ({f.label}, {f.mimetype})"
+               for rules in registry.games() for f in rules.formats.values()]
+    return ("a game record, the file itself, whatever its content type: the JSON game log of "
+            "any game of the host (an object whose format is cornerclaim-log, as "
+            "GET …/replay.json writes it)" + "".join(f", or {f}" for f in formats)
+            + "; at most 256 KiB. A file that is empty, in no such format, or whose moves do "
+            "not replay is refused with 400 (bad_log, or the format's own code such as "
+            "bad_sgf) saying where and why.")
 
 
 def all_levels() -> list[int]:
