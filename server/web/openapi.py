@@ -66,7 +66,7 @@ def published(spec: dict[str, Any]) -> dict[str, Any]:
             schemas[seat_component(rules)] = seat_schema(rules)
     if "Claim" in schemas:
         schemas["Claim"]["properties"]["name"] = ref(NAME)
-    if "ComputerSeat" in schemas:
+    if "ComputerSeat" in schemas and all_levels():
         schemas["ComputerSeat"]["properties"]["level"].update(
             enum=all_levels(), description="one of the computer levels of the game's catalog "
             "line (422 invalid_request for a level this game does not have)")
@@ -259,6 +259,8 @@ def seat_schema(rules: Rules) -> dict[str, Any]:
                                 "on this device"},
                        "name": ref(NAME, nullable=True)},
         "required": ["kind"]}
+    if not levels:  # no computer player: a computer seat is refused
+        return {**person, "description": f"a seat of a {rules.title} game: a person's"}
     return {"oneOf": [person, computer],
             "description": f"a seat of a {rules.title} game: a person's or a computer's"}
 
