@@ -171,8 +171,10 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
     store = PostgresStore(pg_url, connect_timeout=2)
     new_game(store)
     store.append("g1", placed(2, 1, "a1"))
-    for _ in range(3):  # idle connections, as commands on several games at once leave them
-        store._give(store._connect())
+    # idle connections, as commands on several games at once leave them
+    for conn in [store._take()[0] for _ in range(3)]:
+        store._give(conn)
+    assert len(store._idle) == 3
     postgres.stop()
     try:
         for attempt in (
@@ -189,8 +191,9 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
         postgres.start()
     assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]  # nothing changed
     assert [(g.id, g.closed) for g in store.games()] == [("g1", False)]
-    for _ in range(3):  # connections from before a restart, which the server dropped
-        store._give(store._connect())
+    # connections from before a restart, which the server dropped
+    for conn in [store._take()[0] for _ in range(3)]:
+        store._give(conn)
     postgres.stop()
     postgres.start()
     store.append("g1", placed(3, 2, "b2"))  # works again at once, on a fresh connection
@@ -327,3 +330,27 @@ def test_a_move_acknowledged_by_a_killed_host_is_served_by_the_next_one(pg_url, 
         second.wait(DEADLINE)
     assert second.returncode == 0
     assert "Games are saved in t" in second.stdout.read()  # the database, not a folder
+
+
+def test_a_process_opens_at_most_max_open_connections_and_keeps_them(pg_url):
+    """Commands that find every connection busy wait for one instead of opening more; the
+    connections made stay open for the next commands."""
+    store = PostgresStore(pg_url, max_open=2, connect_timeout=1)
+    new_game(store)
+    first, _ = store._take()
+    second, _ = store._take()
+    t = time.monotonic()
+    with pytest.raises(StoreUnavailable, match="busy"):
+        store.games()  # both in use: it waits out connect_timeout
+    assert time.monotonic() - t >= 0.9
+    store._give(first)
+    assert [g.id for g in store.games()] == ["g1"]  # the one given back serves it
+    store._give(second)
+    before = store._query("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                          "current_database()")
+    for seq in range(2, 12):
+        store.append("g1", placed(seq, 1 + seq % 2, f"a{seq}"))
+    after = store._query("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                         "current_database()")
+    assert before == after == [(2,)], "the two connections were reused, none opened"
+    store.close()

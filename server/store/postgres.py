@@ -117,28 +117,34 @@ TOUCH_LOOKBACK = 1000
 
 #: Seconds to wait for a connection before the database counts as unreachable.
 CONNECT_TIMEOUT = 5
-#: Idle connections kept for reuse (one per concurrent writer is plenty: commands on one game
-#: are serialised by the service, and a commit is a few milliseconds).
-MAX_IDLE = 8
+#: Connections one process opens at most, all kept open for reuse once made. A command
+#: that finds them all busy waits for one (up to CONNECT_TIMEOUT) instead of opening more:
+#: opening a connection costs the database a new backend process, far more than the few
+#: milliseconds a command holds one, and a fixed number per process lets the database's
+#: `max_connections` be sized as processes × MAX_OPEN (docs/deploy.md).
+MAX_OPEN = 16
 
 
 class PostgresStore:
     """`EventStore` on a PostgreSQL database named by a libpq URL (`postgresql://…`).
 
     Thread-safe (and greenlet-safe under gevent, which psycopg supports): each call takes an
-    idle connection or opens one, and gives it back when done."""
+    idle connection, or opens one while fewer than `max_open` are open, or waits for one to
+    be given back; and gives it back when done."""
 
     #: How far before its last mark a reader of `heads` asks again.
     touch_lookback = TOUCH_LOOKBACK
 
     def __init__(self, url: str, *, connect_timeout: float = CONNECT_TIMEOUT,
-                 max_idle: int = MAX_IDLE) -> None:
+                 max_open: int = MAX_OPEN) -> None:
         self.url = url
         self.where = describe(url)
         self.connect_timeout = connect_timeout
-        self.max_idle = max_idle
+        self.max_open = max_open
         self._idle: list[psycopg.Connection] = []
         self._lock = threading.Lock()
+        #: One permit per connection this process may have open (idle or in use).
+        self._slots = threading.BoundedSemaphore(max_open)
         self._closed = False
         self._run(self._migrate)
 
@@ -159,7 +165,9 @@ class PostgresStore:
         return conn
 
     def _take(self) -> tuple[psycopg.Connection, bool]:
-        """An idle connection (True: it may have been dropped meanwhile) or a new one."""
+        """An idle connection (True: it may have been dropped meanwhile) or a new one; waits
+        while `max_open` are in use. Every connection taken goes back through `_give` or
+        `_discard`."""
         if self._closed:
             raise StoreError("the store is closed")
         with self._lock:
@@ -167,22 +175,39 @@ class PostgresStore:
                 conn = self._idle.pop()
                 if not conn.closed:
                     return conn, True
-        return self._connect(), False
+                self._slots.release()  # closed while idle: its permit is free again
+        if not self._slots.acquire(timeout=self.connect_timeout):
+            raise StoreUnavailable(f"the game database ({self.where}) is busy: all "
+                                   f"{self.max_open} of this process's connections stayed "
+                                   "in use")
+        try:
+            return self._connect(), False
+        except BaseException:
+            self._slots.release()
+            raise
 
     def _give(self, conn: psycopg.Connection) -> None:
+        """Keep a connection for the next command, or close it if it is no longer usable."""
         healthy = (not conn.closed and not conn.broken
                    and conn.info.transaction_status == pq.TransactionStatus.IDLE)
         with self._lock:
-            if healthy and not self._closed and len(self._idle) < self.max_idle:
+            if healthy and not self._closed:
                 self._idle.append(conn)
                 return
-        conn.close()
+        self._discard(conn)
+
+    def _discard(self, conn: psycopg.Connection) -> None:
+        """Close a connection that was taken and free its permit."""
+        try:
+            conn.close()
+        finally:
+            self._slots.release()
 
     def _drop_idle(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
         for conn in idle:
-            conn.close()
+            self._discard(conn)
 
     def _run(self, body: Callable[[psycopg.Connection], T], *, transaction: bool = True) -> T:
         """`body(conn)` in one transaction (or, for a single read, as one statement), on a
@@ -204,7 +229,7 @@ class PostgresStore:
                 self._give(conn)  # rolled back; the connection is fine
                 raise
             except psycopg.OperationalError as e:
-                conn.close()
+                self._discard(conn)
                 self._drop_idle()  # what broke one (a restart) broke the others too
                 if reused and not committing and attempt == 1:
                     continue
@@ -216,7 +241,7 @@ class PostgresStore:
                 self._give(conn)
                 raise StoreError(f"the game database refused this: {first_line(e)}") from e
             except BaseException:
-                conn.close()
+                self._discard(conn)
                 raise
             self._give(conn)
             return result
