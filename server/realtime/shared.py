@@ -62,7 +62,9 @@ def connect(url: str) -> redis.Redis:
 
 
 class _Warned:
-    """Log a Redis failure once until Redis answers again."""
+    """Whether Redis failed since the last heartbeat reached it (logged once). While it is
+    down nothing but the heartbeat asks it: a Redis that does not answer at all would
+    otherwise cost every request its connect timeout."""
 
     def __init__(self) -> None:
         self.down = False
@@ -102,6 +104,8 @@ class RedisPresence:
         key = (game_id, seat)
         with self._lock:
             self._held[sid].add(key)
+        if self._warned.down:
+            return  # the heartbeat writes it once Redis is back
         try:
             pipe = self.client.pipeline()
             pipe.zadd(self._seat_key(key), {self._member(sid): self._clock()})
@@ -133,6 +137,8 @@ class RedisPresence:
             return set()
         now = self._clock()
         keys = sorted(keys)
+        if self._warned.down:
+            return {k[0] for k in keys if not self._local(k)}
         try:
             pipe = self.client.pipeline()
             for key in keys:
@@ -160,6 +166,8 @@ class RedisPresence:
 
     def connected(self, game_id: str, seat: int) -> bool:
         key = (game_id, seat)
+        if self._warned.down:
+            return self._local(key)
         try:
             return bool(self.client.zcount(self._seat_key(key), self._clock() - self.ttl, "+inf"))
         except RedisError as e:
@@ -170,6 +178,8 @@ class RedisPresence:
         """`connected` for many seats in one round trip; None while Redis is unreachable."""
         if not keys:
             return {}
+        if self._warned.down:
+            return None
         low = self._clock() - self.ttl
         try:
             pipe = self.client.pipeline(transaction=False)
@@ -187,6 +197,8 @@ class RedisPresence:
         unreachable: 0 (no seat may be declared left on what this process cannot check)."""
         key = (game_id, seat)
         now = self._clock()
+        if self._warned.down:
+            return 0.0
         try:
             pipe = self.client.pipeline()
             pipe.zrevrange(self._seat_key(key), 0, 0, withscores=True)
@@ -226,6 +238,8 @@ class Once:
     def take(self, job: str, ttl: float) -> bool:
         """Whether this process does `job` (True too while Redis is unreachable: the seq
         check alone then keeps a move from being made twice)."""
+        if self._warned.down:
+            return True
         try:
             return bool(self.client.set(PREFIX + "once:" + job, self.process, nx=True,
                                         px=max(1, int(ttl * 1000))))
@@ -235,6 +249,8 @@ class Once:
 
     def drop(self, job: str) -> None:
         """Give the job up before its time (it failed): another process may take it."""
+        if self._warned.down:
+            return
         try:
             self._release(keys=[PREFIX + "once:" + job], args=[self.process])
         except RedisError as e:
@@ -264,6 +280,8 @@ class Cluster:
 
     def others_alive(self) -> bool:
         """Whether another process of this host has beaten its heart lately."""
+        if self._warned.down:
+            return True  # unknown: do not restart clocks others may be running
         try:
             now = time.time()
             alive = self.client.zrangebyscore(PREFIX + "processes",
@@ -332,9 +350,30 @@ class OrderedRedisManager(socketio.RedisManager):
         #: Called when this process listens to the queue again after losing it: its sockets
         #: may have missed other processes' pushes (the socket layer resyncs them).
         self.on_resubscribed: list[Callable[[], None]] = []
+        self._quiet_until = 0.0
+        self._failing = False
         self._order_lock = threading.Lock()
         self._last: dict[str, int] = {}
         self._early: dict[str, dict[int, dict]] = defaultdict(dict)
+
+    def _publish(self, data) -> None:
+        """Publish once; after a failure stay quiet for a second (python-socketio's own tries
+        twice per message, each up to the connect timeout when Redis does not answer). What
+        is not published reaches the other processes' phones with the next push or the
+        resync when the queue is back."""
+        if time.monotonic() < self._quiet_until:
+            return
+        try:
+            if not self.connected:
+                self._redis_connect()
+            self.redis.publish(self.channel, self.json.dumps(data))
+            self._failing = False
+        except Exception as e:
+            self.connected = False
+            self._quiet_until = time.monotonic() + 1.0
+            if not self._failing:
+                log.warning("message queue unreachable, pushes stay on this process: %s", e)
+            self._failing = True
 
     def _redis_listen_with_retries(self):
         """python-socketio's listening loop, retrying every second (not with a back-off
