@@ -69,13 +69,28 @@ def seq_facts(table: Table) -> dict[str, Any]:
     return table.memo("state", lambda: _seq_facts(table))
 
 
+def connected_seats(table: Table, presence: Presence) -> dict[tuple[str, int], bool] | None:
+    """Whether each human seat is connected, asked in one round trip when presence is
+    shared (Redis: `connected_many`); None to ask seat by seat."""
+    many = getattr(presence, "connected_many", None)
+    if many is None:
+        return None
+    return many([(table.id, s.seat) for s in table.seats if s.kind != "computer"])
+
+
 def seat_body(table: Table, seat: int, presence: Presence,
-              facts: dict[str, Any] | None = None) -> dict[str, Any]:
+              facts: dict[str, Any] | None = None,
+              connected_map: dict[tuple[str, int], bool] | None = None) -> dict[str, Any]:
     record = table.seats[seat - 1]
     fixed = (facts or seq_facts(table))["seats"][seat]
     claimed = bool(record.token_hash) or record.kind == "computer"
     human = record.kind != "computer"
-    connected = presence.connected(table.id, seat) if human else True
+    if not human:
+        connected = True
+    elif connected_map is not None:
+        connected = connected_map.get((table.id, seat), False)
+    else:
+        connected = presence.connected(table.id, seat)
     left = fixed["left"]
     return {
         "seat": seat,
@@ -103,6 +118,7 @@ def game_body(table: Table, presence: Presence) -> dict[str, Any]:
     time. The lists inside are shared between calls: callers serialise the body, never
     change it."""
     facts = seq_facts(table)
+    connected = connected_seats(table, presence)
     return {
         "id": table.id,
         "game": facts["game"],
@@ -113,7 +129,7 @@ def game_body(table: Table, presence: Presence) -> dict[str, Any]:
         "seq": table.game.seq,
         "to_move": facts["to_move"],
         "board": facts["board"],
-        "seats": [seat_body(table, s, presence, facts) for s in facts["seats"]],
+        "seats": [seat_body(table, s, presence, facts, connected) for s in facts["seats"]],
         "result": facts["result"],
         "last_move": facts["last_move"],
         "undo_request": table.undo_request.to_dict() if table.undo_request else None,
@@ -124,9 +140,10 @@ def game_body(table: Table, presence: Presence) -> dict[str, Any]:
 def presence_body(table: Table, presence: Presence) -> dict[str, Any]:
     """Who is connected and who is away, per seat (the socket's `presence` push)."""
     facts = seq_facts(table)
+    connected = connected_seats(table, presence)
     seats = []
     for s in facts["seats"]:
-        body = seat_body(table, s, presence, facts)
+        body = seat_body(table, s, presence, facts, connected)
         seats.append({"seat": s, "connected": body["connected"], "away": body["away"]})
     return {"game_id": table.id, "seats": seats}
 
