@@ -240,3 +240,25 @@ def test_the_phones_of_a_process_that_died_are_announced_gone_by_another(process
     time.sleep(0.5)  # the other process's scan has seen it too by now
     assert len(pushes()) == 1  # announced once for the host
     assert [(s["connected"], s["away"]) for s in pushes()[0]["seats"]] == [(False, True)] * 2
+
+
+def test_a_rematch_asked_on_two_processes_at_once_is_one_game(processes):
+    one, two = processes()
+    gid, tokens = duo(one, ("local", "local"))
+    one.leave(gid, 2, tokens["2"])  # a two-seat game: the other seat wins
+    stale = two.store.head(gid)
+    two.state(gid)  # two holds the finished game as it is now
+    first = one.rematch(gid, tokens["1"])
+    assert first["created"]
+    real_head = two.store.head
+    asked = []
+
+    def head_before_the_rematch(game_id):  # two has not seen one's rematch yet
+        asked.append(game_id)
+        return stale if len(asked) == 1 else real_head(game_id)
+
+    two.store.head = head_before_the_rematch
+    second = two.rematch(gid, tokens["2"])
+    assert second == {"id": first["id"], "created": False}
+    open_games = [g for g in two.lobby() if g["status"] != "finished"]
+    assert [g["id"] for g in open_games] == [first["id"]]  # the one made twice is cancelled

@@ -1049,10 +1049,26 @@ class GameService:
             created = self.create(table.record.variant, specs, game=table.record.game,
                                   options=variant.rematch_options(table.options),
                                   rematch_of=table)
-            self._write_record(table, self.store.link_rematch, game_id, created["id"])
+            try:
+                self._write_record(table, self.store.link_rematch, game_id, created["id"])
+            except ApiError:  # another process linked its rematch first: that one it is
+                self._cancel(created["id"])
+                if table.record.rematch_id:
+                    return {"id": table.record.rematch_id, "created": False}
+                raise
             table.record.rematch_id = created["id"]
             self._notify("state", table, {})
             return {"id": created["id"], "created": True}
+
+    def _cancel(self, game_id: str) -> None:
+        """Close a game this process just made and nobody will play (a rematch another
+        process made at the same moment)."""
+        try:
+            with self.locked(game_id) as table:
+                self._commit(table, lambda g: g.close("cancelled"))
+                self._mark_closed(table)
+        except Exception:
+            log.exception("game %s: could not cancel a rematch made twice", game_id)
 
     # -- presence --------------------------------------------------------------------------
     def join(self, sid: str, game_id: str, tokens: list[str]) -> list[int]:
