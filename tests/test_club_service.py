@@ -262,3 +262,17 @@ def test_a_rematch_asked_on_two_processes_at_once_is_one_game(processes):
     assert second == {"id": first["id"], "created": False}
     open_games = [g for g in two.lobby() if g["status"] != "finished"]
     assert [g["id"] for g in open_games] == [first["id"]]  # the one made twice is cancelled
+
+
+def test_two_phones_claiming_one_seat_on_two_processes_at_once_one_gets_it(processes):
+    one, two = processes()
+    gid, _ = duo(one, ("open", "open"))
+    stale = two.store.head(gid)
+    two.state(gid)
+    one.claim(gid, 1, "Ann")
+    two.store.head = lambda game_id, real=two.store.head, calls=[]: (
+        calls.append(1) or (stale if len(calls) == 1 else real(game_id)))
+    with pytest.raises(ApiError) as taken:  # two acted on the seat as it saw it: open
+        two.claim(gid, 1, "Zoe")
+    assert taken.value.code == "seat_taken"
+    assert [s.name for s in one.store.seats(gid)] == ["Ann", None]

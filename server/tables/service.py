@@ -601,7 +601,17 @@ class GameService:
                            "games; finish or close some first", limit=self.max_games)
 
     def claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
-        """Claim an open seat with a display name; returns the seat's token."""
+        """Claim an open seat with a display name; returns the seat's token. (On a shared
+        store, a claim another process saved first makes this one seat_taken, or, if that
+        was another change of the game, is tried once more on the game as it is now.)"""
+        try:
+            return self._claim(game_id, seat, name)
+        except ApiError as e:
+            if e.code != "stale_seq":
+                raise
+            return self._claim(game_id, seat, name)
+
+    def _claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         with self.locked(game_id) as table:
             record = table.seat(seat)
             if record.kind != "open":
