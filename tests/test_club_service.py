@@ -276,3 +276,15 @@ def test_two_phones_claiming_one_seat_on_two_processes_at_once_one_gets_it(proce
         two.claim(gid, 1, "Zoe")
     assert taken.value.code == "seat_taken"
     assert [s.name for s in one.store.seats(gid)] == ["Ann", None]
+
+
+def test_a_process_started_later_knows_the_takeback_request_waiting(processes):
+    one, = processes(1)
+    gid, _ = duo(one, ("open", "open"))
+    ann = one.claim(gid, 1, "Ann")["token"]
+    bob = one.claim(gid, 2, "Bob")["token"]
+    one.move(gid, 1, one.legal(gid, 1)["moves"][0]["move"], 1, ann)
+    one.undo(gid, 1, 2, ann)
+    late, = processes(1)  # starts with the game's request on the record
+    assert late._tables[gid].undo_request.waiting == [2]
+    assert late.undo_answer(gid, 2, True, bob)["event"]["type"] == "move_taken_back"

@@ -139,6 +139,14 @@ class GameService:
                 log.exception("game %s: its stored log does not fold; skipped", record.id)
                 continue
             self._tables[record.id] = self._new_table(record, game, self.store.seats(record.id))
+        if self.shared:  # the record versions, and the takeback requests of running games
+            heads, self._touched = self.store.heads(0)
+            for table in self.tables():
+                head = heads.get(table.id)
+                if head is not None and not table.finished:
+                    self._reload_record(table)
+                elif head is not None:
+                    table.version = head.version
         for table in self.tables():
             with table.lock:
                 self._resume(table)
