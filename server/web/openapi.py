@@ -70,6 +70,14 @@ def published(spec: dict[str, Any]) -> dict[str, Any]:
         schemas["ComputerSeat"]["properties"]["level"].update(
             enum=all_levels(), description="one of the computer levels of the game's catalog "
             "line (422 invalid_request for a level this game does not have)")
+    most = max((n for rules in registry.games() for v in rules.variants.values()
+                for n in v.seats), default=4)
+    for item in spec.get("paths", {}).values():
+        for parameter in item.get("parameters", []):
+            if parameter["in"] == "path" and parameter["name"] == "seat":
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": most}
+                parameter["description"] = ("a seat number of the game (400 bad_seat for one "
+                                            "it does not have)")
     legal = spec.get("paths", {}).get("/api/games/{game_id}/legal", {}).get("get")
     if legal:
         legal["parameters"] = [p for p in legal.get("parameters", [])
