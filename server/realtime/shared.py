@@ -23,8 +23,10 @@ process keeps its presence in memory (`server.realtime.presence.Presence`) and n
   the clocks of their games).
 
 Redis being unreachable never stops play: presence falls back to what this process knows
-of its own sockets, `take` says yes, and when the heartbeat reaches Redis again the
-`on_recovered` callbacks run (the socket layer sends each of its rooms the current state).
+of its own sockets, `take` says yes, and until a heartbeat reaches Redis again nothing else
+asks it. Pushes then stay on the process that made them; when the message queue listens
+again (`OrderedRedisManager.on_resubscribed`) the socket layer sends each of this process's
+rooms the current state.
 """
 
 from __future__ import annotations
@@ -271,8 +273,6 @@ class Cluster:
         self.presence = RedisPresence(self.client, self.process, ttl=presence_ttl,
                                       warned=self._warned)
         self.once = Once(self.client, self.process, self._warned)
-        #: Called after Redis answers again following an outage.
-        self.on_recovered: list[Callable[[], None]] = []
         #: Called on every heartbeat, Redis or not (the service's scan).
         self.ticks: list[Callable[[], None]] = []
         self._stop = threading.Event()
@@ -292,10 +292,14 @@ class Cluster:
         return any(p.decode() != self.process for p in alive)
 
     def beat(self) -> None:
-        """One heartbeat: this process and its sockets are alive; recovery callbacks if
-        Redis just came back."""
+        """One heartbeat: this process and its sockets are alive (processes silent for
+        long are dropped from the list)."""
+        now = time.time()
         try:
-            self.client.zadd(PREFIX + "processes", {self.process: time.time()})
+            pipe = self.client.pipeline()
+            pipe.zadd(PREFIX + "processes", {self.process: now})
+            pipe.zremrangebyscore(PREFIX + "processes", 0, now - 60 * self.presence.ttl)
+            pipe.execute()
             self.presence.heartbeat()
         except RedisError as e:
             self._warned.failed("heartbeat", e)
@@ -303,8 +307,6 @@ class Cluster:
         if self._warned.down:
             self._warned.down = False
             log.info("redis reachable again")
-            for callback in list(self.on_recovered):
-                _run(callback)
 
     def start(self) -> Cluster:
         self.beat()
