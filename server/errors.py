@@ -103,6 +103,9 @@ def from_store(error: Exception) -> ApiError:
         latest = getattr(error, "latest", None)
         return ApiError("stale_seq", "the game has moved on: another move was saved first "
                         f"(the latest is {latest}); nothing changed", latest=latest)
+    if code == "store_unavailable" and getattr(error, "busy", False):
+        return ApiError("store_unavailable", "the game database is too busy right now: this "
+                        "was not saved and nothing changed; try again in a moment")
     if code == "store_unavailable":
         return ApiError("store_unavailable", "the game database cannot be reached right now: "
                         "this was not saved and nothing changed; try again in a moment")

@@ -335,7 +335,7 @@ def test_a_move_acknowledged_by_a_killed_host_is_served_by_the_next_one(pg_url, 
 def test_a_process_opens_at_most_max_open_connections_and_keeps_them(pg_url):
     """Commands that find every connection busy wait for one instead of opening more; the
     connections made stay open for the next commands."""
-    store = PostgresStore(pg_url, max_open=2, connect_timeout=1)
+    store = PostgresStore(pg_url, max_open=2, busy_wait=1)
     new_game(store)
     first, _ = store._take()
     second, _ = store._take()
@@ -353,4 +353,31 @@ def test_a_process_opens_at_most_max_open_connections_and_keeps_them(pg_url):
     after = store._query("SELECT count(*) FROM pg_stat_activity WHERE datname = "
                          "current_database()")
     assert before == after == [(2,)], "the two connections were reused, none opened"
+    store.close()
+
+
+def test_many_commands_share_a_few_connections_without_waiting_out_the_limit(pg_url):
+    """Forty writers on two connections: each gets one that another gave back (none waits
+    until it is told the database is busy), and no more than two are ever open."""
+    store = PostgresStore(pg_url, max_open=2, busy_wait=20)
+    errors: list[Exception] = []
+    most = []
+
+    def writer(i: int) -> None:
+        try:
+            new_game(store, f"w{i}")
+            for seq in range(2, 6):
+                store.append(f"w{i}", placed(seq, 1 + seq % 2, f"a{seq}"))
+                most.append(store._open)
+        except Exception as e:  # noqa: BLE001 - collected and asserted below
+            errors.append(e)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and max(most) <= 2
+    assert len(store.games()) == 40
+    assert all(len(store.events_since(f"w{i}", 0)) == 5 for i in range(40))
     store.close()

@@ -117,6 +117,9 @@ TOUCH_LOOKBACK = 1000
 
 #: Seconds to wait for a connection before the database counts as unreachable.
 CONNECT_TIMEOUT = 5
+#: Seconds a command waits for one of the process's connections when all are in use (a
+#: burst: a room of phones joining at once) before it answers 503.
+BUSY_WAIT = 30.0
 #: Connections one process opens at most, all kept open for reuse once made. A command
 #: that finds them all busy waits for one (up to CONNECT_TIMEOUT) instead of opening more:
 #: opening a connection costs the database a new backend process, far more than the few
@@ -136,15 +139,18 @@ class PostgresStore:
     touch_lookback = TOUCH_LOOKBACK
 
     def __init__(self, url: str, *, connect_timeout: float = CONNECT_TIMEOUT,
-                 max_open: int = MAX_OPEN) -> None:
+                 max_open: int = MAX_OPEN, busy_wait: float = BUSY_WAIT) -> None:
         self.url = url
         self.where = describe(url)
         self.connect_timeout = connect_timeout
         self.max_open = max_open
+        self.busy_wait = busy_wait
         self._idle: list[psycopg.Connection] = []
         self._lock = threading.Lock()
-        #: One permit per connection this process may have open (idle or in use).
-        self._slots = threading.BoundedSemaphore(max_open)
+        #: Connections open now (idle or in use), and the condition a command waits on for
+        #: one to be given back when `max_open` are.
+        self._open = 0
+        self._ready = threading.Condition(self._lock)
         self._closed = False
         self._run(self._migrate)
 
@@ -165,43 +171,58 @@ class PostgresStore:
         return conn
 
     def _take(self) -> tuple[psycopg.Connection, bool]:
-        """An idle connection (True: it may have been dropped meanwhile) or a new one; waits
-        while `max_open` are in use. Every connection taken goes back through `_give` or
+        """An idle connection (True: it may have been dropped meanwhile), or a new one while
+        fewer than `max_open` are open, or the first one given back; StoreUnavailable (busy)
+        after `busy_wait` seconds. Every connection taken goes back through `_give` or
         `_discard`."""
-        if self._closed:
-            raise StoreError("the store is closed")
-        with self._lock:
-            while self._idle:
-                conn = self._idle.pop()
-                if not conn.closed:
-                    return conn, True
-                self._slots.release()  # closed while idle: its permit is free again
-        if not self._slots.acquire(timeout=self.connect_timeout):
-            raise StoreUnavailable(f"the game database ({self.where}) is busy: all "
-                                   f"{self.max_open} of this process's connections stayed "
-                                   "in use")
+        deadline = time.monotonic() + self.busy_wait
+        with self._ready:
+            while True:
+                if self._closed:
+                    raise StoreError("the store is closed")
+                while self._idle:
+                    conn = self._idle.pop()
+                    if not conn.closed:
+                        return conn, True
+                    self._open -= 1  # closed while idle
+                if self._open < self.max_open:
+                    self._open += 1
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._ready.wait(left):
+                    busy = StoreUnavailable(
+                        f"the game database ({self.where}) is busy: all {self.max_open} of "
+                        "this process's connections stayed in use")
+                    busy.busy = True
+                    raise busy
         try:
             return self._connect(), False
         except BaseException:
-            self._slots.release()
+            self._closed_one()
             raise
 
     def _give(self, conn: psycopg.Connection) -> None:
         """Keep a connection for the next command, or close it if it is no longer usable."""
         healthy = (not conn.closed and not conn.broken
                    and conn.info.transaction_status == pq.TransactionStatus.IDLE)
-        with self._lock:
+        with self._ready:
             if healthy and not self._closed:
                 self._idle.append(conn)
+                self._ready.notify()
                 return
         self._discard(conn)
 
     def _discard(self, conn: psycopg.Connection) -> None:
-        """Close a connection that was taken and free its permit."""
+        """Close a connection that was taken; a waiting command may open another."""
         try:
             conn.close()
         finally:
-            self._slots.release()
+            self._closed_one()
+
+    def _closed_one(self) -> None:
+        with self._ready:
+            self._open -= 1
+            self._ready.notify()
 
     def _drop_idle(self) -> None:
         with self._lock:
