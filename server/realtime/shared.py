@@ -433,6 +433,9 @@ class OrderedRedisManager(socketio.RedisManager):
             early = self._early.pop(room, {})
             ready = [early[s] for s in sorted(early) if s > self._last.get(room, 0)]
             if ready:
+                log.info("game %s: events from seq %d came without seq %d for %.1f s; "
+                         "sent on", room, _event_seq(ready[0]), self._last.get(room, 0) + 1,
+                         REORDER_WAIT)
                 self._last[room] = max(_event_seq(m) for m in ready)
         for m in ready:
             super()._handle_emit(m)
