@@ -400,6 +400,14 @@ class OrderedRedisManager(socketio.RedisManager):
                 lost = True
                 time.sleep(1.0)
 
+    def seen(self, room: str, seq: int) -> None:
+        """A socket joined `room` with the game's events up to `seq` in its answer: if no
+        push of that game has gone through this process yet, its pushes start after `seq`
+        (an event up to it arriving late from another process is not sent again, and one
+        after it waits for those before it)."""
+        with self._order_lock:
+            self._last.setdefault(room, seq)
+
     def _handle_emit(self, message: dict) -> None:
         seq = _event_seq(message)
         if seq is None:

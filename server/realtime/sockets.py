@@ -127,6 +127,8 @@ def init_realtime(socketio: SocketIO, service: GameService,
         socketio.emit("thinking", {"game_id": game_id, "seat": seat, "thinking": value},
                       to=game_id)
 
+    seen = getattr(socketio.server.manager, "seen", None)  # OrderedRedisManager's
+
     def join(msg: dict) -> dict:
         # In the room first, then the catch-up, under the game's lock: an event saved after
         # it (here or by another process) is pushed; one saved before is in the answer (an
@@ -135,6 +137,8 @@ def init_realtime(socketio: SocketIO, service: GameService,
         with service.locked(msg["game_id"]) as table:
             seats = service.join(request.sid, table.id, msg["tokens"])
             events = [e.to_dict() for e in table.game.events_since(msg["last_seq"])]
+            if seen is not None:  # the room's pushes on this process start after this seq
+                seen(table.id, table.game.seq)
             return {"seats": seats, "events": events,
                     "state": views.game_body(table, service.presence)}
 
