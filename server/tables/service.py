@@ -48,8 +48,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import server.tables.views as views
@@ -195,19 +194,13 @@ class GameService:
         return Table(record, game, seats, loader=lambda: self._fold(record.id))
 
     # -- a shared store: catching up with the other processes -----------------------------
-    @contextmanager
-    def locked(self, game_id: str, *, reading: bool = False) -> Iterator[Table]:
-        """The game's table, its lock held, caught up with the store (a shared one). For a
-        read (`reading`) a store that cannot be reached is no error: the table is never
-        ahead of the store, so what it holds was true a moment ago."""
+    def locked(self, game_id: str, *, reading: bool = False) -> Table | _Synced:
+        """`with service.locked(game_id) as table`: the game's table, its lock held, caught
+        up with the store (a shared one). For a read (`reading`) a store that cannot be
+        reached is no error: the table is never ahead of the store, so what it holds was
+        true a moment ago. One process: the table itself (entering it takes its lock)."""
         table = self.table(game_id)
-        with table.lock:
-            try:
-                self._sync(table)
-            except StoreUnavailable:
-                if not reading:
-                    raise
-            yield table
+        return _Synced(self, table, reading) if self.shared else table
 
     def _sync(self, table: Table, head: Head | None = None) -> None:
         """Bring the table up to the store's head (the caller holds its lock): the events
@@ -1119,6 +1112,31 @@ class GameService:
 
     def presence_body(self, table: Table) -> dict[str, Any]:
         return views.presence_body(table, self.presence)
+
+
+class _Synced:
+    """`GameService.locked` on a shared store: the lock, then the catch-up."""
+
+    __slots__ = ("service", "table", "reading")
+
+    def __init__(self, service: GameService, table: Table, reading: bool) -> None:
+        self.service, self.table, self.reading = service, table, reading
+
+    def __enter__(self) -> Table:
+        self.table.lock.acquire()
+        try:
+            self.service._sync(self.table)
+        except StoreUnavailable:
+            if not self.reading:
+                self.table.lock.release()
+                raise
+        except BaseException:
+            self.table.lock.release()
+            raise
+        return self.table
+
+    def __exit__(self, *exc: object) -> None:
+        self.table.lock.release()
 
 
 def _named_events(table: Table) -> list[Event]:

@@ -112,6 +112,14 @@ class Table:
         if self._game is not None:
             self._created = self._game.events_since(0)[0]
 
+    def __enter__(self) -> Table:
+        """`with table:` holds its lock (`GameService.locked` on one process)."""
+        self.lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
     @property
     def rules(self) -> Rules:
         """The rules of this table's game."""
