@@ -325,6 +325,7 @@ def test_a_phone_that_goes_offline_resyncs_without_reload(host, open_page):
     ada = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
     bob = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {2: bob_token}))
     expect(bob.get_by_test_id("turn")).to_have_text("Blue's turn")
+    expect(bob.get_by_test_id("cell-a1")).to_be_attached()  # the board module is in
     bob.evaluate("window.__sameDocument = true")
 
     bob.context.set_offline(True)

@@ -100,9 +100,14 @@ def every_seat_shows_its_pieces(page, state: dict) -> None:
         minis = page.get_by_test_id(f"pieces-{s['seat']}")
         expect(minis).to_be_visible()
         expect(minis.locator("svg")).to_have_count(len(left))
-        if left:
-            box = minis.locator("svg").first.bounding_box()
-            assert box["width"] >= 8 and box["height"] >= 8, box
+        if left:  # every shape large enough to read (asked in one go: cards redraw often)
+            page.wait_for_function(
+                """id => { const svgs = [...document.querySelectorAll(
+                    `[data-testid="${id}"] svg`)];
+                  return svgs.length > 0 && svgs.every((e) => {
+                    const r = e.getBoundingClientRect();
+                    return r.width >= 8 && r.height >= 8; }); }""",
+                arg=f"pieces-{s['seat']}")
             names = minis.locator("svg").evaluate_all("els => els.map(e => e.dataset.piece)")
             assert names == left
 
