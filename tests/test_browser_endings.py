@@ -106,3 +106,22 @@ def test_the_host_seats_a_computer_for_the_opponent_who_never_came(host, open_pa
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (Blue)")
     assert host.state(gid)["seats"][1]["kind"] == "computer"
     assert page.errors == []
+
+
+def test_a_phone_holding_both_seats_takes_back_at_once(host, open_page):
+    """Ann's phone created a Duo (seat 1) and claimed its open seat 2 for her sister: when
+    Ann takes back her move, the phone's other seat is not asked to allow it."""
+    game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "open"}])
+    gid = game["id"]
+    sis = host.claim(gid, 2, "Sis")
+    host.move(gid, 1, "e10", game["tokens"]["1"])
+    tokens = {**game, "tokens": {"1": game["tokens"]["1"], "2": sis}}
+    page = open_page("Pixel 7", f"/#/game/{gid}", phone_of(tokens))
+    expect(page.get_by_test_id("cell-e10")).to_have_class(re.compile(r"\bo-blue\b"))
+    page.get_by_test_id("undo").tap()
+    page.wait_for_function("() => window.ccGame.state.seq === 3")
+    state = host.state(gid)
+    assert state["last_move"] is None or state["last_move"]["seat"] != 1
+    assert state["undo_request"] is None
+    expect(page.get_by_test_id("undo-request")).to_have_count(0)
+    assert page.errors == []

@@ -161,6 +161,30 @@ def test_every_person_at_another_device_is_asked_and_only_they(make_app):
     assert r.json["undo_request"]["waiting"] == [1, 2]
 
 
+def test_the_seats_a_phone_holds_are_not_asked_to_allow_its_own_takeback(client):
+    """Ann created a Duo on her phone (seat 1) and claimed the open seat 2 on the same phone
+    for her sister: the phone names its other token with the takeback, so nobody at another
+    device is left to ask. Without it, or with a token that holds nothing, seat 2 is asked."""
+    g = create(client, "duo", ("local", "open"))
+    gid, ann = g["id"], g["tokens"]["1"]
+    sis = client.post(f"/api/games/{gid}/seats/2", json={"name": "Sis"}).json["token"]
+    move(client, gid, 1, "e10", 1, ann)
+    r = client.post(f"/api/games/{gid}/undo", json={"seat": 1, "seq": 2,
+                                                   "device_tokens": ["not-a-token"]},
+                    headers=bearer(ann))
+    assert r.json["event"] is None and r.json["undo_request"]["waiting"] == [2]
+    client.post(f"/api/games/{gid}/undo/answer", json={"seat": 2, "accept": False},
+                headers=bearer(sis))
+    r = client.post(f"/api/games/{gid}/undo", json={"seat": 1, "seq": 2,
+                                                   "device_tokens": [sis]},
+                    headers=bearer(ann))
+    assert r.status_code == 200 and r.json["undo_request"] is None
+    assert r.json["event"] == {"type": "move_taken_back", "seq": 3, "seat": 1, "from_seq": 2}
+    assert_error(client.post(f"/api/games/{gid}/undo",
+                             json={"seat": 1, "seq": 3, "device_tokens": "x"},
+                             headers=bearer(ann)), 422, "invalid_request")
+
+
 def test_with_everyone_at_one_phone_a_takeback_is_at_once(client):
     g = create(client, "trio")
     move(client, g["id"], 1, "a20", 1, g["tokens"]["1"])

@@ -415,7 +415,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const seat = s.last_move && mine.includes(s.last_move.seat) ? s.last_move.seat : viewSeat();
     act(async () => {
       seqAtAction = s.seq;
-      const answer = await api("POST", `/games/${gameId}/undo`, { body: { seat, seq: s.seq }, token: g.tokens[seat] });
+      // The other seats this phone holds are not asked to allow its own takeback.
+      const deviceTokens = Object.entries(g.tokens).filter(([k]) => Number(k) !== seat).map(([, t]) => t);
+      const answer = await api("POST", `/games/${gameId}/undo`,
+        { body: { seat, seq: s.seq, device_tokens: deviceTokens }, token: g.tokens[seat] });
       if (answer?.undo_request) say("Asked the others to allow the takeback…");
       afterAction(answer);
     });

@@ -156,7 +156,8 @@ def init_realtime(socketio: SocketIO, service: GameService,
                                      msg.get("token"))}
 
     def undo(msg: dict) -> dict:
-        return service.undo(msg["game_id"], msg["seat"], msg["seq"], msg.get("token"))
+        return service.undo(msg["game_id"], msg["seat"], msg["seq"], msg.get("token"),
+                            device_tokens=msg.get("device_tokens", ()))
 
     def undo_answer(msg: dict) -> dict:
         return service.undo_answer(msg["game_id"], msg["seat"], msg["accept"], msg.get("token"))

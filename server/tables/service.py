@@ -48,7 +48,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import server.tables.views as views
@@ -885,9 +885,11 @@ class GameService:
             return event
 
     # -- undo ------------------------------------------------------------------------------
-    def undo(self, game_id: str, seat: int, seq: int, token: str | None) -> dict[str, Any]:
+    def undo(self, game_id: str, seat: int, seq: int, token: str | None, *,
+             device_tokens: Iterable[str] = ()) -> dict[str, Any]:
         """Take back the seat's latest placement: at once if every other person at the table
-        sits at the requester's device (`Table.same_device`), else as a request that every
+        sits at the requester's device (`Table.same_device`, or a seat one of
+        `device_tokens`, the device's other tokens, holds), else as a request that every
         person at another device must accept; computers are not asked (see docs/api.md)."""
         with self.locked(game_id) as table:
             table.require_seat_token(seat, token)
@@ -895,7 +897,9 @@ class GameService:
             self._catch_up(table)
             if table.over:
                 raise from_engine(GameOverError("the game is over: no more takebacks"))
-            others = [s for s in table.humans() if not table.same_device(seat, s)]
+            mine = {s for t in device_tokens for s in table.seats_of(t)}
+            others = [s for s in table.humans()
+                      if not table.same_device(seat, s) and s not in mine]
             if not others:
                 event = self._commit(table, lambda g: g.undo(seat, seq=seq, now=time.time()))
                 return {"event": event, "undo_request": None}

@@ -256,7 +256,8 @@ class Undo(MethodView):
     @documented_errors
     def post(self, body, game_id):
         """Take back the seat's latest placement, or ask the other players to allow it."""
-        return service().undo(game_id, body["seat"], body["seq"], bearer())
+        return service().undo(game_id, body["seat"], body["seq"], bearer(),
+                              device_tokens=body["device_tokens"])
 
 
 @blp.route("/games/<game_id>/undo/answer")

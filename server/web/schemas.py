@@ -103,6 +103,12 @@ class ActionRequest(Strict):
 class UndoRequest(Strict):
     seat = fields.Integer(required=True, strict=True, validate=SEAT)
     seq = fields.Integer(required=True, strict=True, validate=SEQ)
+    device_tokens = fields.List(fields.String(validate=validate.Length(max=128)),
+                                validate=validate.Length(max=8), load_default=list,
+                                metadata={"description": (
+        "the other seat tokens this device holds for the game (a phone that created the "
+        "game and claimed an open seat too): those seats are not asked to allow the "
+        "takeback; a token that holds no seat is ignored")})
 
 
 class UndoAnswer(Strict):
