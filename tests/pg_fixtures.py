@@ -13,14 +13,12 @@ that need them are skipped (`scripts/test` installs both).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import glob
 import itertools
 import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -28,10 +26,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.throwaway import die_with_parent, free_port
+
 #: The user the server runs as when the tests run as root.
 SERVER_USER = "nobody"
 SUPERUSER = "cornerclaim"
-_PR_SET_PDEATHSIG = 1
 
 
 def bindir() -> Path | None:
@@ -46,19 +45,6 @@ def bindir() -> Path | None:
         return None
     path = Path(out.stdout.strip())
     return path if (path / "initdb").is_file() else None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGQUIT (PostgreSQL's immediate shutdown) when the test
-    process dies, however it dies."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGQUIT)
 
 
 class PgServer:
@@ -111,7 +97,8 @@ class PgServer:
             "postgres", "-D", str(self.data), "-p", str(self.port), "-h", "127.0.0.1",
             "-k", str(self.root),
             *(arg for name, value in self.settings.items() for arg in ("-c", f"{name}={value}")),
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=_die_with_parent)
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            preexec_fn=die_with_parent(signal.SIGQUIT))  # SIGQUIT: an immediate shutdown
         log.close()
         deadline = time.monotonic() + timeout
         while not self._ready():

@@ -17,7 +17,6 @@ for a run of several host processes.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import shutil
 import signal
 import socket
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-_PR_SET_PDEATHSIG = 1
+from tests.throwaway import die_with_parent, free_port
 
 
 def binary() -> str | None:
@@ -36,19 +35,6 @@ def binary() -> str | None:
     return shutil.which("redis-server") or next(
         (p for p in ("/usr/bin/redis-server", "/usr/sbin/redis-server") if Path(p).is_file()),
         None)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGKILL when the process that started it dies, however it
-    dies (a Redis that persists nothing loses nothing by it)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class RedisServer:
@@ -78,7 +64,7 @@ class RedisServer:
         assert self.process is None, "already running"
         self.process = subprocess.Popen(self.argv(), cwd=self.root, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent)
+                                        preexec_fn=die_with_parent(signal.SIGKILL))
         deadline = time.monotonic() + timeout
         while not self.ping():
             if self.process.poll() is not None or time.monotonic() > deadline:

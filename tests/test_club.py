@@ -22,7 +22,7 @@ import requests
 import socketio
 
 from tests.server_fixtures import DEADLINE, wait_for
-from tests.test_serve import free_port
+from tests.throwaway import free_port
 
 pytest.importorskip("psycopg")
 pytest.importorskip("redis")

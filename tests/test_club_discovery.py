@@ -18,7 +18,7 @@ from server.lan import discover as discover_command
 from server.lan.discovery import Announcer, FoundHost, _Process, discover, group, identity
 from server.store.sqlite import SqliteStore
 from tests.server_fixtures import DEADLINE
-from tests.test_serve import free_port
+from tests.throwaway import free_port
 
 no_mdns = pytest.mark.skipif(os.environ.get("CORNERCLAIM_NO_MDNS") == "1",
                              reason="mDNS disabled")

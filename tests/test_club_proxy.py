@@ -14,7 +14,7 @@ import requests
 from server import serve
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import DEADLINE
-from tests.test_serve import free_port
+from tests.throwaway import free_port
 
 CLUB = {"X-Forwarded-Host": "club.example", "X-Forwarded-Proto": "https"}
 

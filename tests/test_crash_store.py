@@ -18,7 +18,8 @@ from server.store.sqlite import SqliteStore
 from server.web.limits import DataDirLocked
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
-from tests.test_serve import free_port, start_host
+from tests.test_serve import start_host
+from tests.throwaway import free_port
 
 DB = SqliteStore.FILENAME
 

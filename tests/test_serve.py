@@ -19,14 +19,10 @@ from server import serve
 from server.app import create_app, shutdown_app
 from tests.server_fixtures import DEADLINE, proc_fields
 from tests.test_api import PLUS
+from tests.throwaway import free_port
 
 VENV_BIN = Path(sys.executable).parent
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_host(data_dir: Path, port: int, *extra: str, mdns: bool = False) -> subprocess.Popen:

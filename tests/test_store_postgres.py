@@ -277,7 +277,7 @@ def test_two_hosts_on_one_database_the_second_to_save_a_seq_gets_stale_seq(pg_ur
 
 
 def test_serve_with_an_unreachable_database_stops_with_a_clear_message(tmp_path):
-    from tests.pg_fixtures import free_port
+    from tests.throwaway import free_port
 
     url = f"postgresql://nobody@127.0.0.1:{free_port()}/club"
     done = subprocess.run(
@@ -305,7 +305,8 @@ def test_a_move_acknowledged_by_a_killed_host_is_served_by_the_next_one(pg_url, 
 
     import requests
 
-    from tests.test_serve import DEADLINE, PLUS, free_port, start_host
+    from tests.test_serve import DEADLINE, PLUS, start_host
+    from tests.throwaway import free_port
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"

@@ -15,7 +15,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -29,6 +28,7 @@ from playwright.sync_api import expect
 from tests.browser_fixtures import *  # noqa: F403 - the fixture browser (Debian's Chromium)
 from tests.server_fixtures import DEADLINE
 from tests.test_api import PLUS
+from tests.throwaway import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 SOCKET_IO = REPO / "client_web" / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
@@ -45,11 +45,6 @@ def run(cmd: list, cwd: Path, check: bool = True) -> subprocess.CompletedProcess
         raise AssertionError(f"{cmd} failed:\n{result.stdout}\n{result.stderr}")
     return result
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Installed:
