@@ -42,6 +42,8 @@ import redis
 import socketio
 from redis.exceptions import RedisError
 
+from server.realtime.presence import HeldSeats, Key
+
 log = logging.getLogger(__name__)
 
 PREFIX = "cornerclaim:"
@@ -51,7 +53,6 @@ PRESENCE_TTL = 10.0
 #: Seconds the time a seat went away is kept.
 AWAY_TTL = 24 * 3600
 
-Key = tuple[str, int]  # (game id, seat)
 
 #: Delete a lock only if this process still holds it.
 _RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -88,7 +89,7 @@ class RedisPresence:
         self._clock = clock
         self._started = clock()
         self._lock = threading.Lock()
-        self._held: dict[str, set[Key]] = defaultdict(set)  # this process's sockets
+        self._held = HeldSeats()  # this process's sockets
         self._warned = warned or _Warned()
 
     @staticmethod
@@ -105,7 +106,7 @@ class RedisPresence:
     def connect(self, sid: str, game_id: str, seat: int) -> None:
         key = (game_id, seat)
         with self._lock:
-            self._held[sid].add(key)
+            self._held.add(sid, key)
         if self._warned.down:
             return  # the heartbeat writes it once Redis is back
         try:
@@ -119,18 +120,12 @@ class RedisPresence:
 
     def disconnect(self, sid: str) -> set[str]:
         with self._lock:
-            keys = self._held.pop(sid, set())
+            keys = self._held.drop(sid)
         return self._release(sid, keys)
 
     def release(self, sid: str, game_id: str) -> bool:
         with self._lock:
-            held = self._held.get(sid)
-            if not held:
-                return False
-            keys = {k for k in held if k[0] == game_id}
-            held -= keys
-            if not held:
-                del self._held[sid]
+            keys = self._held.drop_game(sid, game_id)
         return bool(self._release(sid, keys))
 
     def _release(self, sid: str, keys: set[Key]) -> set[str]:
@@ -161,7 +156,7 @@ class RedisPresence:
 
     def _local(self, key: Key) -> bool:
         with self._lock:
-            return any(key in held for held in self._held.values())
+            return self._held.holds(key)
 
     def forget(self, game_id: str) -> None:
         """Nothing to drop: a finished game's keys expire by themselves."""
@@ -219,8 +214,7 @@ class RedisPresence:
         """Vouch again for this process's sockets (raises RedisError if Redis is away)."""
         now = self._clock()
         with self._lock:
-            members = [(self._member(sid), key) for sid, keys in self._held.items()
-                       for key in keys]
+            members = [(self._member(sid), key) for sid, key in self._held.items()]
         pipe = self.client.pipeline()
         for member, key in members:
             pipe.zadd(self._seat_key(key), {member: now})

@@ -46,6 +46,13 @@ class StoreUnavailable(StoreError):
     code = "store_unavailable"
 
 
+class StoreBusy(StoreUnavailable):
+    """Every connection this process may open to the database stayed in use while the
+    command waited: nothing was written. The host answers 503, saying the database is busy."""
+
+    busy = True
+
+
 class SeqConflict(StoreError):
     """An append whose seq is not exactly the stored last seq + 1: a gap, a repeat, or
     another host process that appended this seq first. Nothing was written; the host

@@ -10,7 +10,7 @@ several, may share one database:
   new `last_seq` and gets `SeqConflict` (the host answers `stale_seq`, as to a phone). The
   primary key (game_id, seq) refuses a repeated seq even to a writer that took no lock.
 - **Acknowledged is committed.** A write returns once its `COMMIT` has returned, with
-  `synchronous_commit` on for the session (the server's WAL is flushed, whatever the
+  `synchronous_commit` on for each connection (the server's WAL is flushed, whatever the
   database's default says).
 - **Outages.** A database that cannot be reached (down, restarting, the network) raises
   `StoreUnavailable` (the host answers 503) and changes nothing. Connections are opened on
@@ -47,6 +47,7 @@ from server.store.base import (
     RecordConflict,
     SeatRecord,
     SeqConflict,
+    StoreBusy,
     StoreError,
     StoreUnavailable,
 )
@@ -190,11 +191,9 @@ class PostgresStore:
                     break
                 left = deadline - time.monotonic()
                 if left <= 0 or not self._ready.wait(left):
-                    busy = StoreUnavailable(
+                    raise StoreBusy(
                         f"the game database ({self.where}) is busy: all {self.max_open} of "
                         "this process's connections stayed in use")
-                    busy.busy = True
-                    raise busy
         try:
             return self._connect(), False
         except BaseException:
