@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""What a phone downloads to open the lobby and each game's page: bytes transferred on a cold
+cache, in Chromium with Playwright's Pixel 7 profile, printed as the Markdown table in
+docs/performance.md.
+
+    .venv/bin/python scripts/page_weight.py               # budget 100 KB a page
+    .venv/bin/python scripts/page_weight.py --budget-kb 80 --requests
+
+Starts `cornerclaim serve` on 127.0.0.1 (a fresh data folder), creates one game of each game
+in the host's catalog through the API (its first variant, every seat played on the phone, so
+the page is a player's), and opens the lobby and each game's page in a new browser context
+(an empty cache). A page counts as loaded on its own signals: the lobby once its create form
+and its game lists are drawn, a game page once its board shows the game's state; every request
+that set out by then is waited for. Bytes are what came over the wire: each response's headers
+and its body as sent (compressed where the host compressed it), and the Socket.IO frames
+received by then. Exits 1 when a page is over the budget.
+
+`measure` and `create_games` are what tests/test_browser_page_weight.py checks the budget with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DEVICE = "Pixel 7"
+BUDGET_KB = 100
+LOBBY_READY = "() => document.querySelector('[data-testid=create]')" \
+    " && document.querySelector('[data-testid=games-open]')"
+GAME_READY = "() => window.ccGame && window.ccGame.state" \
+    " && document.querySelector('[data-testid=board]')"
+
+
+@dataclass
+class Weight:
+    """One page's load: its requests ((url, bytes) each) and the socket frames' bytes."""
+
+    page: str
+    requests: list[tuple[str, int]] = field(default_factory=list)
+    socket_bytes: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.requests) + self.socket_bytes
+
+
+def measure(browser, base_url: str, path: str, ready: str, *, page_name: str,
+            storage: dict | None = None) -> Weight:
+    """Open `path` on a cold cache (a new Pixel 7 context), wait for the page's `ready`
+    function to hold and for every request that set out by then, and count the bytes."""
+    context = browser.new_context(base_url=base_url, **browser.devices[DEVICE])
+    if storage:
+        context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(storage)}))"
+                                " localStorage.setItem(k, v);")
+    page = context.new_page()
+    pending, done, frames = set(), [], []
+    page.on("request", lambda r: pending.add(r))
+    page.on("requestfinished", lambda r: (pending.discard(r), done.append(r)))
+    page.on("requestfailed", lambda r: pending.discard(r))
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(
+        len(f.encode() if isinstance(f, str) else f))))
+    try:
+        page.goto(path)
+        page.wait_for_function(ready, timeout=30_000)
+        while pending:
+            page.wait_for_event("requestfinished", timeout=30_000)
+        weight = Weight(page_name, socket_bytes=sum(frames))
+        for request in done:
+            sizes = request.sizes()
+            weight.requests.append((request.url.removeprefix(base_url),
+                                    sizes["responseHeadersSize"] + sizes["responseBodySize"]))
+        return weight
+    finally:
+        context.close()
+
+
+def _post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def create_games(base_url: str) -> list[tuple[str, str, dict]]:
+    """One game of each game in the catalog, every seat on this phone: (title, page path,
+    the localStorage that holds its seat tokens) each."""
+    with urllib.request.urlopen(f"{base_url}/api/catalog", timeout=30) as answer:
+        games = json.load(answer)["games"]
+    pages = []
+    for entry in games:
+        variant = entry["variants"][0]
+        seats = [{"kind": "local"} for _ in range(variant["seats"][0])]
+        made = _post(f"{base_url}/api/games",
+                     {"game": entry["game"], "variant": variant["name"], "seats": seats})
+        memory = {"games": {made["id"]: {"seats": made["tokens"], "host": made["host_token"]}}}
+        pages.append((entry["title"], f"/#/game/{made['id']}",
+                      {"cornerclaim.v1": json.dumps(memory)}))
+    return pages
+
+
+def weigh_all(browser, base_url: str) -> list[Weight]:
+    """The lobby's and each game page's weight."""
+    weights = [measure(browser, base_url, "/", LOBBY_READY, page_name="Lobby")]
+    for title, path, storage in create_games(base_url):
+        weights.append(measure(browser, base_url, path, GAME_READY, page_name=title,
+                               storage=storage))
+    return weights
+
+
+def table(weights: list[Weight], budget_kb: float) -> str:
+    rows = ["| page | requests | transferred (KB) | within the budget |", "|---|---:|---:|---|"]
+    for w in weights:
+        kb = w.total / 1000
+        rows.append(f"| {w.page} | {len(w.requests)} | {kb:.1f} | "
+                    f"{'yes' if kb <= budget_kb else 'no'} (≤ {budget_kb:g} KB) |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--budget-kb", type=float, default=BUDGET_KB,
+                        help=f"the most a page may transfer, in KB of 1000 bytes ({BUDGET_KB})")
+    parser.add_argument("--requests", action="store_true", help="list every request too")
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from loadtest import HostProcess
+
+    with tempfile.TemporaryDirectory() as data_dir:
+        host = HostProcess(Path(data_dir)).start()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser.devices = pw.devices
+                weights = weigh_all(browser, host.url)
+                browser.close()
+        finally:
+            host.stop()
+    print(table(weights, args.budget_kb))
+    if args.requests:
+        for w in weights:
+            print(f"\n{w.page}: socket frames {w.socket_bytes} B")
+            for url, n in w.requests:
+                print(f"  {n:7d}  {url}")
+    return 0 if all(w.total / 1000 <= args.budget_kb for w in weights) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
