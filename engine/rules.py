@@ -199,6 +199,18 @@ class StatSpec:
 
 
 @dataclass(frozen=True)
+class Team:
+    """Seats that play as one side and share its result (the marble game's 4-player teams):
+    the side's name as players call it ("Yellow") and its seats in seat order."""
+
+    name: str
+    seats: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "seats": list(self.seats)}
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a game ended (or stands): seats are 1-based, tuples in seat order.
 
@@ -206,6 +218,9 @@ class Outcome:
     "win" | "draw" | "loss" per seat; `scores` the game's own score per seat; `points` the
     match points the result is worth per seat; `reason` a short code of why it ended
     ("finished", "resigned", "left", "home_deadline", …, "playing" while it runs).
+    `ending` says how it ended in the game's own words, with colours and move numbers, never
+    names ("Black filled White's home on move 41"); a game that gives none gets the generic
+    `ending_text`. `teams` the sides of a team game (empty: every seat plays for itself).
     A game ended without a result (closed by the host: `abandoned`) has no winners and
     empty `results` and `points`."""
 
@@ -214,18 +229,38 @@ class Outcome:
     scores: tuple[int, ...]
     reason: str
     points: tuple[int, ...] = ()
+    ending: str = ""
+    teams: tuple[Team, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"winners": list(self.winners), "results": list(self.results),
                 "scores": list(self.scores), "points": list(self.points),
-                "reason": self.reason}
+                "reason": self.reason, "ending": self.ending or ending_text(self.reason),
+                "teams": [t.to_dict() for t in self.teams]}
+
+
+#: The generic words for an end a game does not word itself, by reason.
+GENERIC_ENDINGS = {
+    "playing": "",
+    "finished": "The game is over",
+    "resigned": "A player resigned",
+    "left": "A player left",
+    "everyone_left": "Everyone left",
+    "closed": "The host closed this game",
+    "cancelled": "The host cancelled this game before it started",
+}
+
+
+def ending_text(reason: str) -> str:
+    """The generic sentence for an end `reason` (a game's own `Outcome.ending` comes first)."""
+    return GENERIC_ENDINGS.get(reason, "The game is over")
 
 
 def abandoned(outcome: Outcome, reason: str) -> Outcome:
     """A game that ended without a result (the host closed it: `reason` "closed" or
     "cancelled"): nobody wins, no seat has a result or match points; the scores as they
     stood."""
-    return Outcome((), (), outcome.scores, reason, ())
+    return Outcome((), (), outcome.scores, reason, (), ending_text(reason), outcome.teams)
 
 
 def outcome_of(game: Game, seq: int | None = None) -> Outcome:

@@ -55,7 +55,8 @@ def test_a_game_the_host_closes_unfinished_is_abandoned_and_nothing_counts(make_
 
     closed = host(client, g, "close").json
     assert closed["status"] == "finished" and closed["closed"] and closed["to_move"] is None
-    assert closed["result"] == {**ABANDONED, "scores": standing, "reason": "closed"}
+    assert closed["result"] == {**ABANDONED, "scores": standing, "reason": "closed",
+                                "ending": "The host closed this game", "teams": []}
     assert [s["score"] for s in closed["seats"]] == standing
     assert events(client, gid)[-1] == {"type": "game_closed", "seq": 4, "reason": "closed"}
     assert_error(move(client, gid, 1, "d8,d9", 4, g["tokens"]["1"]), 409, "closed")
@@ -208,7 +209,9 @@ def test_an_opponent_who_never_came_is_no_free_win(client):
 
     cancelled = host(client, g, "close").json
     assert cancelled["status"] == "finished"
-    assert cancelled["result"] == {**ABANDONED, "scores": [-89, -89], "reason": "cancelled"}
+    assert cancelled["result"] == {**ABANDONED, "scores": [-89, -89], "reason": "cancelled",
+                                   "ending": "The host cancelled this game before it started",
+                                   "teams": []}
     assert events(client, gid)[-1] == {"type": "game_closed", "seq": 2, "reason": "cancelled"}
     replay = client.get(f"/api/games/{gid}/replay").json
     assert replay["result"]["reason"] == "cancelled"

@@ -284,7 +284,30 @@ class CornerClaimRules(BaseRules):
             reason = "everyone_left"
         else:
             reason = "finished"
-        return Outcome(top, results, scores, reason, points)
+        return Outcome(top, results, scores, reason, points,
+                       self.ending(state, reason, top, scores))
+
+    @staticmethod
+    def ending(state: State, reason: str, top: tuple[int, ...],
+               scores: tuple[int, ...]) -> str:
+        """How the game ended, in words, with colours and scores: "Nobody can place another
+        piece: Blue wins by 7 points", "Orange left the game", "Everyone left"."""
+        colour = [c.capitalize() for c in state.variant.colours]
+        if reason == "resigned":
+            return " and ".join(colour[s - 1] for s in sorted(state.left)) + " left the game"
+        if reason == "everyone_left":
+            return "Everyone left"
+        if reason != "finished":
+            return ""
+        if len(top) > 1:
+            return (f"Nobody can place another piece: {' and '.join(colour[s - 1] for s in top)}"
+                    f" tie on {scores[top[0] - 1]}")
+        others = [scores[s - 1] for s in state.seats if s not in top and s not in state.left]
+        if not others:
+            return f"Nobody can place another piece: {colour[top[0] - 1]} played on alone"
+        margin = scores[top[0] - 1] - max(others)
+        return (f"Nobody can place another piece: {colour[top[0] - 1]} wins by {margin} "
+                f"point{'s' * (margin != 1)}")
 
     # -- the seam: what the host, replays and ladder read -----------------------------------
     def seats(self, state: State) -> int:

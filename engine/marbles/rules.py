@@ -34,6 +34,7 @@ from ..rules import (
     SeatView,
     StatSpec,
     Step,
+    Team,
     VariantSpec,
 )
 from .board import (
@@ -409,22 +410,45 @@ class MarblesRules(BaseRules):
 
     def outcome(self, state: State) -> Outcome:
         """Scores are each seat's side's total (the round under way included while it is
-        played); points 2 a win, 1 a draw."""
+        played); points 2 a win, 1 a draw. A seat that left a 4-player game cannot win: its
+        result is a loss with no points, while its partner keeps the side's result. The
+        4-player game names its `teams`; `ending` says how the game ended."""
         totals = state.totals(live=True)
-        scores = tuple(totals[side_of(s)] for s in range(1, state.seats + 1))
+        seats = range(1, state.seats + 1)
+        scores = tuple(totals[side_of(s)] for s in seats)
+        teams = (tuple(Team(SIDES[side].capitalize(),
+                            tuple(s for s in seats if side_of(s) == side)) for side in (0, 1))
+                 if state.seats == 4 else ())
         if state.end is None:
             return Outcome((), ("draw",) * state.seats, scores, "playing",
-                           (1,) * state.seats)
+                           (1,) * state.seats, teams=teams)
+        winner = self.winning_side(state)
+        side_result = ["draw", "draw"] if winner is None else [
+            "win" if side == winner else "loss" for side in (0, 1)]
+        results = tuple("loss" if s in state.left else side_result[side_of(s)] for s in seats)
+        winners = tuple(s for s in seats if results[s - 1] != "loss")
+        return Outcome(winners, results, scores, state.end,
+                       tuple(MATCH_POINTS[r] for r in results), self.ending(state), teams)
+
+    def ending(self, state: State) -> str:
+        """How the game ended, in words: "Yellow wins 84–54 after 2 rounds", "Draw: 60–60
+        after 2 rounds", "Yellow resigned in round 1", "Red forfeited: both red players
+        left in round 2"; "" while it is played."""
+        if state.end is None:
+            return ""
+        if state.end == "resigned":
+            return f"{SIDES[state.forfeit].capitalize()} resigned in round {state.round}"
+        if state.end == "left":
+            side = SIDES[state.forfeit]
+            return f"{side.capitalize()} forfeited: both {side} players left in round {state.round}"
+        totals = state.totals()
+        played = len(state.history)
+        rounds = f"after {played} round{'s' * (played != 1)}"
         winner = self.winning_side(state)
         if winner is None:
-            results = ("draw",) * state.seats
-            winners = tuple(range(1, state.seats + 1))
-        else:
-            results = tuple("win" if side_of(s) == winner else "loss"
-                            for s in range(1, state.seats + 1))
-            winners = tuple(s for s in range(1, state.seats + 1) if side_of(s) == winner)
-        return Outcome(winners, results, scores, state.end,
-                       tuple(MATCH_POINTS[r] for r in results))
+            return f"Draw: {totals[0]}–{totals[1]} {rounds}"
+        return (f"{SIDES[winner].capitalize()} wins {totals[winner]}–{totals[1 - winner]} "
+                f"{rounds}")
 
     def legal(self, state: State, seat: int, query: str | None = None) -> list[dict]:
         """`seat`'s moves now: for a round's opening placement the lines, `{"move": "c",

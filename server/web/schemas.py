@@ -192,6 +192,11 @@ class SeatState(ma.Schema):
                                  "Claim: pieces_left, open_corners)"})
 
 
+class ResultTeam(ma.Schema):
+    name = fields.String(metadata={"description": "the side's name (\"Yellow\")"})
+    seats = fields.List(fields.Integer())
+
+
 class Result(ma.Schema):
     winners = fields.List(fields.Integer())
     scores = fields.List(fields.Integer())
@@ -200,6 +205,10 @@ class Result(ma.Schema):
     reason = fields.String(metadata={"description": "why it ended: finished, resigned, "
                                      "everyone_left, …; closed or cancelled (the host "
                                      "ended it: nobody wins, results and points are empty)"})
+    ending = fields.String(metadata={"description": "how it ended, in the game's words "
+                                     "(\"Black filled White's home on move 41\")"})
+    teams = fields.List(fields.Nested(ResultTeam), metadata={
+        "description": "the sides of a team game, each sharing its result; empty otherwise"})
 
 
 class LastMove(ma.Schema):
