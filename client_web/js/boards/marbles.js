@@ -9,86 +9,18 @@
 // line shows the entries on that line, a tap on one of them plays its own move text.
 
 import { h, title } from "/js/dom.js";
-import { seatName } from "/js/seats.js";
+import { addStyles } from "/js/boards/marbles/style.js";
+import { COLUMNS, ROWS, grooveOf, seatOfGroove, quartersFor, place, screenEdge, pointing, squareOfCell,
+  squareOfSlot } from "/js/boards/marbles/view.js";
+import { marble, paintRounds, paintTrays, scoreTable } from "/js/boards/marbles/trays.js";
 
-/** The seat colours as the shell shows them: chip fill, text on it, the chip's sign. */
-export const palette = {
-  red: { fill: "#c62828", ink: "#fff", mark: "▲" },
-  yellow: { fill: "#f2c81b", ink: "#111", mark: "▶" },
-};
+export { palette } from "/js/boards/marbles/trays.js";
 
-const COLUMNS = "abcdef";
-const ROWS = "123456";
 const MARBLES = {
   Y: "yellow", R: "red", G: "green", B: "blue", W: "white", S: "grey", K: "black",
 };
-const POINTS = [1, 3, 6, 10, 13, 16, 20, 24];
-// Where each seat's arrow sits: seat 1 at the bottom, then round the table to its left.
-const GROOVES = { 1: "bottom", 2: "left", 3: "top", 4: "right" };
-const POINTING = { bottom: "▲", top: "▼", left: "▶", right: "◀" };
 
-// Second cues besides colour: every marble carries its letter (Y R G B W S K); black is
-// striped and crossed out, since it can never be taken; a marble you can take has a blue
-// dashed ring, the chosen one a solid ring; the cell taken last a dotted yellow ring.
-const CSS = `
-.mb { width: 100%; }
-.mb-info { display: flex; flex-wrap: wrap; gap: 4px 10px; justify-content: center; font-size: .9rem; margin: 4px 0;
-  color: var(--muted, #555); }
-.mb-info b { color: var(--text, #111); }
-.mb-frame { display: grid; grid-template-columns: .62fr repeat(6, 1fr) .62fr; grid-template-rows: .62fr repeat(6, 1fr) .62fr;
-  width: 100%; aspect-ratio: 1; background: #7a5635; border-radius: 10px; padding: 2px; box-sizing: border-box;
-  touch-action: manipulation; user-select: none; -webkit-user-select: none; -webkit-tap-highlight-color: transparent; }
-@media (min-aspect-ratio: 1/1) { .mb-frame { width: min(100%, calc(100vh - 200px)); margin: 0 auto; } }
-.mb-cell { position: relative; display: grid; place-items: center; min-width: 0; cursor: pointer; }
-.mb-cell::before { content: ""; position: absolute; inset: 22%; border-radius: 50%; background: #3e2a18; box-shadow: inset 0 2px 3px #000; }
-.mb-cell.online { background: rgba(255,255,255,.16); }
-.mb-marble { position: absolute; inset: 8%; border-radius: 50%; display: grid; place-items: center; font-weight: 900;
-  font-size: clamp(12px, 4.2vw, 22px); box-shadow: inset -3px -4px 6px rgba(0,0,0,.35), 0 1px 2px rgba(0,0,0,.5);
-  pointer-events: none; z-index: 1; }
-.m-Y { background: #f6d23a; color: #222; } .m-R { background: #d32f2f; color: #fff; }
-.m-G { background: #2e9d44; color: #fff; } .m-B { background: #1e5bd8; color: #fff; }
-.m-W { background: #f7f7f2; color: #222; } .m-S { background: #9a9a9a; color: #111; }
-.m-K { background: repeating-linear-gradient(45deg, #111 0 5px, #3a3a3a 5px 8px); color: #ddd; }
-.mb-cell .m-K::after { content: ""; position: absolute; inset: 18%; border: 2px solid #bbb; border-radius: 50%;
-  background: linear-gradient(45deg, transparent 45%, #bbb 45% 55%, transparent 55%); opacity: .8; }
-.mb-cell.k { cursor: not-allowed; }
-.mb-cell.take::after { content: ""; position: absolute; inset: 1%; border-radius: 50%; border: 4px dashed #1560d4; z-index: 2; }
-.mb-cell.take.focus::after { border: 5px solid #1560d4; box-shadow: 0 0 0 3px #fff; }
-.mb-cell.last::after { content: ""; position: absolute; inset: 14%; border-radius: 50%; border: 3px dotted #ffd600; z-index: 2; }
-.mb-slot { position: relative; display: grid; place-items: center; min-width: 0; font-size: clamp(14px, 5vw, 26px);
-  line-height: 1; color: rgba(255,255,255,.25); border: 0; background: transparent; padding: 0; font-family: inherit; }
-.mb-slot::before { content: ""; position: absolute; background: #4a321d; border-radius: 3px; }
-.mb-slot.g-top::before, .mb-slot.g-bottom::before { left: 0; right: 0; top: 40%; bottom: 40%; }
-.mb-slot.g-left::before, .mb-slot.g-right::before { top: 0; bottom: 0; left: 40%; right: 40%; }
-.mb-slot .arrow { position: relative; z-index: 1; font-weight: 900; -webkit-text-stroke: 1px #000; }
-.mb-slot .arrow.red { color: #ff5a4f; } .mb-slot .arrow.yellow { color: #ffe04a; }
-.mb-slot.mine::before { background: #6b4a2c; box-shadow: 0 0 0 2px #8fb8ff; }
-.mb-slot.mine .arrow { text-shadow: 0 0 6px #fff; }
-.mb-slot.legal { cursor: pointer; }
-.mb-slot.legal::after { content: ""; position: absolute; inset: 12%; border-radius: 50%; border: 3px dashed #8fb8ff; }
-.mb-slot.chosen::after { border: 4px solid #fff; background: rgba(21,96,212,.55); }
-.mb-slot.mine { touch-action: none; }
-.mb-corner { min-width: 0; }
-.mb-fly { position: fixed; z-index: 50; pointer-events: none; inset: auto; }
-.mb-trays { display: grid; grid-template-columns: 1fr 1fr; gap: 6px; margin: 6px 0; }
-.mb-tray { border: 2px solid var(--line, #999); border-radius: 10px; padding: 4px 6px; font-size: .85rem; min-width: 0; }
-.mb-tray.to-move { border-color: #3d7bf0; box-shadow: 0 0 0 1px #3d7bf0; }
-.mb-tray h4 { margin: 0 0 3px; font-size: .9rem; display: flex; gap: 4px; align-items: center; }
-.mb-tray ul { list-style: none; margin: 0; padding: 0; }
-.mb-tray li { display: flex; align-items: center; gap: 4px; white-space: nowrap; }
-.mb-tray .mini { position: relative; inset: auto; width: 18px; height: 18px; font-size: 11px; display: inline-grid; }
-.mb-tray .dbl { color: #e65100; font-weight: 800; }
-.mb-tray .sum { margin-top: 3px; font-weight: 700; }
-.mb-score-table { border-collapse: collapse; font-size: .75rem; margin: 4px auto; }
-.mb-score-table td, .mb-score-table th { border: 1px solid var(--line, #999); padding: 1px 4px; text-align: center; }
-.mb-rounds { font-size: .85rem; margin: 2px 0; text-align: center; }
-.mb-summary { border: 2px solid #3d7bf0; border-radius: 10px; padding: 6px 8px; margin: 6px 0; font-size: .9rem; }
-.mb-detail { font-size: .85rem; color: var(--muted, #555); margin-top: 2px; }
-`;
-if (!document.querySelector("style[data-board=marbles]")) document.head.append(h("style", { "data-board": "marbles" }, CSS));
-
-const marble = (letter, cls = "") =>
-  h(`span.mb-marble.m-${letter}${cls}`, { "aria-hidden": "true" }, letter);
+addStyles(h);
 
 /**
  * ctx: {el, side, entry, readOnly, host: {legal(seat)}, play(seat, move) → Promise<bool>,
@@ -107,7 +39,14 @@ export function createBoard(ctx) {
     drag: null, // {groove, start, moved}: a finger sliding my arrow along its groove
     flying: new Set(), // marbles on their way to a tray
   };
-  const say = (text) => ctx.say?.(text);
+  const say = (text) => {
+    g.said = text;
+    ctx.say?.(text);
+  };
+  const unsay = () => {
+    if (g.said) say("");
+    g.said = null;
+  };
 
   // ---- layout -------------------------------------------------------------------------
   const info = h("div.mb-info", { "data-testid": "marbles-info" });
@@ -115,41 +54,64 @@ export function createBoard(ctx) {
   const frame = h("div.mb-frame.board", { "data-testid": "board", role: "grid", "aria-label": "Board" });
   const trays = h("div.mb-trays", { "data-testid": "trays" });
   const rounds = h("div.mb-rounds", { "data-testid": "rounds" });
-  const table = h("table.mb-score-table", { "data-testid": "score-table", "aria-label": "Points per colour" },
-    h("tr", {}, h("th", {}, "marbles"), ...POINTS.map((_, i) => h("td", {}, String(i + 1)))),
-    h("tr", {}, h("th", {}, "points"), ...POINTS.map((p) => h("td", {}, String(p)))),
-    h("tr", {}, h("td", { colspan: 9 }, "×2 for a colour only one side holds")));
-  const root = h("div.mb", {}, info, summary, frame, trays, rounds, table);
+  const root = h("div.mb", {}, info, summary, frame, trays, rounds, scoreTable());
   ctx.el.replaceChildren(root);
 
+  // Every cell and slot is made once; orient() puts them where the seat seen from has them.
   function build() {
     const els = [];
-    for (let r = 0; r < 8; r++) {
-      for (let c = 0; c < 8; c++) {
-        const edgeRow = r === 0 || r === 7;
-        const edgeCol = c === 0 || c === 7;
-        if (edgeRow && edgeCol) {
-          els.push(h("div.mb-corner"));
-        } else if (edgeRow || edgeCol) {
-          const groove = r === 0 ? "top" : r === 7 ? "bottom" : c === 0 ? "left" : "right";
-          const line = edgeRow ? COLUMNS[c - 1] : ROWS[6 - r];
-          const el = h(`button.mb-slot.g-${groove}`, { type: "button", "data-groove": groove, "data-line": line,
-            "data-testid": `groove-${groove}-${line}`, "aria-label": `${groove} groove, line ${line}`, tabindex: "-1",
-            onclick: () => tapLine(groove, line) });
-          g.slots.set(`${groove}:${line}`, el);
-          els.push(el);
-        } else {
-          const name = `${COLUMNS[c - 1]}${ROWS[6 - r]}`;
-          const el = h("div.mb-cell", { role: "gridcell", "data-testid": `cell-${name}`, "data-cell": name,
-            onclick: () => tapCell(name) });
-          g.cells.set(name, el);
-          els.push(el);
-        }
+    for (const groove of ["top", "left", "right", "bottom"]) {
+      for (const line of groove === "top" || groove === "bottom" ? COLUMNS : ROWS) {
+        const el = h("button.mb-slot", { type: "button", "data-groove": groove, "data-line": line,
+          "data-testid": `groove-${groove}-${line}`, "aria-label": `${groove} groove, line ${line}`, tabindex: "-1",
+          onclick: () => tapLine(groove, line) });
+        el.square = squareOfSlot(groove, line);
+        g.slots.set(`${groove}:${line}`, el);
+        els.push(el);
       }
     }
+    for (const row of ROWS) {
+      for (const col of COLUMNS) {
+        const name = `${col}${row}`;
+        const el = h("div.mb-cell", { role: "gridcell", "data-testid": `cell-${name}`, "data-cell": name,
+          onclick: () => tapCell(name) });
+        el.square = squareOfCell(name);
+        g.cells.set(name, el);
+        els.push(el);
+      }
+    }
+    for (const square of [[0, 0], [0, 7], [7, 0], [7, 7]]) els.push(Object.assign(h("div.mb-corner"), { square }));
+    for (const el of els) el.style.gridArea = `${el.square[0] + 1} / ${el.square[1] + 1}`;
     frame.replaceChildren(...els);
   }
   build();
+
+  /** Turns the board so `seat`'s groove is at the bottom (seat 1's picture for none). */
+  function orient(seat) {
+    const quarters = quartersFor(seat);
+    if (g.quarters === quarters) return;
+    g.quarters = quarters;
+    frame.dataset.view = String(seat || 1);
+    for (const el of frame.children) {
+      const [r, c] = place(el.square[0], el.square[1], quarters);
+      el.style.gridArea = `${r + 1} / ${c + 1}`;
+    }
+    for (const [key, el] of g.slots) {
+      const edge = screenEdge(key.split(":")[0], quarters);
+      el.className = el.className.replace(/\bg-\w+/g, "").trim();
+      el.classList.add(`g-${edge}`);
+      el.dataset.edge = edge;
+    }
+  }
+  orient(null);
+
+  // What the player is using, for the words of a hint: a finger, a mouse or the keys.
+  g.input = window.matchMedia?.("(hover: none)").matches ? "touch" : "mouse";
+  // Any tap on the board's area first clears what the board said last (it is stale now).
+  root.addEventListener("pointerdown", (e) => {
+    g.input = e.pointerType === "mouse" ? "mouse" : "touch";
+    unsay();
+  }, true);
 
   // Sliding my arrow along its groove: the line under the finger is chosen as it passes.
   const slotAt = (x, y) => document.elementFromPoint(x, y)?.closest?.(".mb-slot");
@@ -177,8 +139,6 @@ export function createBoard(ctx) {
   // ---- what the host says ---------------------------------------------------------------
   const board = () => g.state?.board || {};
   const arrowOf = (seat) => (board().arrows || []).find((a) => a.seat === seat);
-  const grooveOf = (seat) => GROOVES[seat] || "bottom";
-  const seatOfGroove = (groove) => Number(Object.keys(GROOVES).find((s) => GROOVES[s] === groove));
   const cellAt = (name) => {
     const cells = board().cells || "";
     const i = (Number(name[1]) - 1) * 6 + COLUMNS.indexOf(name[0]);
@@ -189,7 +149,6 @@ export function createBoard(ctx) {
   const linesLegal = () => [...new Set(legalMoves().map((m) => m.line))];
   const takesOn = (line) => legalMoves().filter((m) => m.line === line && m.move !== m.line);
   const openingOn = (line) => legalMoves().find((m) => m.line === line && m.move === m.line);
-  const myAxis = () => arrowOf(g.view.active)?.axis || (g.view.active % 2 === 1 ? "column" : "row");
 
   async function askLegal() {
     const seat = g.view.active;
@@ -213,8 +172,9 @@ export function createBoard(ctx) {
     g.line = line;
     g.focus = focus;
     const takes = takesOn(line);
-    if (takes.length) say(takes.length === 1 ? `Line ${line}: take ${takes[0].move}`
-      : `Line ${line}: take ${takes.map((m) => m.move).join(" or ")} (Tab switches)`);
+    const which = takes.map((m) => m.move).join(" or ");
+    if (takes.length === 1) say(`Line ${line}: take ${which}`);
+    else if (takes.length) say(`Line ${line}: take ${which}${g.input === "touch" ? " — tap one of them" : " (Tab switches)"}`);
     paint();
   }
 
@@ -251,23 +211,29 @@ export function createBoard(ctx) {
     if (!ok) paint();
   }
 
+  /** The next listed line along my groove as seen, left to right (or top to bottom). */
   function step(dir) {
     const lines = linesLegal();
     if (!lines.length) return;
-    const axis = myAxis();
-    const order = axis === "column" ? COLUMNS : ROWS;
+    const groove = grooveOf(g.view.active);
+    const at = (line) => g.slots.get(`${groove}:${line}`)?.style.gridArea || "";
+    const pos = (line) => at(line).split(" / ").map(Number).reduce((a, b) => a + b, 0);
+    const order = [...(groove === "top" || groove === "bottom" ? COLUMNS : ROWS)].sort((x, y) => pos(x) - pos(y));
     const from = g.line ?? arrowOf(g.view.active)?.line ?? null;
     let i = from === null ? (dir > 0 ? -1 : 6) : order.indexOf(from);
     for (i += dir; i >= 0 && i < 6; i += dir) {
       if (lines.includes(order[i])) return choose(order[i]);
     }
-    if (!g.line) choose(lines[dir > 0 ? lines.length - 1 : 0]);
+    if (!g.line) choose(order.filter((l) => lines.includes(l)).at(dir > 0 ? -1 : 0));
   }
 
   function onKey(e) {
     if (ctx.readOnly || !g.view.active || g.view.busy) return false;
-    const axis = myAxis();
-    const keys = axis === "column" ? { ArrowLeft: -1, ArrowRight: 1 } : { ArrowDown: -1, ArrowUp: 1 };
+    g.input = "key";
+    unsay();
+    // My groove is at the bottom as seen: Left and Right move along it (Up and Down on a side).
+    const edge = screenEdge(grooveOf(g.view.active), g.quarters);
+    const keys = edge === "left" || edge === "right" ? { ArrowUp: -1, ArrowDown: 1 } : { ArrowLeft: -1, ArrowRight: 1 };
     if (keys[e.key] !== undefined) {
       e.preventDefault();
       step(keys[e.key]);
@@ -284,7 +250,7 @@ export function createBoard(ctx) {
     if (e.key === "Tab" && g.line && takesOn(g.line).length > 1) {
       e.preventDefault();
       g.focus = (g.focus + (e.shiftKey ? -1 : 1) + takesOn(g.line).length) % takesOn(g.line).length;
-      say(`Take ${takesOn(g.line)[g.focus].move}`);
+      say(`Take ${takesOn(g.line)[g.focus].move} (Enter takes it)`);
       paint();
       return true;
     }
@@ -303,6 +269,9 @@ export function createBoard(ctx) {
     g.state = state;
     g.view = view;
     if (seqChanged || !view.active) g.line = null;
+    if (seqChanged) g.said = null; // the shell clears its message on a move
+    if (view.shown) g.perspective = view.shown;
+    orient(ctx.readOnly ? null : g.perspective);
     paint();
     const take = state.board?.last_take;
     if (!ctx.readOnly && before !== undefined && take && take.seq > before) fly(take);
@@ -349,7 +318,8 @@ export function createBoard(ctx) {
       el.tabIndex = legal ? 0 : -1;
       // The seat to move's slots carry the short test ids, so a test taps "line-c".
       el.dataset.testid = myGroove ? `line-${line}` : `groove-${groove}-${line}`;
-      el.replaceChildren(...(arrow ? [h(`span.arrow.${arrow.side}`, { "aria-hidden": "true" }, POINTING[groove])] : []));
+      el.replaceChildren(h("span.mb-coord", { "aria-hidden": "true" }, line),
+        ...(arrow ? [h(`span.arrow.${arrow.side}`, { "aria-hidden": "true" }, pointing(el.dataset.edge))] : []));
       el.setAttribute("aria-label", `${groove} groove, line ${line}${arrow ? `, ${arrow.side} arrow` : ""}${legal ? ", you can slide here" : ""}`);
     }
     frame.dataset.lines = lines.join(" ");
@@ -358,9 +328,11 @@ export function createBoard(ctx) {
     frame.dataset.focus = focused || "";
     frame.dataset.legal = !seat || ctx.readOnly ? "none" : g.legal?.moves ? "ready" : "loading";
     frame.dataset.opening = String(!!b.opening);
+    const seen = arrowOf(g.perspective)?.side;
+    frame.setAttribute("aria-label", ctx.readOnly || !seen ? "Board" : `Board, ${seen} groove at the bottom`);
     paintInfo(b);
-    paintTrays(b);
-    paintRounds(b);
+    paintTrays(trays, g.state);
+    paintRounds(rounds, summary, b);
   }
 
   // The marble just taken flies from its cell to the taker's tray.
@@ -394,55 +366,12 @@ export function createBoard(ctx) {
     info.replaceChildren(...bits);
   }
 
-  function paintTrays(b) {
-    const sides = b.sides || {};
-    const toMove = (b.arrows || []).find((a) => a.seat === b.to_move)?.side;
-    trays.replaceChildren(...["red", "yellow"].filter((s) => sides[s]).map((side) => {
-      const s = sides[side];
-      const names = (s.seats || []).map((n) => g.state.seats?.[n - 1]).filter(Boolean).map(seatName)
-        .filter((n) => n !== title(side)).join(", ");
-      return h(`div.mb-tray${toMove === side && !b.result ? ".to-move" : ""}`, { "data-testid": `tray-${side}` },
-        h("h4", {}, h(`span.chip.c-${side}`, { "aria-hidden": "true" }, palette[side].mark), `${title(side)}`,
-          names ? h("span.mb-detail", {}, ` · ${names}`) : null),
-        h("ul", {}, ...(s.colours || []).map((c) => h("li", { "data-testid": `tray-${side}-${c.letter}` },
-          marble(c.letter, ".mini"), `${c.count}: ${c.points} pt`,
-          c.doubled ? h("span.dbl", { title: "only this side holds it" }, " ×2") : null,
-          c.doubled ? ` = ${c.score}` : null))),
-        (s.colours || []).length ? null : h("div.mb-detail", {}, "no marbles yet"),
-        h("div.sum", {}, "Round ", h("span", { "data-testid": `tray-${side}-score` }, String(s.score ?? 0)),
-          " · Total ", h("span", { "data-testid": `tray-${side}-total` }, String(s.total ?? 0))));
-    }));
-  }
-
-  function paintRounds(b) {
-    const done = b.rounds || [];
-    rounds.replaceChildren(...done.map((r) => h("div", { "data-testid": `round-${r.round}` },
-      `Round ${r.round}: Red ${r.scores.red} · Yellow ${r.scores.yellow}`)));
-    // Between rounds (nothing taken yet in the new round, or the deal still due): what the
-    // round that ended gave, and the new deal.
-    const sides = b.sides || {};
-    const taken = ["red", "yellow"].reduce((n, s) => n + Object.values(sides[s]?.marbles || {}).reduce((a, x) => a + x, 0), 0);
-    const lastRound = done[done.length - 1];
-    const between = lastRound && !b.result && (b.status === "dealing" || (taken === 0 && b.round > lastRound.round));
-    summary.hidden = !between;
-    if (between) {
-      const t = b.team_scores || {};
-      const lead = t.red === t.yellow ? `level at ${t.red}` : t.red > t.yellow ? `Red leads ${t.red}–${t.yellow}` : `Yellow leads ${t.yellow}–${t.red}`;
-      const starter = (b.arrows || []).find((a) => a.seat === b.starter);
-      summary.replaceChildren(
-        h("b", {}, `Round ${lastRound.round} over: Red ${lastRound.scores.red}, Yellow ${lastRound.scores.yellow}`),
-        h("div", {}, `Total: ${lead}.`),
-        h("div", {}, b.status === "dealing" ? "Dealing the next round…"
-          : `Round ${b.round} dealt${starter ? `: ${title(starter.side)} starts` : ""}.`));
-    }
-  }
-
   function seatDetail({ seat }) {
     const a = arrowOf(seat);
     if (!a) return null;
     const computer = (board().computer_seats || []).includes(seat);
     return h("div.mb-detail", { "data-testid": `marbles-detail-${seat}` },
-      `${POINTING[grooveOf(seat)]} arrow on ${a.line ?? "—"}${computer ? " · played by the computer" : ""}`);
+      `${pointing(grooveOf(seat))} arrow on ${a.line ?? "—"}${computer ? " · played by the computer" : ""}`);
   }
 
   const describeMove = (frame) => {
