@@ -67,7 +67,7 @@ def four_players_with_a_choice(host) -> tuple[str, dict, str, list[str]]:
 
 def test_two_marbles_on_a_line_are_tapped_on_a_phone_and_tabbed_with_keys(host, open_page):
     """A phone has no Tab key: the line's two marbles are offered for a tap. At a desk the
-    same choice names Tab, and a key pressed on the phone's board names it too."""
+    same choice names Tab, and Tab switches between them."""
     gid, tokens, line, cells = four_players_with_a_choice(host)
     phone = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, tokens))
     wait_ready(phone)
