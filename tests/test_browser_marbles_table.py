@@ -247,3 +247,32 @@ def test_the_tray_headers_stay_short_on_a_pixel_7(host, open_page):
         assert height < 2.5 * line, f"{side} tray header is {height}px high, a line {line}px"
     screenshot(page, "marbles-table-trays")
     assert page.errors == []
+
+
+def test_the_board_is_ready_only_with_the_list_of_the_position_shown(host, open_page):
+    """On a phone passed between two seats, the board never says `data-legal="ready"` with
+    the previous position's list: each time it says ready, its marked lines are there."""
+    game = host.create("2p", [{"kind": "local", "name": "Ed"}, {"kind": "local", "name": "Flo"}],
+                       game="marbles", options={"rounds": 1, "setups": [SETUP]})
+    gid, tokens = game["id"], tokens_of(game)
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, tokens))
+    wait_ready(page)
+    page.evaluate("""() => {
+        const board = document.querySelector('[data-testid=board]');
+        window.readyWithout = [];
+        new MutationObserver(() => {
+            if (board.dataset.legal === 'ready' && !board.dataset.lines)
+                window.readyWithout.push(window.ccGame.state.seq);
+        }).observe(board, {attributes: true});
+    }""")
+    page.get_by_test_id("line-c").tap()
+    expect(page.get_by_test_id("board")).to_have_attribute("data-view", "2")
+    wait_ready(page)
+    entry = legal(host, gid, 2, tokens[2])[0]
+    page.get_by_test_id(f"line-{entry['line']}").tap()
+    page.get_by_test_id(f"cell-{entry['move']}").tap()
+    expect(page.get_by_test_id("board")).to_have_attribute("data-view", "1")
+    wait_ready(page)
+    expect(page.get_by_test_id("board")).to_have_attribute("data-lines", re.compile(r"^[a-f]"))
+    assert page.evaluate("window.readyWithout") == []
+    assert page.errors == []

@@ -326,7 +326,9 @@ export function createBoard(ctx) {
     frame.dataset.line = g.line || "";
     frame.dataset.takes = takes.map((m) => m.move).join(" ");
     frame.dataset.focus = focused || "";
-    frame.dataset.legal = !seat || ctx.readOnly ? "none" : g.legal?.moves ? "ready" : "loading";
+    // "ready" only once the list for this seq and seat is in (an older one is no answer).
+    const fresh = g.legal?.moves && g.legal.seq === g.state.seq && g.legal.seat === seat;
+    frame.dataset.legal = !seat || ctx.readOnly ? "none" : fresh ? "ready" : "loading";
     frame.dataset.opening = String(!!b.opening);
     const seen = arrowOf(g.perspective)?.side;
     frame.setAttribute("aria-label", ctx.readOnly || !seen ? "Board" : `Board, ${seen} groove at the bottom`);
