@@ -324,6 +324,10 @@ class Step:
     seat: int | None = None
     move: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    #: The step in words, its seat (the subject) left out: "offered a draw", "left"; a viewer
+    #: puts the player's name before it (a step without a seat: the whole sentence). Empty
+    #: for a move (the game's board module words it).
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -425,6 +429,9 @@ class BaseRules:
     #: What a seat may do besides moving, taking back and leaving, each an event of the
     #: game's own (Corners: "resign", "offer_draw", "accept_draw", "decline_draw").
     actions: tuple[str, ...] = ()
+    #: Whether a seat may pass (Corner Claim: a seat with no placement left, whose turn the
+    #: host skips); a game without passing has no Pass button.
+    passing: bool = False
 
     def act(self, state, seat: int, action: str, *, now: float | None = None) -> Event:
         raise EngineError(f"{self.title} has no action {action!r}",
@@ -476,10 +483,22 @@ class BaseRules:
         seat = getattr(event, "seat", None)
         move = getattr(event, "move", None)
         if event.TYPE == "player_left":
-            return Step("left", seat)
+            return Step("left", seat, text="left")
         if event.TYPE == "move_taken_back":
-            return Step("takeback", seat)
+            return Step("takeback", seat, text="took back")
         return Step("move" if move is not None else event.TYPE, seat, move)
+
+    def takeback_refusal(self, state) -> str | None:
+        """Why this game refuses every takeback now, a sentence for the players (Corners: a
+        rated game with a clock); None when takebacks are allowed (a seat may still have
+        nothing to take back). A game that refuses a takeback for this reason says these
+        words in its error."""
+        return None
+
+    def computer_action(self, state, seat: int) -> str | None:
+        """The action (one of `actions`) a computer at `seat` takes now besides moving: an
+        answer to an offer made to it (Corners: it declines a draw). None: nothing to do."""
+        return None
 
     def can_undo(self, state, seat: int) -> bool:
         try:
@@ -560,4 +579,4 @@ class BaseRules:
                 "formats": [f.to_dict() for f in self.formats.values()],
                 "stats": [s.to_dict() for s in self.stats],
                 "legal_query": self.legal_query, "actions": list(self.actions),
-                "hint": self.hint_level is not None}
+                "hint": self.hint_level is not None, "pass": self.passing}

@@ -52,6 +52,7 @@ class Frame:
     details: dict[str, Any] = field(default_factory=dict, compare=False)
     taken_back: bool = False  # a move a later takeback withdrew (shown view only)
     closed: str | None = None
+    text: str = ""  # the step in words, its seat left out (`Step.text`)
 
     @property
     def to_move(self) -> int | None:
@@ -80,7 +81,8 @@ class Frame:
         outcome = self.outcome
         return {
             "index": self.index, "seq": self.seq, "kind": self.kind, "seat": self.seat,
-            "move": self.move, "details": dict(self.details), "taken_back": self.taken_back,
+            "move": self.move, "text": self.text, "details": dict(self.details),
+            "taken_back": self.taken_back,
             "to_move": self.to_move, "scores": list(outcome.scores), "left": self.left,
             "board": view.board,
             "seats": [asdict(s) for s in view.seats],
@@ -208,11 +210,13 @@ def _start(game: Game) -> Frame:
 def _frame(index: int, rules, event: Event, state, *, taken_back: bool = False,
            closed: str | None = None) -> Frame:
     if isinstance(event, GameClosed):  # the host's, the same in every game
-        step = Step("closed", details={"reason": event.reason})
+        step = Step("closed", details={"reason": event.reason},
+                    text=("The host cancelled the game" if event.reason == "cancelled"
+                          else "The host closed the game"))
     else:
         step = rules.step(state, event)
     return Frame(index, event.seq, step.kind, state, rules, step.seat, step.move,
-                 dict(step.details), taken_back, closed)
+                 dict(step.details), taken_back, closed, step.text)
 
 
 def _closed(game: Game, seq: int) -> str | None:

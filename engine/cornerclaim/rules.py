@@ -176,6 +176,7 @@ class CornerClaimRules(BaseRules):
              StatSpec("squares_left", "squares left in hand"))
     legal_query = "piece"
     legal_query_schema = {"type": "string", "enum": list(PIECE_NAMES)}
+    passing = True  # a seat with no placement left passes (the host skips its turns)
 
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:

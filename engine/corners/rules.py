@@ -124,6 +124,12 @@ class DrawDeclined(Event):
     at_ms: int | None = None
 
 
+#: A replay's words for the events besides moves: (kind, text with the seat left out).
+STEP_WORDS = {FlagFell: ("timeout", "ran out of time"), Resigned: ("resigned", "resigned"),
+              DrawOffered: ("draw_offered", "offered a draw"),
+              DrawAccepted: ("draw_agreed", "accepted the draw offer"),
+              DrawDeclined: ("draw_declined", "declined the draw offer"),
+              ClockResumed: ("clock_resumed", "The host restarted the clock")}
 ACTION_EVENTS = {"resign": Resigned, "offer_draw": DrawOffered, "accept_draw": DrawAccepted,
                  "decline_draw": DrawDeclined}
 
@@ -468,6 +474,12 @@ class CornersRules(BaseRules):
         self._acted(state, event)  # the same checks as the fold
         return event
 
+    def computer_action(self, state: State, seat: int) -> str | None:
+        """A computer declines a draw offered to it (it plays on: its moves show why)."""
+        if state.end is None and state.draw_offer == 3 - seat and seat not in state.left:
+            return "decline_draw"
+        return None
+
     def available_actions(self, state: State, seat: int) -> list[str]:
         """The actions `seat` may take now."""
         out = []
@@ -624,12 +636,9 @@ class CornersRules(BaseRules):
                 details.update(number=index // 2 + 1, jumps=_jumps(path),
                                notation=_pair_prefix(index) + path_text(path))
             return Step("move", event.seat, event.move, details)
-        kinds = {FlagFell: "timeout", Resigned: "resigned", DrawOffered: "draw_offered",
-                 DrawAccepted: "draw_agreed", DrawDeclined: "draw_declined",
-                 ClockResumed: "clock_resumed"}
-        for cls, kind in kinds.items():
+        for cls, (kind, text) in STEP_WORDS.items():
             if isinstance(event, cls):
-                return Step(kind, getattr(event, "seat", None))
+                return Step(kind, getattr(event, "seat", None), text=text)
         return super().step(state, event)
 
     def picture(self, state: State) -> Picture:
@@ -665,6 +674,12 @@ class CornersRules(BaseRules):
         return choose_move(state, seat, level=level, seed=seed)
 
     # -- checks ----------------------------------------------------------------------------
+    def takeback_refusal(self, state: State) -> str | None:
+        """A rated variant played with a clock takes no takebacks."""
+        if state.variant.rated and state.has_clock:
+            return "No takebacks in a rated game played with a clock"
+        return None
+
     def resolve(self, state: State, seat: int, text: str) -> tuple[int, ...]:
         """The canonical path of `seat`'s move `text` (a full path or from–to), or the
         precise reason it is not legal now."""
@@ -729,9 +744,9 @@ class CornersRules(BaseRules):
             raise E.SeatLeftError(f"seat {seat} has left this game")
         if state.end is not None and state.end[0] not in MOVE_ENDS:
             raise E.GameOverError(f"the game is over ({state.end[0]})")
-        if state.variant.rated and state.has_clock:
-            raise E.TakebackRefusedError(
-                "no takebacks in a rated game played with a clock")
+        refusal = self.takeback_refusal(state)
+        if refusal:
+            raise E.TakebackRefusedError(refusal)
         if not any(m.seq == from_seq and m.seat == seat for m in state.moves):
             raise E.NothingToUndoError(f"event {from_seq} is not a move of seat {seat}")
 

@@ -558,9 +558,11 @@ class MarblesRules(BaseRules):
                 details["round_over"] = True
             return Step("move", event.seat, event.move, details)
         if isinstance(event, RoundDealt):
-            return Step("deal", None, None, {"round": event.round, "setup": event.setup})
+            return Step("deal", None, None, {"round": event.round, "setup": event.setup},
+                        text=f"Round {event.round} dealt")
         if isinstance(event, PlayerLeft) and state.seats == 4 and not state.over:
-            return Step("left", event.seat, None, {"computer": True})
+            return Step("left", event.seat, None, {"computer": True},
+                        text="left; the computer plays on")
         return super().step(state, event)
 
     def picture(self, state: State) -> Picture:

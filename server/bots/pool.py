@@ -283,17 +283,27 @@ class BotRunner:
         if kind in ("event", "state", "synced", "scanned"):
             self.poke(table.id)
 
-    def _due(self, game_id: str, *, latest: bool = False) -> tuple[int, int, int, str] | None:
-        """(seat, level, seq, log) if a computer seat is to move in a running game (`latest`:
-        in the game as the store has it now, not as this process last saw it)."""
+    def _due(self, game_id: str, *,
+             latest: bool = False) -> tuple[int, int, int, str, str | None] | None:
+        """(seat, level, seq, log, action) if a computer seat has something to do in a
+        running game (`latest`: in the game as the store has it now, not as this process last
+        saw it): an action its rules want of it (`Rules.computer_action`: answering an offer,
+        log ""), else its move if it is to move (action None)."""
         table = self.service.table(game_id)
         with (self.service.locked(game_id) if latest else table.lock):
             if table.status != "running":
                 return None
+            wants = getattr(table.rules, "computer_action", None)
+            for record in table.seats:
+                action = None if wants is None or record.kind != "computer" else wants(
+                    table.state, record.seat)
+                if action:
+                    return record.seat, record.level or 1, table.game.seq, "", action
             seat = table.to_move
             if seat is None or table.seats[seat - 1].kind != "computer":
                 return None
-            return seat, table.seats[seat - 1].level or 1, table.game.seq, table.game.to_json()
+            return (seat, table.seats[seat - 1].level or 1, table.game.seq,
+                    table.game.to_json(), None)
 
     def poke(self, game_id: str) -> None:
         """Schedule a move for the game's computer seat if one is due and none is pending."""
@@ -335,8 +345,17 @@ class BotRunner:
             if due is not None and not self._stopped:
                 self.poke(game_id)
             return
-        seat, level, seq, log_json = due
+        seat, level, seq, log_json, action = due
         job = f"bot:{game_id}:{seq}"
+        if action is not None:  # an answer, decided by the rules at once: no search
+            try:
+                self.service.bot_act(game_id, seat, action, seq)
+            except Exception as e:  # the store is away: another try once the lock lapses
+                log.warning("game %s: the computer's %s was not saved: %s", game_id, action, e)
+                self.service.once.drop(job)
+            self._release(game_id)
+            self.poke(game_id)
+            return
         self._thinking(game_id, seat, True)
         seed = zlib.crc32(f"{game_id}:{seq}".encode())
 

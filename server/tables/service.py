@@ -823,6 +823,21 @@ class GameService:
                     log.warning("game %s: bot move %s refused: %s", game_id, move, e.message)
                 return None
 
+    def bot_act(self, game_id: str, seat: int, action: str, seq: int) -> dict | None:
+        """A computer seat's own action (`Rules.computer_action`: declining a draw offered
+        to it), decided at `seq`; None if the game moved on or the rules no longer want it."""
+        with self.locked(game_id) as table:
+            if table.seat(seat).kind != "computer" or table.finished or table.status != "running":
+                return None
+            try:
+                self._catch_up(table)
+                return self._commit(table, lambda g: g.act(seat, action, seq=seq, now=time.time()))
+            except ApiError as e:
+                if e.code not in ("stale_seq", "game_over"):
+                    log.warning("game %s: computer action %s refused: %s", game_id, action,
+                                e.message)
+                return None
+
     def leave(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         with self.locked(game_id) as table:
             table.require_seat_token(seat, token)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import GameClosed, GameCreated
 from engine.rules import abandoned, computer_name, outcome_of
 from server.realtime.presence import Presence
 from server.tables.table import Table
@@ -62,7 +63,27 @@ def _seq_facts(table: Table) -> dict[str, Any]:
                   for s, seat in enumerate(view.seats, start=1)},
         "result": result(table),
         "last_move": view.last_move,
+        "last_step": last_step(table),
+        "undo": undo_facts(table),
     }
+
+
+def undo_facts(table: Table) -> dict[str, Any]:
+    """Whether the game takes takebacks now, and the game's words for why not
+    (`Rules.takeback_refusal`, the same check its `undo` refuses with)."""
+    refusal = getattr(table.rules, "takeback_refusal", None)
+    reason = None if refusal is None or table.finished else refusal(table.state)
+    return {"allowed": not reason, "reason": reason or None}
+
+
+def last_step(table: Table) -> dict[str, Any] | None:
+    """The latest event as a replay words it (`Rules.step`): {seq, kind, seat, text}; None
+    at the start and once the host closed the game (`closed` says so)."""
+    event = table.game.events[-1]
+    if isinstance(event, (GameCreated, GameClosed)):
+        return None
+    step = table.rules.step(table.state, event)
+    return {"seq": event.seq, "kind": step.kind, "seat": step.seat, "text": step.text}
 
 
 def seq_facts(table: Table) -> dict[str, Any]:
@@ -132,6 +153,8 @@ def game_body(table: Table, presence: Presence) -> dict[str, Any]:
         "seats": [seat_body(table, s, presence, facts, connected) for s in facts["seats"]],
         "result": facts["result"],
         "last_move": facts["last_move"],
+        "last_step": facts["last_step"],
+        "undo": facts["undo"],
         "undo_request": table.undo_request.to_dict() if table.undo_request else None,
         "rematch_id": table.record.rematch_id,
     }

@@ -217,6 +217,22 @@ class LastMove(ma.Schema):
     seq = fields.Integer()
 
 
+class LastStep(ma.Schema):
+    seq = fields.Integer()
+    kind = fields.String(metadata={"description": "the step's kind, as a replay frame's"})
+    seat = fields.Integer(allow_none=True)
+    text = fields.String(metadata={"description": "the step in the game's words, its seat "
+                                   "left out (\"declined the draw offer\"); empty for a move"})
+
+
+class UndoState(ma.Schema):
+    allowed = fields.Boolean(metadata={"description": "false: the game refuses every "
+                                       "takeback now"})
+    reason = fields.String(allow_none=True, metadata={
+        "description": "why not, in the game's words (Corners: \"No takebacks in a rated "
+                       "game played with a clock\")"})
+
+
 class UndoRequestState(ma.Schema):
     seat = fields.Integer()
     seq = fields.Integer()
@@ -240,6 +256,8 @@ class GameState(ma.Schema):
     seats = fields.List(fields.Nested(SeatState))
     result = fields.Nested(Result, allow_none=True)
     last_move = fields.Nested(LastMove, allow_none=True)
+    last_step = fields.Nested(LastStep, allow_none=True)
+    undo = fields.Nested(UndoState)
     undo_request = fields.Nested(UndoRequestState, allow_none=True)
     rematch_id = fields.String(allow_none=True)
 
@@ -362,6 +380,9 @@ class CatalogGame(ma.Schema):
     actions = fields.List(fields.String(), metadata={
         "description": "what a seat may do besides moving, taking back and leaving"})
     hint = fields.Boolean()
+    # "pass" is a Python keyword: the field is named by data_key
+    passing = fields.Boolean(data_key="pass", attribute="pass", metadata={
+        "description": "whether a seat may pass (a game without passing has no Pass button)"})
     board_url = fields.String(metadata={"description": "the game's client board module"})
 
 
