@@ -172,6 +172,22 @@ def computer_name(level: int | None) -> str:
     return "Computer" if level is None else f"Computer L{level}"
 
 
+def computer_names(levels: list[int | None] | tuple[int | None, ...]) -> list[str | None]:
+    """The names of a table's computer seats, told apart: `levels` has each seat's computer
+    level in seat order (None: not a computer seat nobody named). A level seated once goes by
+    `computer_name` ("Computer L3"); seated more often, each is numbered in seat order
+    ("Computer L3 (1)", "Computer L3 (2)")."""
+    out: list[str | None] = []
+    for i, level in enumerate(levels):
+        if level is None:
+            out.append(None)
+            continue
+        twins = [j for j, other in enumerate(levels) if other == level]
+        name = computer_name(level)
+        out.append(name if len(twins) < 2 else f"{name} ({twins.index(i) + 1})")
+    return out
+
+
 @dataclass(frozen=True)
 class FormatSpec:
     """A game record format besides the JSON log (Corner Claim's `.blksgf`)."""

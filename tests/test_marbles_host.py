@@ -365,3 +365,29 @@ def test_a_computer_seat_plays_through_the_bot_pool(make_app):
     computer = [e for e in events(client, gid) if e.get("seat") == 2]
     assert computer and all(e["type"] == "marbles_moved" for e in computer)
     assert s["result"]["reason"] == "finished"
+
+
+def test_a_leaver_gets_a_loss_and_no_points_on_the_ladder_while_the_partner_wins(make_app):
+    """Yara (seat 4, yellow) leaves and the computer plays her seat; then both red players
+    leave, so red forfeits and yellow wins. Yuki, who stayed, wins; Yara cannot: her result
+    is a loss with no match points, in the state, the replay and the ladder."""
+    client = make_app(WRITE_RATE=None).test_client()
+    g = new_marbles(client, "4p", FOUR, rounds=1, setups=[SAMPLE_SETUP])
+    gid, tokens = g["id"], g["tokens"]
+    for seat in (4, 1, 3):
+        r = client.post(f"/api/games/{gid}/leave", json={"seat": seat},
+                        headers=bearer(tokens[str(seat)]))
+        assert r.status_code == 200, r.json
+    result = state(client, gid)["result"]
+    assert result["results"] == ["loss", "win", "loss", "loss"]
+    assert result["points"] == [0, 2, 0, 0] and result["winners"] == [2]
+    assert result["teams"] == [{"name": "Red", "seats": [1, 3]},
+                               {"name": "Yellow", "seats": [2, 4]}]
+    assert result["ending"] == "Red forfeited: both red players left in round 1"
+    assert client.get(f"/api/games/{gid}/replay").json["result"] == result
+
+    rows = {p["name"]: p for p in client.get("/api/players?game=marbles&variant=4p")
+            .json["players"]}
+    assert (rows["Yuki"]["wins"], rows["Yuki"]["points"]) == (1, 2)
+    assert (rows["Yara"]["wins"], rows["Yara"]["losses"], rows["Yara"]["points"]) == (0, 1, 0)
+    assert (rows["Rita"]["losses"], rows["Rolf"]["losses"]) == (1, 1)

@@ -15,7 +15,9 @@ Who is who (docs/ladder.md):
   A seat nobody named or claimed belongs to no profile: it is a guest, shown in the game
   by its colour.
 - A computer seat is its level, at a fixed rating (`level_rating`); levels are opponents,
-  not ladder entries, and their ratings never move.
+  not ladder entries, and their ratings never move. A player who left a game the computer
+  played on for them (a 4-player Corner game) stays their profile: the seat's result (a
+  loss: a leaver cannot win) is theirs.
 
 What counts:
 - A game counts once its rules say it is over. A game the host closed before its end
@@ -131,8 +133,14 @@ class SeatResult:
     stats: dict[str, int | float | bool] = field(default_factory=dict)
 
     @property
+    def human(self) -> bool:
+        """A person's seat: a human kind, or a player who left a game the computer played
+        on for them (the seat record turned "computer" keeps their name)."""
+        return self.kind in HUMAN_KINDS or (self.left and bool(self.name))
+
+    @property
     def profile(self) -> str | None:
-        return profile_key(self.name) if self.name and self.kind in HUMAN_KINDS else None
+        return profile_key(self.name) if self.name and self.human else None
 
 
 @dataclass(frozen=True)
@@ -428,7 +436,7 @@ def _game_line(game: FinishedGame, r: SeatResult, change) -> GameLine:
 
 
 def seat_label(r: SeatResult) -> str:
-    if r.kind == "computer":
+    if not r.human:
         return computer_name(r.level)
     return r.name or r.colour.capitalize()  # a guest: its colour
 

@@ -55,7 +55,7 @@ import server.tables.views as views
 from engine import registry
 from engine.core import Event, Game, log_to_json
 from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeqError
-from engine.rules import computer_name
+from engine.rules import computer_names
 from server.errors import ApiError, from_engine
 from server.realtime.presence import Presence
 from server.store.base import Head, RecordConflict, StoreUnavailable
@@ -560,8 +560,9 @@ class GameService:
                                f"{seat.get('level', 1)}", levels=levels)
         if rematch_of is None:
             self._require_room()
-        names = tuple(computer_name(seat.get("level", 1)) if seat["kind"] == "computer"
-                      else seat.get("name") or variant_spec.colours[i].capitalize()
+        computers = computer_names([seat.get("level", 1) if seat["kind"] == "computer"
+                                    else None for seat in seats])
+        names = tuple(computers[i] or seat.get("name") or variant_spec.colours[i].capitalize()
                       for i, seat in enumerate(seats))
         try:
             fresh = Game.new(game, variant, names, options)

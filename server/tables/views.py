@@ -9,18 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import GameClosed, GameCreated
-from engine.rules import abandoned, computer_name, outcome_of
+from engine.rules import abandoned, computer_names, outcome_of
 from server.realtime.presence import Presence
 from server.tables.table import Table
 
 
 def seat_name(table: Table, seat: int) -> str | None:
-    """The name a seat goes by: its player's, the computer's ("Computer L3"), or None for a
+    """The name a seat goes by: its player's, the computer's ("Computer L3"; two computer
+    seats of one level are numbered, "Computer L3 (1)" and "Computer L3 (2)"), or None for a
     seat nobody named (a guest: shown by its colour, and no ladder player). A player who left
     a game the computer plays on for them keeps their name."""
     record = table.seats[seat - 1]
     if record.kind == "computer" and not record.name:
-        return computer_name(record.level)
+        return computer_names([s.level if s.kind == "computer" and not s.name else None
+                               for s in table.seats])[seat - 1]
     return record.name or None
 
 
