@@ -37,6 +37,12 @@ def legal(host, gid: str, seat: int, token: str) -> list[dict]:
     return r.json()["moves"]
 
 
+def worth(entry: dict) -> int:
+    """How much a take is worth having: its colour's place from the fewest marbles (black,
+    never taken) to the most (yellow); an opening placement takes nothing."""
+    return "KSWBGRY".find(entry.get("colour", "K"))
+
+
 def seq_of(page) -> int:
     return page.evaluate("window.ccGame.state.seq")
 
@@ -133,7 +139,8 @@ def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
     """Four friends pass one Pixel 7 round a one-round team game, each move tapped from the
     host's legal list. Rolf (seat 3, red) has to go: the leave dialog says the computer will
     play his seat, his card says so from then on, and the computer plays his turns to the
-    end, where his partner's team is scored as a team."""
+    end. Rita takes the marbles most worth having, yellow the least: red wins as a team, but
+    Rolf, who left, cannot win: the card and the replay say so word for word."""
     names = ("Rita", "Yuki", "Rolf", "Yara")
     game = host.create("4p", [{"kind": "local", "name": n} for n in names], game="marbles",
                        options={"rounds": 1, "setups": [SETUP]})
@@ -164,7 +171,7 @@ def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
             continue
         entries = legal(host, gid, seat, tokens[seat])
         assert entries, f"seat {seat} to move with nothing legal"
-        tap_move(page, entries[len(seats_moved) % len(entries)])
+        tap_move(page, max(entries, key=worth) if seat == 1 else min(entries, key=worth))
         seats_moved.append(seat)
     final = host.state(gid)
     assert final["status"] == "finished" and left
@@ -175,7 +182,28 @@ def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
     done = final["board"]["rounds"][0]["scores"]
     expect(page.get_by_test_id("round-1")).to_have_text(
         f"Round 1: Red {done['red']} · Yellow {done['yellow']}")
+    # Red won as a team; Rolf left, so his result is a loss with no match points.
+    red, yellow = final["board"]["team_scores"]["red"], final["board"]["team_scores"]["yellow"]
+    ending = f"Red wins {red}–{yellow} after 1 round"
+    assert red > yellow and final["result"]["ending"] == ending
+    assert final["result"]["results"] == ["win", "loss", "loss", "loss"]
+    expect(page.get_by_test_id("turn")).to_have_text("Game over — Red wins: Rita; Rolf left")
+    expect(page.get_by_test_id("gameover-title")).to_have_text("Red wins: Rita; Rolf left")
+    expect(page.get_by_test_id("gameover-ending")).to_have_text(ending)
+    rows = {1: ("Rita", red, "win", "+2"), 2: ("Yuki", yellow, "loss", "+0"),
+            3: ("Rolf", red, "loss (left)", "+0"), 4: ("Yara", yellow, "loss", "+0")}
+    for seat, (name, score, result, points) in rows.items():
+        expect(page.get_by_test_id(f"final-{seat}").locator("td")).to_have_text(
+            [re.compile(f"{name}$"), str(score), result, points])
     screenshot(page, "marbles-four-players-over")
+    assert page.errors == []
+
+    # The replay: the same result and the same words.
+    page.get_by_test_id("replay-viewer").tap()
+    expect(page.get_by_test_id("replay-result")).to_have_text(
+        "Game over: Red wins: Rita; Rolf left")
+    expect(page.get_by_test_id("replay-ending")).to_have_text(ending)
+    expect(page.get_by_test_id("replay-seat-3")).to_have_text(re.compile(r"Rolf: \d+ \(left\)$"))
     assert page.errors == []
 
 

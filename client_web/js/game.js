@@ -12,6 +12,7 @@ import { gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { follow, unfollow } from "./net.js";
 import { seatCards, gameOverCard, seatName, abandoned, endingText } from "./seats.js";
+import { resultText } from "./results.js";
 import { keepAwake } from "./wake.js";
 
 export function mountGame(root, gameId, { watch = false } = {}) {
@@ -284,10 +285,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     const s = g.state;
     if (s.result && (abandoned(s) || s.result.reason === "everyone_left")) return endingText(s);
     if (finished()) {
-      const w = s.result?.winners || [];
-      if (w.length === 1) return `Game over — ${nameOf(w[0])} wins`;
-      if (w.length > 1) return `Game over — draw between ${w.map(nameOf).join(" and ")}`;
-      return "Game over";
+      const who = resultText(s.result, nameOf, true); // a team's win names the team
+      return who ? `Game over — ${who}` : "Game over";
     }
     if (s.closed) return "The host closed this game";
     if (s.status === "open") {

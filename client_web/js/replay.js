@@ -8,6 +8,7 @@ import { api, HostError } from "./api.js";
 import { catalog, colourFill, colourMark, gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { lineChart } from "./charts.js";
+import { resultText } from "./results.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1000; // one move a second at 1×
@@ -32,13 +33,15 @@ function moveLabel(f, data, board) {
   return f.seat ? `${who}: ${f.kind}` : board?.describeMove?.(f) || f.kind;
 }
 
-function resultText(result, data) {
-  const names = result.winners.map((s) => data.players[s - 1]);
+const hostEnded = (result) => result.reason === "closed" || result.reason === "cancelled";
+
+/** Who won, from the host's results and teams (results.js): "Game over: Cleo wins". */
+function resultLine(result, data) {
   if (result.reason === "closed") return "The host closed this game: nobody won, nothing counts";
   if (result.reason === "cancelled") return "The host cancelled this game: nobody won, nothing counts";
   if (result.reason === "everyone_left") return "Game over: everyone left, nobody won";
-  if (!names.length) return "Game over: nobody won";
-  return names.length > 1 ? `Game over: a draw between ${names.join(" and ")}` : `Game over: ${names[0]} wins`;
+  const who = resultText(result, (s) => data.players[s - 1], true);
+  return who ? `Game over: ${who}` : "Game over: nobody won";
 }
 
 function mountViewer(source, id) {
@@ -58,6 +61,7 @@ function mountViewer(source, id) {
   const status = h("div.rv-status", { "data-testid": "replay-status" });
   const turn = h("p.note", { "data-testid": "replay-turn" });
   const result = h("p.rv-result", { "data-testid": "replay-result", hidden: true });
+  const ending = h("p.note", { "data-testid": "replay-ending", hidden: true }); // the game's words
   const slider = h("input.rv-slider", { type: "range", min: 0, max: 0, value: 0, "data-testid": "replay-slider",
     "aria-label": "Jump to move", oninput: (e) => go(Number(e.target.value)) });
   const moveList = h("ol.rv-moves", { "data-testid": "replay-moves", "aria-label": "Moves" });
@@ -117,7 +121,9 @@ function mountViewer(source, id) {
     }));
     turn.textContent = f.to_move ? `${data.players[f.to_move - 1]} to move` : (f.result ? "" : "Nobody to move");
     result.hidden = !f.result;
-    result.textContent = f.result ? resultText(f.result, data) : "";
+    result.textContent = f.result ? resultLine(f.result, data) : "";
+    ending.hidden = !f.result?.ending || hostEnded(f.result);
+    ending.textContent = ending.hidden ? "" : f.result.ending;
     for (const b of moveList.querySelectorAll("button[data-index]")) {
       const current = Number(b.dataset.index) === index;
       b.setAttribute("aria-current", String(current));
@@ -228,7 +234,7 @@ function mountViewer(source, id) {
           btn("Forward one move", "replay-forward", () => { stop(); go(index + 1); }, "▶"),
           btn("Last move", "replay-last", () => { stop(); go(data.frames.length - 1); }, "Last »")),
         h("div.controls", {}, counter, speedSel)),
-      h("section.card", { "aria-label": "Position" }, status, turn, result, takebacksLabel,
+      h("section.card", { "aria-label": "Position" }, status, turn, result, ending, takebacksLabel,
         h("h3", {}, "Moves"), moveList)),
     h("section.card", {}, chartBox, links)));
   load();

@@ -4,6 +4,7 @@
 
 import { h, title } from "./dom.js";
 import { colourMark } from "./catalog.js";
+import { resultText } from "./results.js";
 
 /** A seat's display name: the host's name for it (a player's, or a computer's "Computer L3"),
  * else its colour (a guest nobody named, an empty seat). */
@@ -18,15 +19,15 @@ export function abandoned(state) {
   return reason === "closed" || reason === "cancelled";
 }
 
-/** How the game ended, in a line: who won, or why nobody did. */
+/** How the game ended, in a line: who won (a team by its name and players), or why nobody
+ * did. From the host's results and teams (results.js), never the count of winners. */
 export function endingText(state) {
   const r = state.result || {};
-  const w = r.winners || [];
   const name = (n) => seatName(state.seats[n - 1]);
   if (r.reason === "closed") return "The host closed this game";
   if (r.reason === "cancelled") return "The host cancelled this game";
-  if (w.length === 1) return `${name(w[0])} wins`;
-  if (w.length) return `Draw between ${w.map(name).join(" and ")}`;
+  const who = resultText(r, name);
+  if (who) return who;
   if (r.reason === "everyone_left") return "Everyone left: nobody wins";
   return "Game over";
 }
@@ -81,9 +82,10 @@ function declareButton(seat, ctx, nuSeats) {
     onclick: () => ctx.onDeclareLeft(seat.seat) }, empty ? "Play without" : "Declare left")];
 }
 
-/** Final scores, winner or draw, match points, rematch and replay links (JSON, and the
- * game's own formats from the catalog). A game the host closed shows the scores as they stood
- * and no result. `ctx`: {gameId, formats, canRematch, onRematch}. */
+/** Final scores, winner or draw, how the game ended (the game's words), match points, a
+ * leaver's "(left)", rematch and replay links (JSON, and the game's own formats from the
+ * catalog). A game the host closed shows the scores as they stood and no result.
+ * `ctx`: {gameId, formats, canRematch, onRematch}. */
 export function gameOverCard(state, ctx) {
   const r = state.result || {};
   const name = (n) => seatName(state.seats[n - 1]);
@@ -91,11 +93,14 @@ export function gameOverCard(state, ctx) {
   const rows = state.seats.map((seat, i) => h("tr", { "data-testid": `final-${seat.seat}` },
     h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)), " ", name(seat.seat)),
     h("td.num", {}, String(r.scores ? r.scores[i] : seat.score ?? "")),
-    h("td", {}, none ? "—" : r.results?.[i] ?? ""),
+    h("td", { "data-testid": `final-result-${seat.seat}` }, none ? "—"
+      : `${r.results?.[i] ?? ""}${seat.left && r.results?.[i] ? " (left)" : ""}`),
     h("td.num", {}, none ? "—" : r.points?.length ? `+${r.points[i]}` : "")));
   const id = ctx.gameId;
   return h("section.card.gameover", { "data-testid": "gameover", "data-reason": r.reason || "" },
     h("h2", { "data-testid": "gameover-title" }, endingText(state)),
+    // How it ended, in the game's own words (the host's result.ending).
+    !none && r.ending ? h("p.ending", { "data-testid": "gameover-ending" }, r.ending) : null,
     none ? h("p.note", { "data-testid": "gameover-note" }, r.reason === "cancelled"
       ? "It ended before it started: nobody wins and nothing counts."
       : "It ended before its end: nobody wins and nothing counts. The scores as they stood:") : null,
