@@ -87,10 +87,28 @@ def render(cursor) -> str:
     if frame.closed:
         lines.append(CLOSED_TEXT.get(frame.closed, "The host closed this game") + ": nobody won")
     elif frame.over:
-        winners = ", ".join(players[s - 1] for s in outcome.winners) or "nobody"
-        kind = "draw between" if len(outcome.winners) > 1 else "won by"
-        lines.append(f"Game over: {kind} {winners}")
+        lines.append(f"Game over: {_who(outcome, players)}")
+        if outcome.ending:  # the game's own words for how it ended
+            lines.append(outcome.ending)
     return "\n".join(lines)
+
+
+def _who(outcome, players) -> str:
+    """Who won, from each seat's result and the teams (never the count of winners): "won by
+    Blue", "won by Yellow (Pia and Rolf)", "draw between Ann and Bo", "nobody"."""
+    def names(seats) -> str:
+        return " and ".join(players[s - 1] for s in seats)
+
+    res = outcome.results
+    for team in outcome.teams:
+        won = [s for s in team.seats if res[s - 1] == "win"]
+        if won:
+            return f"won by {team.name} ({names(won)})"
+    wins = [s for s in range(1, len(res) + 1) if res[s - 1] == "win"]
+    draws = [s for s in range(1, len(res) + 1) if res[s - 1] == "draw"]
+    if wins:
+        return f"won by {names(wins)}"
+    return f"draw between {names(draws)}" if draws else "nobody won"
 
 
 #: What a closed game's last frame says, by the reason it was closed.

@@ -5,6 +5,7 @@ cannot win; the generic words of a game that gives none."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -181,3 +182,17 @@ def test_an_abandoned_game_says_the_host_ended_it(reason, words):
     o = abandoned(MARBLES.outcome(finished("4p", [(1, 2)])), reason)
     assert o.ending == words and o.to_dict()["ending"] == words and o.results == ()
 
+
+
+def test_the_terminal_replay_names_the_winning_team_and_says_how_it_ended():
+    from engine.marbles import new_game
+    from replays.cli import render
+    from replays.cursor import Cursor, Replay
+
+    game = new_game("4p", ("Rita", "Yuki", "Rolf", "Yara"), options={"rounds": 1})
+    game.append(MARBLES.chance(game.state, random.Random(0)))
+    for seat in (4, 1, 3):
+        game.leave(seat)
+    lines = render(Cursor(Replay(game), -1)).splitlines()
+    assert lines[-2:] == ["Game over: won by Yellow (Yuki)",
+                          "Red forfeited: both red players left in round 1"]

@@ -20,7 +20,8 @@ def test_show_prints_the_final_board_scores_and_winner(capsys):
     assert out[1] == "14 B B B B . . . . . B B B . G"  # Pentobi's final board, row 14
     assert out[14] == "1 G G G G G . . . G G . G G B".rjust(len(out[1]))
     assert out[15] == "   a b c d e f g h i j k l m n"
-    assert out[16:] == ["  B Blue: -16", "  G Green: -25", "Game over: won by Blue"]
+    assert out[16:] == ["  B Blue: -16", "  G Green: -25", "Game over: won by Blue",
+                        "Nobody can place another piece: Blue wins by 9 points"]
 
 
 def test_show_move_n_prints_that_position_and_whose_turn(capsys):
