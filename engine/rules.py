@@ -42,6 +42,7 @@ class OptionSpec:
     gets when its creator did not set the option (Corners: no clock against the computer).
     `rematch` False: a rematch starts with the default instead of this game's value (the
     marble game's given setups are for one game; its rematch is dealt at random).
+    `placeholder` shows a value's format in an empty input (the marble game's setups).
     """
 
     name: str
@@ -54,6 +55,7 @@ class OptionSpec:
     description: str = ""
     computer_default: Any = None
     rematch: bool = True
+    placeholder: str = ""
 
     def check(self, value: Any) -> Any:
         """`value` if it is allowed, else EngineError saying why."""
@@ -94,7 +96,37 @@ class OptionSpec:
             d["computer_default"] = self.computer_default
         if not self.rematch:
             d["rematch"] = False
+        if self.placeholder:
+            d["placeholder"] = self.placeholder
         return d
+
+
+@dataclass(frozen=True)
+class PresetSpec:
+    """A set of option values chosen with one tap (Corners' clocks: "3+2" is a reserve of
+    3 minutes and 2 seconds a move). `values` names some of the variant's options; the others
+    keep theirs. A preset is chosen when every value it names is set."""
+
+    label: str
+    values: tuple[tuple[str, Any], ...]
+    description: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "values": dict(self.values),
+                "description": self.description}
+
+
+@dataclass(frozen=True)
+class ColourSpec:
+    """How a seat colour looks on the phones: the fill of its chips and turn line, the text
+    colour on that fill, and the letter or sign on its chip (a cue besides the colour)."""
+
+    fill: str
+    ink: str = "#fff"
+    mark: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fill": self.fill, "ink": self.ink, "mark": self.mark}
 
 
 def _default(option: OptionSpec, computer: bool) -> Any:
@@ -108,7 +140,9 @@ class VariantSpec:
     """A way to play a game: its seat counts, the colour of each seat, whether the ladder rates
     it, and its options. `colours` names the seats of the largest table, in seat order.
     `leaving` (optional) says what leaving means in this variant, for the phone's leave dialog
-    (the marble game's team variant: the computer plays on for the leaver)."""
+    (the marble game's team variant: the computer plays on for the leaver).
+    `presets` are sets of option values the lobby offers as one tap each, under
+    `presets_label` (Corners: "Clock", 1+0 … 10+5 and no clock); each value is checked here."""
 
     name: str
     label: str
@@ -118,6 +152,12 @@ class VariantSpec:
     options: tuple[OptionSpec, ...] = ()
     description: str = ""
     leaving: str = ""
+    presets: tuple[PresetSpec, ...] = ()
+    presets_label: str = ""
+
+    def __post_init__(self) -> None:
+        for preset in self.presets:
+            self.option_values(dict(preset.values))  # BadOptionError on a value not allowed
 
     def option_values(self, given: dict[str, Any] | None, *,
                       computer: bool = False) -> dict[str, Any]:
@@ -143,7 +183,9 @@ class VariantSpec:
         return {"name": self.name, "label": self.label, "seats": list(self.seats),
                 "colours": list(self.colours), "rated": self.rated,
                 "options": [o.to_dict() for o in self.options],
-                "description": self.description, "leaving": self.leaving}
+                "description": self.description, "leaving": self.leaving,
+                "presets": [p.to_dict() for p in self.presets],
+                "presets_label": self.presets_label}
 
 
 @dataclass(frozen=True)
@@ -361,12 +403,15 @@ class Picture:
 class Rules(Protocol[S]):
     """What a game module provides. States are immutable values; every method is pure.
 
-    Catalog: `game` (its id), `title`, `variants`, `levels`, `formats`, `stats`.
+    Catalog: `game` (its id), `title`, `tagline`, `palette`, `variants`, `levels`, `formats`,
+    `stats`.
     Commands return the event to append or raise EngineError: `play`, `undo`, `leave`.
     """
 
     game: str
     title: str
+    tagline: str
+    palette: dict[str, ColourSpec]
     variants: dict[str, VariantSpec]
     levels: dict[int, LevelSpec]
     formats: dict[str, FormatSpec]
@@ -431,6 +476,10 @@ class BaseRules:
 
     game: str = ""
     title: str = ""
+    #: What the game is in a few words, for the lobby's picker ("marbles, 2 or 4 players").
+    tagline: str = ""
+    #: Each seat colour's look on the phones (the lobby's and the seat cards' chips).
+    palette: dict[str, ColourSpec] = {}
     variants: dict[str, VariantSpec] = {}
     levels: dict[int, LevelSpec] = {}
     formats: dict[str, FormatSpec] = {}
@@ -589,7 +638,8 @@ class BaseRules:
 
     def catalog(self) -> dict[str, Any]:
         """This game's line of `GET /api/catalog`."""
-        return {"game": self.game, "title": self.title,
+        return {"game": self.game, "title": self.title, "tagline": self.tagline,
+                "palette": {name: c.to_dict() for name, c in self.palette.items()},
                 "variants": [v.to_dict() for v in self.variants.values()],
                 "levels": [lv.to_dict() for lv in self.levels.values()],
                 "formats": [f.to_dict() for f in self.formats.values()],

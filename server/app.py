@@ -45,7 +45,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, json, request, send_file, send_from_directory
+from flask import Flask, Response, abort, current_app, json, request, send_file, send_from_directory
+from flask_compress import Compress
 from flask_smorest import Api
 from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
@@ -70,6 +71,11 @@ CLIENT_DIR = next((d for d in (REPO / "cornerclaim" / "client_web", REPO / "clie
                    if (d / "index.html").is_file()), REPO / "client_web")
 HINT_TIMEOUT = 60.0  # seconds a hint may take in a bot worker (Corner Claim's: ~0.3 s)
 SOCKET_IO_JS = "node_modules/socket.io-client/dist/socket.io.min.js"
+#: What the host sends compressed: the phone UI's files (the static routes' endpoints) and the
+#: catalog, the one large answer of a page's first load. Other API answers are not: they are
+#: small or frequent, and the host's CPU is what runs out first (docs/performance.md).
+COMPRESSED_ENDPOINTS = frozenset({"index", "socket_io_js", "board_module", "client_file"})
+COMPRESSED_PATHS = frozenset({"/api/catalog"})
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 413: "too_large", 415: "bad_request",
@@ -81,6 +87,8 @@ DEFAULTS: dict[str, Any] = {
     "BOT_WARM_UP": True, "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
     "ASYNC_MODE": "threading", "MESSAGE_QUEUE": None, "HEARTBEAT": 3.0, "PRESENCE_TTL": 10.0,
     "BOT_LOCK_TTL": 60.0,
+    # flask-compress: called for the phone UI's files only (`_compress_first_load`)
+    "COMPRESS_REGISTER": False,
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api", "OPENAPI_JSON_PATH": "openapi.json",
     "API_SPEC_OPTIONS": {"components": {"securitySchemes": {
@@ -230,6 +238,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         cluster.start()
 
     _static_routes(app, Path(app.config["CLIENT_DIR"]))
+    _compress_first_load(app)
     return app
 
 
@@ -275,6 +284,28 @@ def _socket_io_rule(app: Flask, socketio: SocketIO) -> None:
 
     app.add_url_rule(f"/{path}/", endpoint="socket_io_websocket", view_func=never_dispatched,
                      websocket=True)
+
+
+def _compress_first_load(app: Flask) -> None:
+    """Send the phone UI's files and the catalog compressed (flask-compress: zstd, brotli or
+    gzip, whichever the browser takes; `Vary: Accept-Encoding` on every such answer, the
+    file's ETag marked with the encoding, so a phone's next load is answered 304). Socket.IO's
+    traffic never reaches Flask's answers (its middleware answers /socket.io/ itself), so it
+    is left as it is."""
+    compress = Compress(app)
+
+    @app.after_request
+    def compressed(response: Response) -> Response:
+        if request.endpoint not in COMPRESSED_ENDPOINTS and request.path not in COMPRESSED_PATHS:
+            return response
+        if response.status_code == 206:  # a byte range of the file as it is on disk
+            return response
+        if response.direct_passthrough:
+            # send_file's file stream: read whole (the files are small), so the answer is
+            # compressed in one piece, with a Content-Length, and can be answered 304
+            response.direct_passthrough = False
+            response.make_sequence()
+        return compress.after_request(response)
 
 
 def _static_routes(app: Flask, client: Path) -> None:

@@ -136,7 +136,7 @@ def test_health_openapi_and_the_page_at_root(client):
         assert path in paths, path
     assert "ErrorBody" in json.dumps(doc.json["components"])
     page = client.get("/")
-    assert page.status_code == 200 and b"Corner Claim" in page.data
+    assert page.status_code == 200 and b"<title>Corner games</title>" in page.data
 
 
 def test_an_invite_gives_the_address_and_its_qr_code(make_app, duo, client):

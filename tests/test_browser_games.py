@@ -67,8 +67,9 @@ def host_seq(page) -> int:
 
 
 def test_the_lobby_offers_the_games_of_the_catalog(host, open_page):
-    """The game picker lists what GET /api/catalog lists, with its titles; picking a game
-    shows its variants, seat colours and computer levels from the catalog."""
+    """The game picker lists what GET /api/catalog lists, with its titles and taglines (a
+    game without one: its title); picking a game shows its variants, seat colours and
+    computer levels from the catalog."""
     catalog = host.catalog()
     assert [g["game"] for g in catalog][:1] == ["cornerclaim"]
     assert "tictactoe" in [g["game"] for g in catalog]
@@ -76,7 +77,9 @@ def test_the_lobby_offers_the_games_of_the_catalog(host, open_page):
     picker = page.get_by_test_id("pick-game")
     expect(picker).to_have_value("cornerclaim")
     expect(page.get_by_test_id("new-game-form")).not_to_contain_text("null")
-    assert options_of(picker) == [[g["game"], g["title"]] for g in catalog]
+    assert options_of(picker) == [
+        [g["game"], f"{g['title']} — {g['tagline']}" if g["tagline"] else g["title"]]
+        for g in catalog]
     for v in catalog[0]["variants"]:
         expect(page.get_by_test_id(f"variant-{v['name']}")).to_be_visible()
 
@@ -91,7 +94,7 @@ def test_the_lobby_offers_the_games_of_the_catalog(host, open_page):
     levels = options_of(page.get_by_test_id("seat-level-2"))
     assert levels == [[str(lv["number"]), f"Level {lv['number']} · {lv['name']}"]
                       for lv in ttt["levels"]]
-    # The seat chips are the board module's palette: its signs, not a colour's letter.
+    # The seat chips are the catalog's palette: its signs, not a colour's letter.
     expect(page.locator(".seat-row .chip").first).to_have_text("✕")
     assert page.errors == []
 

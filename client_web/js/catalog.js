@@ -32,7 +32,8 @@ export const variantOf = (entry, name) => entry?.variants.find((v) => v.name ===
 
 const failedLoads = new Map(); // board_url -> failed attempts so far
 
-/** The board module of a game (its catalog entry): loaded once, its palette installed.
+/** The board module of a game (its catalog entry): loaded once; the game's palette (its
+ *  catalog's, else one the module exports) installed.
  *  A failed load (the phone went offline) is tried again at the next call, under a new URL:
  *  the browser keeps a failed module fetch for the page's life and would not fetch it again. */
 export function loadBoard(entry) {
@@ -41,7 +42,7 @@ export function loadBoard(entry) {
     const url = failed ? `${entry.board_url}?attempt=${failed}` : entry.board_url;
     boards.set(entry.board_url, import(url).then((mod) => {
       if (typeof mod.createBoard !== "function") throw new Error(`${entry.board_url} has no createBoard`);
-      usePalette(mod.palette || {});
+      usePalette(Object.keys(entry.palette || {}).length ? entry.palette : mod.palette || {});
       return mod;
     }).catch((err) => {
       boards.delete(entry.board_url);
@@ -53,17 +54,18 @@ export function loadBoard(entry) {
 }
 
 // ---- seat colours ------------------------------------------------------------------------
-// A board module exports `palette`: {colour name: {fill, ink, mark}} (the fill of the seat's
-// chips and turn line, the text colour on it, and the chip's letter or sign). The shell turns
-// it into `.c-<colour>` rules (--c, --ink), so seats, chips and the turn line take any game's
-// colours without a list of them here.
+// A game's catalog line has a `palette`: {colour name: {fill, ink, mark}} (the fill of the
+// seat's chips and turn line, the text colour on it, and the chip's letter or sign). The shell
+// turns it into `.c-<colour>` rules (--c, --ink), so seats, chips and the turn line take any
+// game's colours without a list of them here. Two games may both have a "red": the palette
+// installed last (the game on screen) wins.
 const palettes = {};
 let sheet = null;
 
 export function usePalette(palette) {
   let changed = false;
   for (const [name, p] of Object.entries(palette)) {
-    if (!/^[a-z][a-z0-9_-]*$/i.test(name) || palettes[name]) continue;
+    if (!/^[a-z][a-z0-9_-]*$/i.test(name) || JSON.stringify(palettes[name]) === JSON.stringify(p)) continue;
     palettes[name] = p;
     changed = true;
   }
@@ -79,5 +81,5 @@ export function usePalette(palette) {
 
 /** The letter or sign on a colour's chip: the palette's mark, else its first letter. */
 export const colourMark = (colour) => palettes[colour]?.mark || (colour ? colour[0].toUpperCase() : "?");
-/** A colour's fill (for charts); grey if no board module has named it. */
+/** A colour's fill (for charts); grey if no palette has named it. */
 export const colourFill = (colour) => palettes[colour]?.fill || "#8a94a6";

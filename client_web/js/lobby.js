@@ -1,11 +1,16 @@
 // The lobby (the host page): create a game, list games to join or watch. The create form is
-// built from the host's catalog (GET /api/catalog): a game, one of its variants and seat
-// counts, each seat's colour, who plays it (computer levels from the catalog) and the
-// variant's options as inputs by kind. Nothing here names a game.
+// built from the host's catalog (GET /api/catalog): a game (its title and tagline), one of its
+// variants and seat counts, each seat's colour (the catalog's palette), who plays it (computer
+// levels from the catalog), the variant's presets and its options as inputs by kind
+// (js/options.js). Nothing here names a game.
 
 import { api, memory, seatTokens } from "./api.js";
-import { catalog, colourMark, loadBoard, variantOf } from "./catalog.js";
+import { catalog, colourMark, usePalette, variantOf } from "./catalog.js";
 import { h, title } from "./dom.js";
+import { optionField, presetRow } from "./options.js";
+
+/** The host's name on its pages: it hosts several games, so it is named for none of them. */
+export const HOST_NAME = "Corner games";
 
 /** One seat of the new game. The first seat played on this device is the creator's own: its
  * name field is "Your name", remembered on this phone; any further seat on this device (a
@@ -24,34 +29,10 @@ function seatRow(colour, i, spec, levels, onChange, mine) {
   const name = h("input", { type: "text", maxlength: 24, placeholder: mine ? "Your name" : "Player's name",
     value: spec.name || "", "data-testid": mine ? "your-name" : `seat-name-${i}`, autocomplete: mine ? "nickname" : "off",
     "aria-label": mine ? `Your name (you play ${title(colour)})` : `${title(colour)} player's name`,
-    hidden: spec.kind !== "local", oninput: (e) => {
-      if (mine) memory.name = e.target.value.trim();
-      onChange({ name: e.target.value }, false);
-    } });
+    hidden: spec.kind !== "local", oninput: (e) => onChange({ name: e.target.value }, false) });
   return h("div.seat-row", {},
     h(`span.chip.c-${colour}`, { "aria-hidden": "true" }, colourMark(colour)),
     h("span.seat-colour", {}, title(colour)), kind, level, name);
-}
-
-/** An input for one of a variant's options, by its kind (int, bool, choice). */
-function optionInput(opt, value, onChange) {
-  const attrs = { "data-testid": `option-${opt.name}`, "aria-label": opt.label, title: opt.description || "" };
-  let input;
-  if (opt.kind === "bool") {
-    input = h("input", { ...attrs, type: "checkbox", onchange: (e) => onChange(e.target.checked) });
-    input.checked = !!value;
-  } else if (opt.kind === "choice") {
-    input = h("select", { ...attrs, onchange: (e) => onChange(e.target.value) },
-      (opt.choices || []).map((c) => h("option", { value: c }, title(c))));
-    input.value = value;
-  } else {
-    input = h("input", { ...attrs, type: "number", inputmode: "numeric", step: 1, min: opt.minimum ?? undefined,
-      max: opt.maximum ?? undefined, value: String(value), oninput: (e) => onChange(Number(e.target.value)) });
-  }
-  const computerNote = opt.computer_default !== undefined && opt.computer_default !== null
-    ? ` (against the computer: ${typeof opt.computer_default === "boolean" ? (opt.computer_default ? "on" : "off") : opt.computer_default})` : "";
-  return h("label.field.option", {}, opt.label, " ", input,
-    opt.description || computerNote ? h("span.note", {}, `${opt.description || ""}${computerNote}`) : null);
 }
 
 /** How a game line is named: the game and variant labels from the catalog (when it came). */
@@ -80,6 +61,39 @@ function gameLine(g, games) {
         : null));
 }
 
+/** While the catalog is on its way: my name can be typed already. */
+function earlyForm(name, onName) {
+  return [h("p.note", {}, "Asking the host what it plays…"),
+    h("label.field", {}, "Your name ", h("input", { type: "text", maxlength: 24, placeholder: "Your name", value: name,
+      "data-testid": "your-name", autocomplete: "nickname", "aria-label": "Your name",
+      oninput: (e) => onName(e.target.value) }))];
+}
+
+/** The form's focused field (by its test id) and caret, to be put back after a redraw. */
+function focusOf(form) {
+  const el = document.activeElement;
+  if (!el || !form.contains(el) || !el.dataset.testid) return null;
+  let caret = null;
+  try {
+    caret = [el.selectionStart, el.selectionEnd];
+  } catch {
+    /* a number field has no caret to keep */
+  }
+  return { id: el.dataset.testid, caret };
+}
+function refocus(form, kept) {
+  const el = kept && form.querySelector(`[data-testid="${kept.id}"]`);
+  if (!el || el.hidden) return;
+  el.focus({ preventScroll: true });
+  if (kept.caret && kept.caret[0] !== null) {
+    try {
+      el.setSelectionRange(...kept.caret);
+    } catch {
+      /* not a text field any more */
+    }
+  }
+}
+
 export function mountLobby(root) {
   let games = []; // the catalog's games
   let entry = null; // the chosen game
@@ -88,8 +102,14 @@ export function mountLobby(root) {
   let specs = [];
   let options = {};
   let touched = new Set(); // the options the creator set: kept whoever sits at the table
+  let optionErrors = {}; // the host's message about an option, after it refused a create
+  let myName = memory.name; // as typed (remembered trimmed)
 
-  const form = h("div.new-game", { "data-testid": "new-game-form" }, h("p.note", {}, "Asking the host what it plays…"));
+  const setMyName = (value) => {
+    myName = value;
+    memory.name = value.trim();
+  };
+  const form = h("div.new-game", { "data-testid": "new-game-form" }, ...earlyForm(myName, setMyName));
   const error = h("p.error", { role: "alert", "data-testid": "lobby-error" });
   const lists = h("div.lists");
 
@@ -97,20 +117,21 @@ export function mountLobby(root) {
   function resetSpecs() {
     const computer = levels().length ? "computer" : "local";
     specs = Array.from({ length: players }, (_, i) =>
-      i === 0 ? { kind: "local", name: memory.name, level: levels()[0]?.number || 1 }
+      i === 0 ? { kind: "local", name: myName, level: levels()[0]?.number || 1 }
         : { kind: players === 2 ? computer : "open", level: levels()[0]?.number || 1 });
   }
   function choose({ game, variantName, count } = {}) {
     if (game !== undefined) {
       entry = games.find((e) => e.game === game) || games[0];
       variantName = entry.variants[0]?.name;
-      loadBoard(entry).then(draw, () => {}); // the board module brings the game's seat colours
+      usePalette(entry.palette || {}); // the seat chips' colours, from the catalog
     }
     if (variantName !== undefined) {
       variant = variantOf(entry, variantName) || entry.variants[0];
       count = variant.seats[0];
       options = Object.fromEntries((variant.options || []).map((o) => [o.name, o.default]));
       touched = new Set();
+      optionErrors = {};
     }
     if (count !== undefined) {
       players = count;
@@ -124,13 +145,12 @@ export function mountLobby(root) {
     const pressed = (on) => String(!!on);
     const gamePick = h("select", { "data-testid": "pick-game", "aria-label": "Game",
       onchange: (e) => choose({ game: e.target.value }) },
-    games.map((e) => h("option", { value: e.game }, e.title)));
+    games.map((e) => h("option", { value: e.game }, e.tagline ? `${e.title} — ${e.tagline}` : e.title)));
     gamePick.value = entry.game;
-    const variantButtons = h("div.counts", { role: "group", "aria-label": "Variant" },
+    const variantButtons = h("div.counts.variants", { role: "group", "aria-label": "Variant" },
       entry.variants.map((v) => h("button.count", { type: "button", "data-testid": `variant-${v.name}`,
         "aria-pressed": pressed(v === variant), title: v.description || "",
-        onclick: () => choose({ variantName: v.name }) },
-      v.seats.length === 1 ? `${v.label} · ${v.seats[0]} players` : v.label)));
+        onclick: () => choose({ variantName: v.name }) }, v.label)));
     const countButtons = variant.seats.length > 1
       ? h("div.counts", { role: "group", "aria-label": "Number of players" },
         variant.seats.map((n) => h("button.count", { type: "button", "data-testid": `players-${n}`,
@@ -139,11 +159,12 @@ export function mountLobby(root) {
     // The first seat on this device is mine: it carries my remembered name.
     const mine = specs.findIndex((s) => s.kind === "local");
     specs.forEach((s, i) => {
-      if (i === mine && !s.name) s.name = memory.name;
+      if (i === mine && !s.name) s.name = myName;
     });
     const seatRows = variant.colours.slice(0, players).map((c, i) => seatRow(c, i + 1, specs[i], levels(),
       (change, redraw = true) => {
         Object.assign(specs[i], change);
+        if (i === mine && change.name !== undefined) setMyName(change.name);
         if (redraw) draw();
       }, i === mine));
     // An option the creator has not set follows the table: its computer_default (if the catalog
@@ -154,21 +175,33 @@ export function mountLobby(root) {
       options[o.name] = computer && o.computer_default !== undefined && o.computer_default !== null
         ? o.computer_default : o.default;
     }
-    const optionRows = (variant.options || []).map((o) => optionInput(o, options[o.name], (value) => {
+    const presets = presetRow(variant, () => options, (values) => {
+      Object.assign(options, values);
+      for (const name of Object.keys(values)) touched.add(name);
+      draw();
+    });
+    const optionRows = (variant.options || []).map((o) => optionField(o, options[o.name], (value) => {
       options[o.name] = value;
       touched.add(o.name);
-    }));
+      presets?.sync();
+    }, optionErrors[o.name]));
+    const kept = focusOf(form);
     form.replaceChildren(...[
-      h("label.field", {}, "Game ", gamePick),
+      h("div.field", {}, gamePick), // labelled "Game"; its lines say what each game is
       variantButtons, countButtons,
       h("p.note", { "data-testid": "variant-note" }, variant.description || variant.label),
-      h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), optionRows,
+      h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), presets, optionRows,
         h("button.btn.primary.big", { type: "submit", "data-testid": "create" }, "Create game"))].filter(Boolean));
+    refocus(form, kept);
   }
 
   async function create(e) {
     e.preventDefault();
     error.textContent = "";
+    if (Object.keys(optionErrors).length) {
+      optionErrors = {};
+      draw();
+    }
     const seats = specs.map((s) => {
       const out = { kind: s.kind };
       if (s.kind === "computer") out.level = s.level || levels()[0]?.number || 1;
@@ -184,6 +217,11 @@ export function mountLobby(root) {
       location.hash = `#/game/${answer.id}`;
     } catch (err) {
       error.textContent = err.message;
+      const option = err.details?.option;
+      if (option && (variant.options || []).some((o) => o.name === option)) {
+        optionErrors = { [option]: err.message };
+        draw();
+      }
     }
   }
 
@@ -203,7 +241,7 @@ export function mountLobby(root) {
   }
 
   root.append(h("div.lobby", {},
-    h("header.bar", {}, h("h1", {}, "Corner Claim"),
+    h("header.bar", {}, h("h1", {}, HOST_NAME),
       h("span.controls", {},
         h("a.btn", { href: "/ladder.html", "data-testid": "ladder" }, "Ladder & replays"),
         h("a.btn", { href: "#/invite", "data-testid": "invite", "aria-label": "Invite: show the address as a QR code" }, "Invite"))),
@@ -218,12 +256,10 @@ export function mountLobby(root) {
       return;
     }
     choose({ game: games[0].game });
-    refresh();
   }).catch((err) => {
     form.replaceChildren();
     error.textContent = `Cannot read the host's games: ${err.message}`;
-  });
-  refresh();
+  }).finally(refresh); // the lists name each game by the catalog's titles
   const timer = setInterval(refresh, 3000);
   return () => clearInterval(timer);
 }

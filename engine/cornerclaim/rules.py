@@ -14,6 +14,7 @@ from .. import errors as E
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
+    ColourSpec,
     FormatSpec,
     LadderSeat,
     Outcome,
@@ -169,6 +170,11 @@ class CornerClaimRules(BaseRules):
 
     game = GAME
     title = "Corner Claim"
+    tagline = "polyomino territory, 2–4 players"
+    palette = {"blue": ColourSpec("#2f6fde", "#fff", "B"),
+               "yellow": ColourSpec("#e0b400", "#111", "Y"),
+               "red": ColourSpec("#d63c3c", "#fff", "R"),
+               "green": ColourSpec("#2e9e4f", "#fff", "G")}
     variants = VARIANT_SPECS
     formats = {"blksgf": FormatSpec("blksgf", "application/x-blokus-sgf", "Pentobi SGF")}
     stats = (StatSpec("all_placed", "all 21 pieces placed"),

@@ -20,11 +20,13 @@ from .. import errors as E
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
+    ColourSpec,
     LadderSeat,
     LevelSpec,
     OptionSpec,
     Outcome,
     Picture,
+    PresetSpec,
     PublicView,
     SeatView,
     StatSpec,
@@ -275,8 +277,19 @@ OPTIONS = (
     OptionSpec("increment_s", "Increment (seconds a move)", 3, "int", 0, 600,
                description="added to the mover's time after each of its moves"),
 )
+
+def _clock(minutes: int, increment: int) -> PresetSpec:
+    return PresetSpec(f"{minutes}+{increment}", (("reserve_s", minutes * 60),
+                                                 ("increment_s", increment)),
+                      f"{minutes} minute{'s' * (minutes != 1)} each, {increment} s a move")
+
+
+#: The clocks the lobby offers with one tap: minutes each + seconds a move, or none.
+CLOCKS = (_clock(1, 0), _clock(3, 2), _clock(5, 3), _clock(10, 5),
+          PresetSpec("No clock", (("reserve_s", 0),), "no time limit"))
 VARIANT_SPECS = {v.name: VariantSpec(v.name, v.label, (2,), COLOURS, rated=v.rated,
-                                     options=OPTIONS, description=v.description)
+                                     options=OPTIONS, description=v.description,
+                                     presets=CLOCKS, presets_label="Clock")
                  for v in VARIANTS.values()}
 
 
@@ -297,6 +310,9 @@ class CornersRules(BaseRules):
 
     game = GAME
     title = "Corners"
+    tagline = "Ugolki, 8×8 race, 2 players"
+    palette = {"white": ColourSpec("#f4f1e8", "#111", "○"),
+               "black": ColourSpec("#141414", "#fff", "●")}
     variants = VARIANT_SPECS
     stats = (StatSpec("pieces_home", "pieces in the target at the end"),
              StatSpec("filled_target", "target filled"))

@@ -25,6 +25,7 @@ from .. import errors as E
 from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
+    ColourSpec,
     LadderSeat,
     LevelSpec,
     OptionSpec,
@@ -203,7 +204,8 @@ OPTIONS = (
     OptionSpec("setups", "Setups of the first rounds", [], "strings", 0, 10,
                description="36 letters each (a1…f1, a2…, f6) of Y R G B W S K: 8 yellow, "
                "7 red, 6 green, 5 blue, 4 white, 3 grey (S), 3 black (K); later rounds are "
-               "dealt at random; a rematch is dealt at random", rematch=False),
+               "dealt at random; a rematch is dealt at random", rematch=False,
+               placeholder="36 letters of YRGBWSK; a comma between setups"),
 )
 VARIANT_SPECS = {
     "2p": VariantSpec("2p", "2 players", (2,), ("red", "yellow"), rated=True, options=OPTIONS,
@@ -228,6 +230,9 @@ class MarblesRules(BaseRules):
 
     game = GAME
     title = "Corner"
+    tagline = "marbles, 2 or 4 players"
+    palette = {"red": ColourSpec("#c62828", "#fff", "▲"),
+               "yellow": ColourSpec("#f2c81b", "#111", "▶")}
     variants = VARIANT_SPECS
     stats = (StatSpec("marbles", "marbles taken by the side"),
              StatSpec("rounds_won", "rounds won by the side"),

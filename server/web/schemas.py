@@ -342,6 +342,21 @@ class OptionSpec(ma.Schema):
         "description": "the value with a computer at the table, when it is not set"})
     rematch = fields.Boolean(metadata={
         "description": "false: a rematch does not carry this option over (it takes its default)"})
+    placeholder = fields.String(metadata={
+        "description": "the value's format, shown in an empty input"})
+
+
+class PresetSpec(ma.Schema):
+    label = fields.String()
+    values = fields.Dict(keys=fields.String(), metadata={
+        "description": "option values (some of the variant's options)"})
+    description = fields.String()
+
+
+class ColourSpec(ma.Schema):
+    fill = fields.String(metadata={"description": "the colour's CSS fill"})
+    ink = fields.String(metadata={"description": "the text colour on the fill"})
+    mark = fields.String(metadata={"description": "the letter or sign on its chip"})
 
 
 class VariantSpec(ma.Schema):
@@ -354,6 +369,9 @@ class VariantSpec(ma.Schema):
     description = fields.String()
     leaving = fields.String(metadata={
         "description": "what leaving means in this variant, when the game says (else empty)"})
+    presets = fields.List(fields.Nested(PresetSpec), metadata={
+        "description": "sets of option values chosen with one tap (Corners' clocks)"})
+    presets_label = fields.String(metadata={"description": "what the presets set (\"Clock\")"})
 
 
 class FormatSpec(ma.Schema):
@@ -370,6 +388,9 @@ class StatSpec(ma.Schema):
 class CatalogGame(ma.Schema):
     game = fields.String()
     title = fields.String()
+    tagline = fields.String(metadata={"description": "what the game is, in a few words"})
+    palette = fields.Dict(keys=fields.String(), values=fields.Nested(ColourSpec), metadata={
+        "description": "each seat colour's look: fill, ink and chip mark"})
     variants = fields.List(fields.Nested(VariantSpec))
     levels = fields.List(fields.Nested(Level))
     formats = fields.List(fields.Nested(FormatSpec),

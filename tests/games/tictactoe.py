@@ -28,6 +28,7 @@ from engine.errors import (
 )
 from engine.rules import (
     BaseRules,
+    ColourSpec,
     LevelSpec,
     Outcome,
     Picture,
@@ -90,6 +91,8 @@ def name(x: int, y: int) -> str:
 class TicTacToeRules(BaseRules):
     game = GAME
     title = "Tic-tac-toe"
+    palette = {"cross": ColourSpec("#c2410c", "#fff", "✕"),
+               "nought": ColourSpec("#0f766e", "#fff", "◯")}
     variants = {"3x3": VariantSpec("3x3", "3×3", (2,), ("cross", "nought"), rated=True,
                                    description="three in a row wins")}
     levels = {1: LevelSpec(1, "Blocker", "wins when it can, blocks when it must", 0.01)}
