@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import requests
 from playwright.sync_api import expect
@@ -56,7 +57,7 @@ def forward(entry: dict, seat: int) -> tuple:
 
 
 def tap_move(page, move: str) -> None:
-    """Pick the piece, tap its target once (the path shows), then again (the move goes)."""
+    """Two taps: the piece (the host's targets light up), then its target (the move goes)."""
     path = move.split("-")
     before = seq_of(page)
     page.get_by_test_id(f"cell-{path[0]}").tap()
@@ -64,9 +65,6 @@ def tap_move(page, move: str) -> None:
     expect(board).to_have_attribute("data-picked", path[0])
     expect(page.get_by_test_id(f"cell-{path[-1]}")).to_have_attribute(
         "data-target", re.compile("true|loses"))
-    page.get_by_test_id(f"cell-{path[-1]}").tap()
-    expect(page.get_by_test_id("path")).to_have_attribute("data-path", move)
-    assert seq_of(page) == before  # the first tap only shows the path
     page.get_by_test_id(f"cell-{path[-1]}").tap()
     page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
 
@@ -326,18 +324,46 @@ def test_a_move_that_returns_home_after_the_deadline_asks_first(host, open_page)
     page.get_by_test_id("cell-c3").tap()
     expect(page.get_by_test_id("cell-d3")).to_have_attribute("data-target", "loses")
     expect(page.get_by_test_id("cell-c4")).to_have_attribute("data-target", "true")
-    page.get_by_test_id("cell-d3").tap()
-    expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-d3")
-    expect(page.get_by_test_id("path")).to_have_class(re.compile("loses"))
-    page.get_by_test_id("cell-d3").tap()
+    page.get_by_test_id("cell-d3").tap()  # the second tap asks first
     expect(page.get_by_test_id("home-return-dialog")).to_be_visible()
     expect(page.get_by_test_id("home-return-text")).to_contain_text("c3-d3")
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-d3")
+    expect(page.get_by_test_id("path")).to_have_class(re.compile("loses"))
     screenshot(page, "corners-home-return")
     page.get_by_test_id("home-return-cancel").tap()
     expect(page.get_by_test_id("home-return-dialog")).to_be_hidden()
     assert host.state(gid)["board"]["last_move"] is None
-    page.get_by_test_id("cell-d3").tap()
+    # A drag onto the same square asks too.
+    touch_drag(page, "c3", "d3")
+    expect(page.get_by_test_id("home-return-dialog")).to_be_visible()
     page.get_by_test_id("home-return-play").tap()
     page.wait_for_function("() => window.ccGame.state.board.last_move === 'c3-d3'")
     expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^Black's turn"))
     assert page.errors == []
+
+
+def touch_drag(page, start: str, end: str, *, release: bool = True):
+    """A finger put on `start`, slid in small steps to `end` and held there a moment (real
+    touch events, 40 ms apart by their timestamps, so the lift starts no fling), then lifted
+    unless `release` is false (then: a function that lifts it)."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = centre(page, start), centre(page, end)
+    clock = [time.time()]
+
+    def touch(kind: str, x: float | None = None, y: float | None = None) -> None:
+        clock[0] += 0.04
+        points = [] if x is None else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points,
+                                              "timestamp": clock[0]})
+
+    touch("touchStart", x0, y0)
+    steps = 6
+    for i in range(1, steps + 1):
+        touch("touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+    for _ in range(3):
+        touch("touchMove", x1, y1)
+    lift = lambda: touch("touchEnd")  # noqa: E731
+    if release:
+        lift()
+        return None
+    return lift

@@ -372,6 +372,7 @@ def test_the_public_view_picture_ladder_and_steps():
     assert b["to_move"] == 2 and b["move_number"] == 2
     assert b["home_deadline"] == 40 and b["move_limit"] == 80 and b["status"] == "playing"
     assert b["last_move"] == "c1-c3-e3" and view.last_move["move"] == "c1-c3-e3"
+    assert b["moves"] == ["c3-d3", "f6-e6", "c1-c3-e3"]  # the table's move list
     assert [s.colour for s in view.seats] == ["white", "black"]
     assert view.seats[0].view == {"pieces_home": 7, "pieces_in_target": 0}
     assert view.seats[1].can_move and not view.seats[0].can_move

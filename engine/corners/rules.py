@@ -631,6 +631,8 @@ class CornersRules(BaseRules):
             "clock": clock, "draw_offer": state.draw_offer,
             "last_move": path_text(last.path) if last else None,
             "status": state.end[0] if state.end else "playing",
+            # The table's move list: every move's path, white's first.
+            "moves": [path_text(m.path) for m in state.moves],
         }
         seats = tuple(SeatView(
             colour=COLOURS[s - 1], left=s in state.left, score=state.in_target(s),
