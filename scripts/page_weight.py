@@ -5,6 +5,7 @@ docs/performance.md.
 
     .venv/bin/python scripts/page_weight.py               # budget 100 KB a page
     .venv/bin/python scripts/page_weight.py --budget-kb 80 --requests
+    .venv/bin/python scripts/page_weight.py --as-offered  # Chromium's own Accept-Encoding
 
 Starts `cornerclaim serve` on 127.0.0.1 (a fresh data folder), creates one game of each game
 in the host's catalog through the API (its first variant, every seat played on the phone, so
@@ -14,6 +15,10 @@ and its game lists are drawn, a game page once its board shows the game's state;
 that set out by then is waited for. Bytes are what came over the wire: each response's headers
 and its body as sent (compressed where the host compressed it), and the Socket.IO frames
 received by then. Exits 1 when a page is over the budget.
+
+A phone opens the host at its LAN address over plain HTTP, where Chromium offers only
+`gzip, deflate` (brotli and zstd only over HTTPS or on localhost), so the pages are asked for
+with that Accept-Encoding; `--as-offered` leaves Chromium's own (on 127.0.0.1: zstd too).
 
 `measure` and `create_games` are what tests/test_browser_page_weight.py checks the budget with.
 """
@@ -33,6 +38,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DEVICE = "Pixel 7"
 BUDGET_KB = 100
+LAN_ENCODINGS = "gzip, deflate"  # what Chromium offers a plain-HTTP LAN address
 LOBBY_READY = "() => document.querySelector('[data-testid=create]')" \
     " && document.querySelector('[data-testid=games-open]')"
 GAME_READY = "() => window.ccGame && window.ccGame.state" \
@@ -53,10 +59,12 @@ class Weight:
 
 
 def measure(browser, base_url: str, path: str, ready: str, *, page_name: str,
-            storage: dict | None = None) -> Weight:
+            storage: dict | None = None, encodings: str | None = LAN_ENCODINGS) -> Weight:
     """Open `path` on a cold cache (a new Pixel 7 context), wait for the page's `ready`
-    function to hold and for every request that set out by then, and count the bytes."""
-    context = browser.new_context(base_url=base_url, **browser.devices[DEVICE])
+    function to hold and for every request that set out by then, and count the bytes.
+    `encodings`: the Accept-Encoding asked with (None: Chromium's own)."""
+    headers = {"extra_http_headers": {"Accept-Encoding": encodings}} if encodings else {}
+    context = browser.new_context(base_url=base_url, **browser.devices[DEVICE], **headers)
     if storage:
         context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(storage)}))"
                                 " localStorage.setItem(k, v);")
@@ -106,12 +114,13 @@ def create_games(base_url: str) -> list[tuple[str, str, dict]]:
     return pages
 
 
-def weigh_all(browser, base_url: str) -> list[Weight]:
+def weigh_all(browser, base_url: str, encodings: str | None = LAN_ENCODINGS) -> list[Weight]:
     """The lobby's and each game page's weight."""
-    weights = [measure(browser, base_url, "/", LOBBY_READY, page_name="Lobby")]
+    weights = [measure(browser, base_url, "/", LOBBY_READY, page_name="Lobby",
+                       encodings=encodings)]
     for title, path, storage in create_games(base_url):
         weights.append(measure(browser, base_url, path, GAME_READY, page_name=title,
-                               storage=storage))
+                               storage=storage, encodings=encodings))
     return weights
 
 
@@ -129,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-kb", type=float, default=BUDGET_KB,
                         help=f"the most a page may transfer, in KB of 1000 bytes ({BUDGET_KB})")
     parser.add_argument("--requests", action="store_true", help="list every request too")
+    parser.add_argument("--as-offered", action="store_true",
+                        help="Chromium's own Accept-Encoding, not a LAN address's gzip, deflate")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -142,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 browser.devices = pw.devices
-                weights = weigh_all(browser, host.url)
+                weights = weigh_all(browser, host.url,
+                                    None if args.as_offered else LAN_ENCODINGS)
                 browser.close()
         finally:
             host.stop()
