@@ -101,6 +101,7 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     token = _tokens(page, gid)["1"]
 
     moves = 0
+    mine = []
     for _ in range(200):
         expect(page.get_by_test_id("turn")).to_have_text(
             re.compile(r"^(Your turn|Game over)"), timeout=20_000)
@@ -108,7 +109,8 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
             break
         legal = [m for m in legal_from(host, gid, 1, token) if not m.get("loses")]
         best = max(legal, key=lambda m: forward(m, 1))
-        tap_move(page, best["move"])
+        tap_move(page, best["move"])  # two taps: the piece, then its target
+        mine.append(best["move"])
         moves += 1
         if moves == 1:
             expect(page.get_by_test_id("last-path")).to_have_attribute(
@@ -116,21 +118,78 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
             screenshot(page, "corners-first-move")
     expect(page.get_by_test_id("gameover")).to_be_visible(timeout=20_000)
     final = host.state(gid)
+    played = final_moves(host, gid)
     assert final["result"] is not None and moves > 5
-    expect(page.get_by_test_id("turn")).to_contain_text("Game over")
+    assert played[0::2] == mine  # every white move was the one tapped
+    assert final["board"]["moves"] == played
+
+    # The game-over card, word for word, from the game just played.
+    names = {1: "Mira", 2: "Computer L1"}
+    results = final["result"]["results"]
+    won = [s for s in (1, 2) if results[s - 1] == "win"]
+    who = f"{names[won[0]]} wins" if won else "Draw between Mira and Computer L1"
+    ending = expected_ending(final)
+    expect(page.get_by_test_id("turn")).to_have_text(
+        f"Game over — {who[0].lower() + who[1:] if not won else who}")
+    expect(page.get_by_test_id("gameover-title")).to_have_text(who)
+    expect(page.get_by_test_id("gameover-ending")).to_have_text(ending)
+    points = {"win": "+2", "draw": "+1", "loss": "+0"}
+    for seat in (1, 2):
+        cells = page.get_by_test_id(f"final-{seat}").locator("td")
+        in_target = sum(1 for sq in final["board"]["homes"][str(3 - seat)]
+                        if square_owner(final, sq) == seat)
+        expect(cells.nth(0)).to_have_text(f"{'○●'[seat - 1]} {names[seat]}")
+        expect(cells.nth(1)).to_have_text(str(in_target))
+        expect(cells.nth(2)).to_have_text(results[seat - 1])
+        expect(cells.nth(3)).to_have_text(points[results[seat - 1]])
+    # The table's move list holds the whole game in pairs.
+    pairs = [f"{n // 2 + 1}. " + " ".join(played[n:n + 2]) for n in range(0, len(played), 2)]
+    listed = page.locator("[data-testid=move-list] li[data-number]").all_inner_texts()
+    assert [re.sub(r"\s+", " ", t).strip() for t in listed] == pairs
     screenshot(page, "corners-game-over")
 
-    # The replay: the frames drawn by Corners' board module, the moves in pairs.
+    # The replay: the frames drawn by Corners' board module, the moves in pairs, the same
+    # result and ending.
     page.get_by_test_id("replay-viewer").tap()
     expect(page.get_by_test_id("replay-board").locator(".cn-piece.w")).to_have_count(9)
-    first, reply = final_moves(host, gid)[:2]
+    expect(page.get_by_test_id("replay-result")).to_have_text(
+        f"Game over: {who[0].lower() + who[1:] if not won else who}")
+    expect(page.get_by_test_id("replay-ending")).to_have_text(ending)
+    first, reply = played[:2]
     pair = page.locator("[data-testid=replay-moves] li[data-number='1']")
     expect(pair).to_have_text(re.compile(rf"^\s*1\.\s*○?\s*{first}\s*●?\s*{reply}\s*$"))
+    expect(page.locator("[data-testid=replay-moves] li[data-number]")).to_have_count(len(pairs))
     page.get_by_test_id("replay-move-1").tap()
     expect(page.get_by_test_id("replay-board").get_by_test_id("last-path")).to_have_attribute(
         "data-path", first)
+    expect(page.get_by_test_id("replay-ending")).to_be_hidden()  # only with the result
     screenshot(page, "corners-replay")
     assert page.errors == []
+
+
+def square_owner(state: dict, square: str) -> int:
+    rows = state["board"]["rows"]
+    return rows[8 - int(square[1:])][COLUMNS.index(square[0])]
+
+
+def expected_ending(state: dict) -> str:
+    """The sentence a finished Corners game ends with, worked out from its board and moves."""
+    result, board = state["result"], state["board"]
+    colours = {1: "White", 2: "Black"}
+    won = [s for s in (1, 2) if result["results"][s - 1] == "win"]
+    number = (len(board["moves"]) + 1) // 2
+    if result["reason"] == "target":
+        if not won:
+            return f"Draw: both sides filled the other's home on move {number}"
+        return f"{colours[won[0]]} filled {colours[3 - won[0]]}'s home on move {number}"
+    if result["reason"] == "deadline":
+        if not won:
+            return f"Draw: both sides still had pieces at home after move {board['home_deadline']}"
+        loser = 3 - won[0]
+        count = sum(1 for sq in board["homes"][str(loser)] if square_owner(state, sq) == loser)
+        pieces = "a piece" if count == 1 else f"{count} pieces"
+        return f"{colours[loser]} still had {pieces} at home after move {board['home_deadline']}"
+    raise AssertionError(f"an end this test does not expect: {result['reason']}")
 
 
 def _tokens(page, gid: str) -> dict:
