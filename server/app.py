@@ -58,7 +58,7 @@ from engine.errors import EngineError
 from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.realtime.sockets import init_realtime, resync_rooms
-from server.store.base import StoreError, is_database_url, open_store
+from server.store import StoreError, is_database_url, open_store
 from server.tables.service import GameService
 from server.web.api import blp
 from server.web.ladder_api import init_ladder

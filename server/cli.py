@@ -112,7 +112,8 @@ class ReplayCommand:
 def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | None) -> int:
     """Write one stored game as `fmt`; 2 (with a message on stderr) if it cannot."""
     from engine.errors import EngineError
-    from server.store.sqlite import SqliteStore, load_game
+    from server.store import load_game
+    from server.store.sqlite import SqliteStore
 
     if data_dir is None:
         from server.serve import default_data_dir

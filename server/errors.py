@@ -92,7 +92,7 @@ class ApiError(Exception):
 
 
 def from_store(error: Exception) -> ApiError:
-    """A failed save (server.store.base.StoreError) as a clear error: nothing was changed, and
+    """A failed save (server.store.StoreError) as a clear error: nothing was changed, and
     everything already saved can still be read. A seq another host process stored first is
     `stale_seq`, as for a phone; a database that cannot be reached is a 503."""
     code = getattr(error, "code", "store_failed")

@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    from server.store.base import StoreError
+    from server.store import StoreError
     from server.web.limits import DataDirLocked
 
     data_dir = args.data_dir or default_data_dir()

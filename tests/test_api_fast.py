@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from server.store.sqlite import StoreError
+from server.store import StoreError
 from server.web import schemas as S
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create

@@ -15,7 +15,7 @@ import pytest
 from engine import registry
 from engine.core import Game
 from server.errors import ApiError
-from server.store.base import GameRecord, RecordConflict, SeatRecord
+from server.store import GameRecord, RecordConflict, SeatRecord
 from server.tables.service import GameService
 from tests.server_fixtures import wait_for
 

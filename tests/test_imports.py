@@ -1,9 +1,11 @@
-"""Imports run one way: the host reaches a game only through the registry.
+"""Imports run one way: the host reaches a game only through the registry, and its store
+only through the interface `server.store` exports.
 
 Walks every module of the installed packages (engine, server, replays, gtp) with `ast` and
 checks: nothing outside a game's own package imports that package, except `engine.registry`;
 the engine imports no web framework, store, socket, thread or process module, and nothing of
-the host; `replays` and `gtp` do not import the web host.
+the host; `replays` and `gtp` do not import the web host; the store's interface imports
+neither backend, and the rest of the host takes nothing from a backend but its class.
 """
 
 from __future__ import annotations
@@ -96,6 +98,34 @@ def test_adapters_do_not_import_the_web_host(package):
         for module, imported_set in product_modules().items() if within(module, package)
         for imported in imported_set if within(imported, "server"))
     assert offenders == []
+
+
+#: A store backend's module and the one name the rest of the host may take from it (to open
+#: that backend by hand, as `cornerclaim export` does); everything else comes from `server.store`.
+STORE_BACKENDS = {"server.store.sqlite": "SqliteStore", "server.store.postgres": "PostgresStore"}
+
+
+def test_the_store_is_reached_through_its_interface_and_imports_run_one_way():
+    """`server.store.base` (the interface, records, errors) imports no other store module; a
+    backend imports only `base` of its package; outside the store, no module imports `base`
+    or takes from a backend anything but its class."""
+    modules = product_modules()
+    offenders = [f"server.store.base imports {i}" for i in modules["server.store.base"]
+                 if within(i, "server.store")]
+    for backend in STORE_BACKENDS:
+        offenders += [f"{backend} imports {i}" for i in modules[backend]
+                      if within(i, "server.store") and not within(i, "server.store.base")]
+    for module, imported_set in modules.items():
+        if within(module, "server.store"):
+            continue
+        for imported in imported_set:
+            if within(imported, "server.store.base"):
+                offenders.append(f"{module} imports {imported}")
+            for backend, allowed in STORE_BACKENDS.items():
+                if within(imported, backend) and imported not in (backend,
+                                                                  f"{backend}.{allowed}"):
+                    offenders.append(f"{module} imports {imported}")
+    assert sorted(offenders) == []
 
 
 def test_the_walk_sees_what_it_checks():

@@ -199,6 +199,40 @@ def test_the_live_ladder_equals_one_rebuilt_from_the_logs_and_after_a_restart(ho
     assert ladder_of(host()).snapshot() == live
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_ratings_follow_the_order_games_finished_not_the_order_they_were_made(backend, request,
+                                                                            tmp_path):
+    """Elo depends on the order: Ann and Bo make two duels, and the one made second finishes
+    first (Bo wins it), then the first (Ann wins it). Folded in finishing order Ann ends just
+    above Bo (her win came against a higher rating); folded in the order they were made, Bo
+    would. A restart rebuilds the ladder from the store (SQLite, or a club's PostgreSQL), which
+    keeps each event's time: the same ratings."""
+    config = {"DATA_DIR": str(tmp_path / "data"), "START_BOTS": False, "TESTING": True}
+    if backend == "postgresql":
+        config["STORE"] = request.getfixturevalue("pg_url")
+    app = create_app(config)
+    try:
+        made_first = Table(app, "duo", named("Ann", "Bo"))
+        made_second = Table(app, "duo", named("Bo", "Ann"))
+        made_second.place(1, "e9,d10,e10,f10,e11")
+        made_second.leave(2)  # Ann resigns: Bo wins the game made second, first
+        made_first.place(1, "e9,d10,e10,f10,e11")
+        made_first.leave(2)  # Bo resigns: Ann wins the game made first, last
+        live = ladder_of(app).snapshot()
+    finally:
+        shutdown_app(app)
+    app = create_app(config)
+    try:
+        rebuilt = ladder_of(app).snapshot()
+    finally:
+        shutdown_app(app)
+    ann, bo = rebuilt["ann"]["games"]["cornerclaim"], rebuilt["bo"]["games"]["cornerclaim"]
+    assert [h["game_id"] for h in ann["rating_history"]] == [made_second.id, made_first.id]
+    assert ann["rating_exact"] == pytest.approx(1501.47, abs=0.01)
+    assert bo["rating_exact"] == pytest.approx(1498.53, abs=0.01)
+    assert rebuilt == live
+
+
 def test_elo_follows_the_order_games_finished_even_when_told_late():
     def duel(game_id: str, at: float, winner: str, loser: str) -> L.FinishedGame:
         def seat(n, name, result):

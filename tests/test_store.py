@@ -4,14 +4,24 @@ its old schema); PostgreSQL's own are in test_store_postgres.py."""
 
 from __future__ import annotations
 
+import ast
 import json
 import sqlite3
+import time
+from pathlib import Path
 
 import pytest
 
 from engine.core import Game
-from server.store.base import EventStore, open_store
-from server.store.sqlite import GameRecord, SeatRecord, SeqConflict, SqliteStore
+from server.store import (
+    EventStore,
+    GameRecord,
+    SeatRecord,
+    SeqConflict,
+    SharedStore,
+    open_store,
+)
+from server.store.sqlite import SqliteStore
 from server.tables.table import hash_token
 
 
@@ -102,6 +112,51 @@ def test_games_are_listed_oldest_first(store):
         store.create_game(GameRecord(gid, created, "duo", "h"), [],
                           Game.new("cornerclaim", "duo").events[0].to_dict())
     assert [g.id for g in store.games()] == ["a", "c", "b"]
+
+
+def test_finish_times_are_when_each_games_last_event_was_stored(store):
+    """What the ladder orders finished games by, on either store (read through the interface)."""
+    before = time.time()
+    _new(store, "g1")
+    _new(store, "g2")
+    store.append("g1", placed(2, 1, "e10"))  # g1 moved on after g2 was made
+    after = time.time()
+    times = store.finish_times()
+    assert sorted(times) == ["g1", "g2"]
+    assert before <= times["g2"] <= times["g1"] <= after
+    assert store.finish_times("g1") == {"g1": times["g1"]}
+    assert store.finish_times("nobody") == {}
+
+
+def members(interface: type) -> set[str]:
+    """The methods and attributes a store interface declares (with those it extends)."""
+    return {name for cls in interface.__mro__ if cls.__module__ == "server.store.base"
+            for name in (*vars(cls), *vars(cls).get("__annotations__", {}))
+            if not name.startswith("_")}
+
+
+def test_each_store_has_every_member_of_its_interface(store):
+    interface = EventStore if isinstance(store, SqliteStore) else SharedStore
+    assert members(EventStore) < members(SharedStore)
+    assert sorted(m for m in members(interface) if not hasattr(store, m)) == []
+
+
+def test_the_interface_lists_everything_the_host_asks_of_a_store():
+    """Every `store.<name>` (`self.store.<name>`, `service.store.<name>`) in the host outside
+    the store's own package is declared by the interface."""
+    asked: dict[str, set[str]] = {}
+    server = Path(__file__).resolve().parent.parent / "server"
+    for path in server.rglob("*.py"):
+        if path.parent.name == "store":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and (
+                    isinstance(node.value, ast.Name) and node.value.id == "store"
+                    or isinstance(node.value, ast.Attribute) and node.value.attr == "store"):
+                asked.setdefault(node.attr, set()).add(path.name)
+    assert {"append", "finish_times", "head", "heads", "set_undo_request"} <= set(asked)
+    assert {name: files for name, files in asked.items()
+            if name not in members(SharedStore)} == {}
 
 
 def test_the_store_holds_no_plain_token(store, place):

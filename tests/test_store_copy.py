@@ -10,8 +10,8 @@ import pytest
 
 from server.app import create_app, shutdown_app
 from server.cli import main
-from server.store.base import open_store
-from server.store.sqlite import SeatRecord, SqliteStore
+from server.store import SeatRecord, open_store
+from server.store.sqlite import SqliteStore
 from tests.server_fixtures import bearer, create
 from tests.test_crash_store import play_random
 

@@ -14,7 +14,7 @@ import pytest
 
 from engine.core import Game
 from server.app import create_app, shutdown_app
-from server.store.base import GameRecord, SeatRecord, SeqConflict, StoreUnavailable
+from server.store import GameRecord, SeatRecord, SeqConflict, StoreUnavailable
 from tests.server_fixtures import bearer, create
 
 psycopg = pytest.importorskip("psycopg")
@@ -146,7 +146,7 @@ def test_host_processes_starting_together_make_the_schema_once(pg_url):
 
 
 def test_a_database_of_a_newer_schema_is_refused_not_guessed_at(pg_url):
-    from server.store.base import StoreError
+    from server.store import StoreError
 
     PostgresStore(pg_url).close()
     with psycopg.connect(pg_url) as conn:

@@ -35,19 +35,17 @@ What counts:
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from engine import registry
 from engine.core import Game, GameCreated
 from engine.errors import EngineError
 from engine.rules import computer_name
-from server.store.sqlite import HUMAN_KINDS, load_game
+from server.store import HUMAN_KINDS, EventStore, load_game
 
 START_RATING = 1500.0
 #: Elo's K: how far one game moves a rating. 32 is the common club value: a new player finds
@@ -167,7 +165,7 @@ class FinishedGame:
 def summarise(game_id: str, finished_at: float, game: Game, seats: Iterable[Any]
               ) -> FinishedGame | None:
     """A finished game's summary from its folded log and its seat records (objects with
-    `seat`, `kind`, `name`, `level`, like `server.store.sqlite.SeatRecord`); None while it runs."""
+    `seat`, `kind`, `name`, `level`, like `server.store.SeatRecord`); None while it runs."""
     rules = game.rules
     state = game.state
     if game.closed is not None or not rules.is_over(state):
@@ -527,36 +525,17 @@ class Ladder:
 # -- reading finished games from the host's store -----------------------------------------
 
 
-def finish_times(db_path: str | Path | None) -> dict[str, float]:
-    """game id -> commit time of its last event, read-only from the SQLite store file.
-
-    The store keeps each event's commit time (`events.at`) but its interface does not read
-    it; this is the one place that does, through its own read-only connection."""
-    if db_path is None or not Path(db_path).is_file():
-        return {}
-    db = sqlite3.connect(f"file:{Path(db_path).as_posix()}?mode=ro", uri=True)
-    try:
-        rows = db.execute("SELECT game_id, MAX(at) FROM events GROUP BY game_id").fetchall()
-    finally:
-        db.close()
-    return {gid: at for gid, at in rows}
+def finish_time(store: EventStore, game_id: str, default: float) -> float:
+    """When the game finished: the time the store stored its last event (`default` if it
+    holds none). Every store keeps each event's time; the ladder reads it only through the
+    store's interface (`EventStore.finish_times`)."""
+    return store.finish_times(game_id).get(game_id, default)
 
 
-def finish_time(db_path: str | Path | None, game_id: str, default: float) -> float:
-    if db_path is None or not Path(db_path).is_file():
-        return default
-    db = sqlite3.connect(f"file:{Path(db_path).as_posix()}?mode=ro", uri=True)
-    try:
-        row = db.execute("SELECT MAX(at) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-    finally:
-        db.close()
-    return row[0] if row and row[0] is not None else default
-
-
-def games_from_store(store) -> list[FinishedGame]:
+def games_from_store(store: EventStore) -> list[FinishedGame]:
     """Every finished game in an `EventStore`, each log folded afresh by its game's rules
     (the game named by the log's `game_created`)."""
-    times = finish_times(getattr(store, "path", None))
+    times = store.finish_times()
     out = []
     for record in store.games():
         try:
@@ -570,9 +549,10 @@ def games_from_store(store) -> list[FinishedGame]:
     return out
 
 
-def games_from_tables(tables, db_path: str | Path | None) -> list[FinishedGame]:
-    """Every finished game among the service's live tables (already folded at start-up)."""
-    times = finish_times(db_path)
+def games_from_tables(tables, store: EventStore) -> list[FinishedGame]:
+    """Every finished game among the service's live tables (already folded at start-up),
+    each at the finish time its store holds."""
+    times = store.finish_times()
     out = []
     for table in tables:
         with table.lock:

@@ -61,7 +61,7 @@ def identity(store, port: int, *, shared: bool) -> dict:
     "Corner Claim on <hostname>:<port>", the host "Corner Claim on <hostname>"; a home host
     keeps the one name. The host id is the store's (None if the store cannot say: the
     process is then announced as a host of its own)."""
-    from server.store.base import StoreError
+    from server.store import StoreError
 
     host_name = f"Corner Claim on {_machine()}"
     try:

@@ -22,7 +22,7 @@ from marshmallow import fields, validate
 import server.tables.views as views
 import server.web.schemas as S
 from server.errors import ApiError, error_body, from_store
-from server.store.sqlite import StoreError
+from server.store import StoreError
 from server.tables.service import GameService
 from server.tables.table import Table
 from server.web.limits import RateLimiter

@@ -1,10 +1,10 @@
-"""What every event store is: the `EventStore` interface, its records and its errors.
+"""What every event store is: its records, its errors, and the interface the host reaches it
+through (`EventStore`, and `SharedStore` for a store several host processes share).
 
-The service layer reaches durable storage only through `EventStore` (create a game, append an
-event at an expected seq, read events since a seq, list games, seat records). Two backends
-implement it: `server.store.sqlite.SqliteStore` (one file on the host PC, the default) and
-`server.store.postgres.PostgresStore` (a PostgreSQL database several host processes share).
-`open_store` picks one by the place it is given: a `postgresql://` URL or a SQLite path.
+The host imports all of these from `server.store` (which also has `open_store`), never from a
+backend's module. Two backends implement the interface: `server.store.sqlite.SqliteStore` (one
+file on the host PC, the default) and `server.store.postgres.PostgresStore` (a PostgreSQL
+database several host processes share, a `SharedStore`). This module imports neither.
 
 Events are the engine's own JSON dicts (`Event.to_dict`); a store keeps them as they are and
 never interprets them.
@@ -111,34 +111,41 @@ class GameRecord:
 
 
 class EventStore(Protocol):
-    """What the service layer needs from durable storage. Every method is thread-safe; a
-    write is committed (durable) when it returns, and any failure raises a StoreError with
-    nothing of that write kept."""
+    """What the host needs from durable storage: the service (games, their logs, seats and
+    record), the ladder (finish times), mDNS (the host id) and `store copy` (whole games with
+    their events' times). Every method is thread-safe; a write is committed (durable) when it
+    returns, and any failure raises a StoreError with nothing of that write kept."""
 
+    #: Where the store is, for messages: a SQLite file's path, or `dbname on host:port`.
+    where: str
+
+    # -- writing ---------------------------------------------------------------------------
     def create_game(self, game: GameRecord, seats: list[SeatRecord],
                     first_event: dict[str, Any]) -> None:
         """Store a new game, its seats and its `game_created` event (seq 1) together."""
+        ...
+
+    def put_game(self, game: GameRecord, seats: list[SeatRecord],
+                 events: list[tuple[dict[str, Any], float]]) -> None:
+        """Store a whole game at once: its record as it is, its seats, and its events with
+        the times they were stored (`cornerclaim store copy`); StoreError if the id is taken."""
         ...
 
     def append(self, game_id: str, event: dict[str, Any]) -> None:
         """Commit `event` (with its `seq`) durably; SeqConflict unless seq == last + 1."""
         ...
 
-    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
-        """The game's events after `seq`, in seq order ([] for an unknown game)."""
+    def update_seat(self, game_id: str, seat: SeatRecord) -> Any:
+        """Replace a seat's record (kind, name, level, token hash)."""
         ...
 
-    def games(self) -> list[GameRecord]:
-        """Every game, oldest first."""
+    def set_closed(self, game_id: str) -> Any:
+        """Mark the game's record closed (its log has ended with `game_closed`)."""
         ...
 
-    def seats(self, game_id: str) -> list[SeatRecord]: ...
-
-    def update_seat(self, game_id: str, seat: SeatRecord) -> None: ...
-
-    def set_closed(self, game_id: str) -> None: ...
-
-    def link_rematch(self, old_id: str, new_id: str) -> None: ...
+    def link_rematch(self, old_id: str, new_id: str) -> Any:
+        """Note on the old game's record the rematch that followed it."""
+        ...
 
     def host_id(self) -> str:
         """The id of the host this store belongs to: made at random when first asked and kept
@@ -146,29 +153,77 @@ class EventStore(Protocol):
         database) has the same one; mDNS groups a host's processes by it."""
         ...
 
+    # -- reading ---------------------------------------------------------------------------
+    def events_since(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The game's events after `seq`, in seq order ([] for an unknown game)."""
+        ...
+
+    def events_at(self, game_id: str) -> list[tuple[dict[str, Any], float]]:
+        """Every event of the game with the time it was stored, in seq order."""
+        ...
+
+    def finish_times(self, game_id: str | None = None) -> dict[str, float]:
+        """game id -> the time the game's last event was stored, for every game with events
+        (or only `game_id`): a finished game's finish time, the order the ladder folds games in."""
+        ...
+
+    def games(self) -> list[GameRecord]:
+        """Every game, oldest first."""
+        ...
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        """The game's seat records, by seat number."""
+        ...
+
     def close(self) -> None: ...
+
+
+class SharedStore(EventStore, Protocol):
+    """An `EventStore` several host processes share (`PostgresStore`). Besides each game's
+    last seq, its record has a version that every change of a seat, closed, the rematch link
+    or the pending takeback request moves on: a process compares the heads with its copy
+    before acting on a game (`GameService(shared=True)`), and changes a record only at the
+    version it read."""
+
+    #: How far before its last mark a reader of `heads` asks again (marks that transactions
+    #: in flight took).
+    touch_lookback: int
+
+    def head(self, game_id: str) -> Head | None:
+        """The game's last seq and record version; None for an unknown game."""
+        ...
+
+    def heads(self, since: int = 0) -> tuple[dict[str, Head], int]:
+        """The heads of the games created or changed after the mark `since` (0: every game),
+        by id, and the mark to ask from next time."""
+        ...
+
+    def game(self, game_id: str) -> tuple[GameRecord, int, str | None] | None:
+        """The game's record, its version and its pending takeback request (JSON or None)."""
+        ...
+
+    def update_seat(self, game_id: str, seat: SeatRecord, *,
+                    version: int | None = None) -> int:
+        """As `EventStore.update_seat`; with `version`, only if the record is still at it
+        (RecordConflict otherwise). Returns the record's new version; so do `set_closed` and
+        `link_rematch`."""
+        ...
+
+    def set_closed(self, game_id: str, *, version: int | None = None) -> int: ...
+
+    def link_rematch(self, old_id: str, new_id: str, *, version: int | None = None) -> int: ...
+
+    def set_undo_request(self, game_id: str, body: str | None, *, version: int,
+                         seq: int) -> int:
+        """Keep (or with None drop) the game's pending takeback request, if its record is
+        still at `version` and its log at `seq` (RecordConflict otherwise); an append drops
+        it. Returns the record's new version."""
+        ...
 
 
 def is_database_url(where: str | Path | None) -> bool:
     """Whether `where` names a PostgreSQL database rather than a SQLite file or folder."""
     return isinstance(where, str) and where.startswith(POSTGRES_SCHEMES)
-
-
-def open_store(where: str | Path) -> EventStore:
-    """The store at `where`: a `postgresql://` URL (PostgresStore; needs the `club` extra), or
-    a SQLite file or data folder (SqliteStore). The schema is created or migrated on open."""
-    if is_database_url(where):
-        try:
-            from server.store.postgres import PostgresStore
-        except ModuleNotFoundError as e:
-            if e.name != "psycopg":
-                raise
-            raise StoreError("a PostgreSQL store needs psycopg: install the club extra "
-                             "(pip install 'cornerclaim[club]')") from None
-        return PostgresStore(str(where))
-    from server.store.sqlite import SqliteStore
-
-    return SqliteStore(where)
 
 
 def load_game(store: EventStore, game_id: str) -> Game:

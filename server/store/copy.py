@@ -20,18 +20,9 @@ import sqlite3
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from server.store.base import EventStore, StoreError, is_database_url, open_store
-
-
-class CopyableStore(EventStore, Protocol):
-    """A store a whole game can be read from and written to, as `store copy` does."""
-
-    def events_at(self, game_id: str) -> list[tuple[dict[str, Any], float]]: ...
-
-    def put_game(self, game: Any, seats: list[Any],
-                 events: list[tuple[dict[str, Any], float]]) -> None: ...
+from server.store import EventStore, StoreError, is_database_url, open_store
 
 
 @dataclass
@@ -50,7 +41,7 @@ class CopyReport:
         return line
 
 
-def copy_games(source: CopyableStore, target: CopyableStore) -> CopyReport:
+def copy_games(source: EventStore, target: EventStore) -> CopyReport:
     """Copy every game of `source` that `target` lacks; see the module doc."""
     report = CopyReport()
     held = {record.id: record for record in target.games()}
@@ -73,7 +64,7 @@ def copy_games(source: CopyableStore, target: CopyableStore) -> CopyReport:
     return report
 
 
-def _difference(target: CopyableStore, held: Any, record: Any, seats: list[Any],
+def _difference(target: EventStore, held: Any, record: Any, seats: list[Any],
                 events: list[tuple[dict[str, Any], float]]) -> str | None:
     """Why the target's game of the same id is not this one, or None if it is."""
     theirs = [e for e, _ in target.events_at(record.id)]
@@ -88,10 +79,10 @@ def _difference(target: CopyableStore, held: Any, record: Any, seats: list[Any],
     return None
 
 
-def open_place(where: str, *, create: bool) -> tuple[CopyableStore, Any]:
+def open_place(where: str, *, create: bool) -> tuple[EventStore, Any]:
     """The store at `where` and the data folder lock held on it (None for PostgreSQL)."""
     if is_database_url(where):
-        return open_store(where), None  # type: ignore[return-value]
+        return open_store(where), None
     from server.store.sqlite import SqliteStore
     from server.web.limits import DataDirLock
 

@@ -1,8 +1,8 @@
 """The event store on PostgreSQL (psycopg 3), for a club's host of several processes.
 
-`PostgresStore` implements `server.store.base.EventStore` exactly as `SqliteStore` does, so
-the service layer does not know which one it has. Several host processes, on one machine or
-several, may share one database:
+`PostgresStore` implements `EventStore` (`server.store`) exactly as `SqliteStore` does, so
+the host does not know which one it has, and `SharedStore` besides (heads, record versions).
+Several host processes, on one machine or several, may share one database:
 
 - **One seq, one writer.** `append` locks the game's row (`SELECT … FOR UPDATE`), checks the
   seq against the row's `last_seq`, inserts the event and moves `last_seq` on, in one
@@ -130,7 +130,7 @@ MAX_OPEN = 16
 
 
 class PostgresStore:
-    """`EventStore` on a PostgreSQL database named by a libpq URL (`postgresql://…`).
+    """`SharedStore` on a PostgreSQL database named by a libpq URL (`postgresql://…`).
 
     Thread-safe (and greenlet-safe under gevent, which psycopg supports): each call takes an
     idle connection, or opens one while fewer than `max_open` are open, or waits for one to
@@ -414,6 +414,14 @@ class PostgresStore:
         rows = self._query("SELECT body, at FROM events WHERE game_id = %s ORDER BY seq",
                            (game_id,))
         return [(json.loads(body), at) for body, at in rows]
+
+    def finish_times(self, game_id: str | None = None) -> dict[str, float]:
+        if game_id is None:
+            rows = self._query("SELECT game_id, MAX(at) FROM events GROUP BY game_id")
+        else:
+            rows = self._query("SELECT game_id, MAX(at) FROM events WHERE game_id = %s"
+                               " GROUP BY game_id", (game_id,))
+        return dict(rows)
 
     def games(self) -> list[GameRecord]:
         rows = self._query(

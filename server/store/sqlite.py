@@ -2,9 +2,10 @@
 
 Why SQLite: one file in the data dir, no server to install on a home PC, and with WAL plus
 `synchronous=FULL` a committed transaction survives a power cut — so a move the host has
-acknowledged is on disk. `SqliteStore` implements `server.store.base.EventStore`, the
-interface the service layer needs (append with an expected seq, read since a seq, list games,
-seat records); `server.store.postgres.PostgresStore` is the other implementation.
+acknowledged is on disk. `SqliteStore` implements `EventStore` (`server.store`), the
+interface the host reaches storage through (append with an expected seq, read since a seq,
+list games, seat records, finish times); `server.store.postgres.PostgresStore` is the other
+implementation.
 
 Events are stored as the engine's own JSON dicts (`Event.to_dict`) and read back with
 `Event.from_dict`; the store never interprets them. The primary key (game_id, seq) and the
@@ -24,15 +25,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from server.store.base import (  # noqa: F401 - the store's names, as the host imports them
-    HUMAN_KINDS,
-    EventStore,
-    GameRecord,
-    SeatRecord,
-    SeqConflict,
-    StoreError,
-    load_game,
-)
+from server.store.base import GameRecord, SeatRecord, SeqConflict, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +97,7 @@ class SqliteStore:
             path.mkdir(parents=True, exist_ok=True)
             path = path / self.FILENAME
         self.path = path
+        self.where = str(path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -265,6 +259,14 @@ class SqliteStore:
         rows = self._query("SELECT body, at FROM events WHERE game_id = ? ORDER BY seq",
                            (game_id,))
         return [(json.loads(body), at) for body, at in rows]
+
+    def finish_times(self, game_id: str | None = None) -> dict[str, float]:
+        if game_id is None:
+            rows = self._query("SELECT game_id, MAX(at) FROM events GROUP BY game_id")
+        else:
+            rows = self._query("SELECT game_id, MAX(at) FROM events WHERE game_id = ?"
+                               " GROUP BY game_id", (game_id,))
+        return dict(rows)
 
     def games(self) -> list[GameRecord]:
         rows = self._query(

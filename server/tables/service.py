@@ -58,8 +58,16 @@ from engine.errors import EngineError, GameOverError, NotYourTurnError, StaleSeq
 from engine.rules import computer_names
 from server.errors import ApiError, from_engine
 from server.realtime.presence import Presence
-from server.store.base import Head, RecordConflict, StoreUnavailable
-from server.store.sqlite import EventStore, GameRecord, SeatRecord, SeqConflict, load_game
+from server.store import (
+    EventStore,
+    GameRecord,
+    Head,
+    RecordConflict,
+    SeatRecord,
+    SeqConflict,
+    StoreUnavailable,
+    load_game,
+)
 from server.tables.table import Table, UndoRequest, new_token
 
 log = logging.getLogger(__name__)

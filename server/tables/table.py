@@ -23,7 +23,7 @@ from engine import registry
 from engine.core import Game, GameCreated
 from engine.rules import Rules
 from server.errors import ApiError
-from server.store.sqlite import HUMAN_KINDS, GameRecord, SeatRecord
+from server.store import HUMAN_KINDS, GameRecord, SeatRecord
 
 
 def new_token() -> tuple[str, str]:

@@ -39,6 +39,7 @@ from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
+from server.store import StoreError
 from server.tables.views import seat_names
 from server.web import attachment
 from server.web.schemas import ErrorSchema, Strict
@@ -309,14 +310,16 @@ def _is_over(table) -> bool:
 def init_ladder(app: Flask, api, service) -> L.Ladder:
     """Register the blueprint, build the ladder from the folded games, follow games ending."""
     api.register_blueprint(blp)
-    db_path = getattr(service.store, "path", None)
-    ladder = L.Ladder(L.games_from_tables(service.tables(), db_path))
+    ladder = L.Ladder(L.games_from_tables(service.tables(), service.store))
 
     def on_event(kind: str, table, payload: dict) -> None:
         # "synced": a game another host process (a shared store) moved on or created
         if kind not in ("event", "synced") or table.id in ladder or not _is_over(table):
             return
-        at = L.finish_time(db_path, table.id, time.time())
+        try:
+            at = L.finish_time(service.store, table.id, time.time())
+        except StoreError:  # the database is away: the time it was heard of
+            at = time.time()
         summary = L.summarise(table.id, at, table.game, list(table.seats))
         if summary is not None:
             ladder.add(summary)
