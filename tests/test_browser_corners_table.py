@@ -155,6 +155,12 @@ def test_the_mouse_hovers_to_see_the_path_and_drags_to_move(host, open_page):
     expect(board).to_have_attribute("data-targets", "c4 d3")
     page.get_by_test_id("cell-c4").hover()
     expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-c4")
+    expect(page.get_by_test_id("move-hint")).to_have_text("c3-c4: click c4 to move.")
+    # The list sits under the board, as wide as it.
+    b, m = board.bounding_box(), page.get_by_test_id("move-list").bounding_box()
+    assert abs(b["x"] - m["x"]) <= 1 and abs(b["width"] - m["width"]) <= 1
+    assert 0 <= m["y"] - (b["y"] + b["height"]) <= 8
+    assert m["y"] + m["height"] <= page.viewport_size["height"]
     page.get_by_test_id("cell-d3").hover()
     expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-d3")
     page.get_by_test_id("cell-h1").hover()
@@ -300,4 +306,20 @@ def test_the_board_fills_the_width_and_the_list_sits_right_under_it(host, open_p
     gap = under["y"] - (board["y"] + board["height"])
     assert 0 <= gap <= 8, gap
     assert abs(under["width"] - board["width"]) <= 1
+    assert page.errors == []
+
+
+def test_a_click_without_a_pointer_picks_and_moves_as_enter_does(host, open_page):
+    """Assistive technology activates a cell with a bare click (no pointer events): the
+    piece is picked, then the lit square's move is played."""
+    gid, tokens = two_seats(host)
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
+    board = page.get_by_test_id("board")
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    page.get_by_test_id("cell-c3").evaluate("el => el.click()")
+    expect(board).to_have_attribute("data-targets", "c4 d3")
+    before = seq_of(page)
+    page.get_by_test_id("cell-c4").evaluate("el => el.click()")
+    page.wait_for_function(f"() => window.ccGame.state.seq > {before}")
+    assert host.state(gid)["board"]["last_move"] == "c3-c4"
     assert page.errors == []

@@ -48,6 +48,7 @@ export function createBoard(ctx) {
     hover: null, // the target under the mouse
     cursor: null, // the keyboard's square
     confirming: null,
+    mouse: false, // the last pointer was a mouse: the hints say "click"
   };
   const say = (text) => ctx.say?.(text);
 
@@ -214,13 +215,13 @@ export function createBoard(ctx) {
     const p = g.picked;
     let text = "";
     if (!g.view.active) text = "";
-    else if (!p) text = "Tap one of your pieces, or drag it.";
+    else if (!p) text = `${g.mouse ? "Click" : "Tap"} one of your pieces, or drag it.`;
     else if (!p.moves) text = `${p.from}: asking the host…`;
     else if (!p.moves.length) text = `The piece on ${p.from} cannot move.`;
     else if (shown?.loses) text = `${shown.move} brings a piece back home and loses.`;
     else if (shown && g.pressed) text = `${shown.move}: let go to move.`;
-    else if (shown) text = `${shown.move}: tap ${toOf(shown)} to move.`;
-    else text = `${p.from}: tap a lit square (${p.moves.length}).`;
+    else if (shown) text = `${shown.move}: ${g.mouse ? "click" : "tap"} ${toOf(shown)} to move.`;
+    else text = `${p.from}: ${g.mouse ? "click" : "tap"} a lit square (${p.moves.length}).`;
     hint.textContent = text;
   }
 
@@ -316,6 +317,7 @@ export function createBoard(ctx) {
 
   const stopPointer = ctx.readOnly ? () => {} : watchPointer(grid, {
     press(square, p) {
+      g.mouse = p.kind === "mouse";
       if (!canAct()) return;
       const seat = g.view.active;
       if (owner(square) === seat) {
@@ -369,6 +371,7 @@ export function createBoard(ctx) {
       paint();
     },
     hover(square) {
+      g.mouse = true;
       const over = entryTo(square) ? square : null;
       if (over !== g.hover) {
         g.hover = over;

@@ -21,7 +21,7 @@ const CSS = `
 .cn-clock[data-running="true"] .cn-time::before { content: "▶ "; font-size: .8rem; }
 .cn-clock.low .cn-time { color: #ff8a80; }
 .cn-frame { position: relative; width: 100%; aspect-ratio: 1; }
-@media (min-aspect-ratio: 1/1) { .cn-frame { width: min(100%, calc(100vh - 230px)); margin: 0 auto; } }
+@media (min-aspect-ratio: 1/1) { .cn-frame, .cn-moves { width: min(100%, calc(100vh - 230px)); margin-left: auto; margin-right: auto; } }
 .cn-board { display: grid; grid-template-columns: repeat(var(--n), 1fr); grid-template-rows: repeat(var(--n), 1fr);
   position: absolute; inset: 0; border: 3px solid #5b4630; border-radius: 4px; touch-action: none;
   -webkit-tap-highlight-color: transparent; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; }
@@ -57,7 +57,7 @@ const CSS = `
 .cn-paths .dot.loses { fill: #c62828; }
 .cn-ghost { position: absolute; pointer-events: none; z-index: 5; transform: translate(-50%, -50%) scale(1.15); }
 .cn-ghost .cn-piece { inset: 11%; box-shadow: 0 6px 14px rgba(0,0,0,.5); }
-.cn-moves { height: 4.9em; overflow-y: auto; margin: 6px 0 0; padding: 3px 6px; list-style: none; display: flex;
+.cn-moves { height: 4.9em; overflow-y: auto; margin-top: 6px; margin-bottom: 0; padding: 3px 6px; list-style: none; display: flex;
   flex-wrap: wrap; align-content: flex-start; gap: 2px 14px; font-size: .9rem; line-height: 1.5;
   font-variant-numeric: tabular-nums; background: var(--panel, #eee); border: 1px solid var(--line, #999);
   border-radius: 8px; overscroll-behavior: contain; }
