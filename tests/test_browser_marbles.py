@@ -153,6 +153,8 @@ def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
         state = host.state(gid)
         if state["status"] == "finished":
             break
+        # the phone shows the position the host is at (a computer's move may be on its way)
+        page.wait_for_function(f"() => window.ccGame.state.seq >= {state['seq']}")
         seat = state["to_move"]
         if seat == 3 and not left and len(seats_moved) >= 4:
             wait_ready(page)
