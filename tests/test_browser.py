@@ -249,14 +249,14 @@ def test_hot_seat_turns_the_screen_to_the_seat_to_move(host, open_page):
     page.get_by_test_id("seat-name-2").fill("Ben")
     page.get_by_test_id("seat-kind-3").select_option("computer")
     page.get_by_test_id("create").tap()
-    expect(page.get_by_test_id("turn")).to_have_text("Blue's turn — pass the phone")
+    expect(page.get_by_test_id("turn")).to_have_text("Ann's turn (Blue) — pass the phone")
     play_single_square(page)
-    expect(page.get_by_test_id("turn")).to_have_text("Yellow's turn — pass the phone")
+    expect(page.get_by_test_id("turn")).to_have_text("Ben's turn (Yellow) — pass the phone")
     expect(page.get_by_test_id("tray")).to_have_attribute("aria-label", "Yellow's pieces")
     screenshot(page, "hot-seat-yellow")
     play_single_square(page)
     # The computer (red) moves, and the phone turns back to Blue.
-    expect(page.get_by_test_id("turn")).to_have_text("Blue's turn — pass the phone",
+    expect(page.get_by_test_id("turn")).to_have_text("Ann's turn (Blue) — pass the phone",
                                                      timeout=20_000)
     assert page.locator(".board .cell.o-red").count() > 0
     # Leaving a 3-player game says what it means, and can be called off.

@@ -52,7 +52,7 @@ def test_the_card_of_a_closed_game_names_no_winner_and_keeps_the_scores(host, op
     game = ann_and_bo(host)
     gid = game["id"]
     page = open_page("Pixel 7", f"/#/game/{gid}", phone_of(game, host_token=True))
-    expect(page.get_by_test_id("turn")).to_have_text("Blue's turn — pass the phone")
+    expect(page.get_by_test_id("turn")).to_have_text("Ann's turn (Blue) — pass the phone")
     r = requests.post(f"{host.url}/api/games/{gid}/close", timeout=10,
                       headers={"Authorization": f"Bearer {game['host_token']}"})
     assert r.status_code == 200, r.text

@@ -413,7 +413,7 @@ def test_four_seats_on_one_phone_play_to_the_end_with_a_leaver(host, open_page):
         page.get_by_test_id(f"seat-kind-{seat}").select_option("local")
         page.get_by_test_id(f"seat-name-{seat}").fill(name)
     page.get_by_test_id("create").tap()
-    expect(page.get_by_test_id("turn")).to_have_text("Blue's turn — pass the phone")
+    expect(page.get_by_test_id("turn")).to_have_text("Ann's turn (Blue) — pass the phone")
     gid = page.url.split("#/game/")[1]
     rng = random.Random(4)
     colours = {s["seat"]: s["colour"] for s in host.state(gid)["seats"]}
@@ -424,8 +424,9 @@ def test_four_seats_on_one_phone_play_to_the_end_with_a_leaver(host, open_page):
         if state["status"] == "finished":
             break
         seat = state["to_move"]
+        name = ("Ann", "Ben", "Cy", "Di")[seat - 1]
         expect(page.get_by_test_id("turn")).to_have_text(
-            f"{colours[seat].title()}'s turn — pass the phone")
+            f"{name}'s turn ({colours[seat].title()}) — pass the phone")
         page.wait_for_function(f"() => window.ccGame.state.seq === {state['seq']}")
         every_seat_shows_its_pieces(page, state)
         for s in state["seats"]:

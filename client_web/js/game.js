@@ -12,6 +12,7 @@ import { gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { follow, unfollow } from "./net.js";
 import { seatCards, gameOverCard, seatName, abandoned, endingText } from "./seats.js";
+import { button as btn, turnControls, undoRefusal } from "./controls.js";
 import { resultText } from "./results.js";
 import { keepAwake } from "./wake.js";
 
@@ -36,18 +37,9 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   const notice = h("p.notice", { "data-testid": "notice", role: "status", hidden: true });
   const boardWrap = h("div.board-wrap", { "data-testid": "board-area" });
   const boardSide = h("div.board-side"); // the board module's own controls (Corner Claim's tray)
-  const btn = (id, label, aria, onclick, cls = "") =>
-    h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
-  const key = (k) => h("kbd.key", { "aria-hidden": "true" }, k); // shown with a mouse (app.css)
-  const b = {
-    pass: btn("pass", "Pass", "Pass: only when you have no move", () => pass()),
-    hint: btn("hint", ["Hint", key("H")], "Ask the host for a move (H)", () => hint()),
-    // A takeback goes back to before my last move: the moves played since go too.
-    undo: btn("undo", ["↶ Take back", key("Z")],
-      "Take back your last move and every move played after it (Z)", () => undo()),
-    leave: btn("leave", "Leave", "Leave this game", () => askLeave(), ".danger"),
-  };
-  const turnControls = h("div.controls", { role: "group", "aria-label": "Turn" }, b.pass, b.hint, b.undo, b.leave);
+  // Pass, Hint, Take back, Leave, and the news of what the others did (controls.js).
+  const controls = turnControls({ pass: () => pass(), hint: () => hint(), undo: () => undo(),
+    leave: () => askLeave() });
   // The host's phone may end the game before its end: abandoned, nobody wins (or cancelled
   // while it still waits for players).
   const closeBtn = btn("close-game", "Close game", "Close this game: nobody wins", () => askClose(), ".danger");
@@ -63,7 +55,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
     h("div.play", {}, boardWrap,
-      h("div.side", {}, notice, message, boardSide, turnControls, actionsBox, panel, seatsBox, hostControls)),
+      h("div.side", {}, notice, controls.news, message, boardSide, controls.el, actionsBox, panel, seatsBox, hostControls)),
     dialog);
   root.append(screen);
 
@@ -188,14 +180,10 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     renderPanel();
     renderNotice();
     const spectator = mySeats().length === 0;
-    turnControls.hidden = spectator || finished();
+    controls.render({ state: s, entry: g.entry, active: a, spectator, finished: finished(), busy: g.busy,
+      mine: mySeats(), nameOf });
     hostControls.hidden = !memory.hostToken(gameId) || finished() || g.watch;
     closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";
-    b.pass.disabled = !a || s.seats[a - 1].can_move;
-    b.hint.hidden = !g.entry?.hint; // only for a game whose catalog line offers hints
-    b.hint.disabled = !a || g.busy;
-    b.undo.disabled = spectator || !s.last_move || g.busy;
-    b.leave.disabled = spectator;
     renderActions();
   }
 
@@ -294,7 +282,11 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       return `Waiting for ${open} more player${open === 1 ? "" : "s"}`;
     }
     const who = title(colourOf(s.to_move));
-    if (activeSeat()) return isHotSeat() ? `${who}'s turn — pass the phone` : `Your turn (${who})`;
+    if (activeSeat() && isHotSeat()) { // one phone, several people: the person by name
+      const name = seatsOf()[s.to_move - 1]?.name;
+      return `${name ? `${name}'s turn (${who})` : `${who}'s turn`} — pass the phone`;
+    }
+    if (activeSeat()) return `Your turn (${who})`;
     if (outOfMoves().length && !isHotSeat()) return `${who}'s turn — you have no moves left`;
     if (g.thinking[s.to_move]) return `${who}'s turn — computer is thinking…`;
     const seat = s.seats[s.to_move - 1];
@@ -357,6 +349,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   async function act(fn) {
     if (g.busy) return false;
     g.busy = true;
+    controls.acted();
     if (g.state) g.board?.render(g.state, boardView());
     try {
       await fn();
@@ -410,6 +403,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   function undo() {
     const s = g.state;
     if (!s || !mySeats().length) return;
+    if (undoRefusal(s)) return say(undoRefusal(s)); // the game's words, not a refused request
     const mine = mySeats();
     const seat = s.last_move && mine.includes(s.last_move.seat) ? s.last_move.seat : viewSeat();
     act(async () => {

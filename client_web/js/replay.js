@@ -23,14 +23,37 @@ function frameState(f) {
     last_move: f.kind === "move" && f.move ? { seat: f.seat, move: f.move, seq: f.seq } : null };
 }
 
+/** A frame in words: a move as the game's board module words it, anything else in the
+ *  host's words for the step (`text`, its seat's name put before it). */
 function moveLabel(f, data, board) {
   const who = data.players[f.seat - 1];
   if (f.kind === "move") return `${who}: ${board?.describeMove?.(f) || f.move}`;
-  if (f.kind === "left") return `${who} left`;
-  if (f.kind === "takeback") return `${who} took back`;
-  if (f.kind === "closed") return f.details?.reason === "cancelled" ? "The host cancelled the game" : "The host closed the game";
   if (f.kind === "start") return "Start";
-  return f.seat ? `${who}: ${f.kind}` : board?.describeMove?.(f) || f.kind;
+  if (f.text) return f.seat ? `${who} ${f.text}` : f.text;
+  return f.seat ? `${who}: ${f.kind.replace(/_/g, " ")}` : board?.describeMove?.(f) || f.kind.replace(/_/g, " ");
+}
+
+/** What the counter counts, the same as the move list numbers: for a board that numbers
+ *  its moves in rows (numberMove), the number of the move in play at each frame (a row
+ *  not yet full is in play; a full one has the next number in play), as the board's own
+ *  move number says; else the frames, as the list numbers them. */
+function counting(data, board) {
+  if (!board?.numberMove) return null;
+  let number = 1;
+  let row = null;
+  let inRow = 0;
+  let any = false;
+  const at = data.frames.map((f) => {
+    const numbered = f.kind === "move" && !f.taken_back ? board.numberMove(f) : null;
+    if (numbered) {
+      any = true;
+      inRow = numbered.number === row ? inRow + 1 : 1;
+      row = numbered.number;
+      number = inRow >= data.players.length ? row + 1 : row;
+    }
+    return number;
+  });
+  return any ? at : null;
 }
 
 const hostEnded = (result) => result.reason === "closed" || result.reason === "cancelled";
@@ -80,6 +103,7 @@ function mountViewer(source, id) {
   let board = null; // the game's board module, read-only
   let entry = null; // the game's catalog line
   let boardGame = null;
+  let numbers = null; // the counter's number per frame (counting), or null: the frame's index
 
   function go(i) {
     if (!data) return;
@@ -107,8 +131,8 @@ function mountViewer(source, id) {
     const f = data.frames[index];
     const last = data.frames.length - 1;
     board?.render(frameState(f), { finished: !!f.result, readOnly: true });
-    boardBox.setAttribute("aria-label", `Board after move ${f.index}`);
-    counter.textContent = `Move ${index} / ${last}`;
+    boardBox.setAttribute("aria-label", numbers ? `Board at move ${numbers[index]}` : `Board after move ${f.index}`);
+    counter.textContent = numbers ? `Move ${numbers[index]} / ${numbers[last]}` : `Move ${index} / ${last}`;
     slider.max = last;
     slider.value = index;
     status.replaceChildren(...data.players.map((name, i) => {
@@ -146,6 +170,7 @@ function mountViewer(source, id) {
     label);
     // A board that numbers its moves (numberMove → {number, text}) has them listed in rows by
     // number, as its table writes them ("12. c3-e3-e5 f6-e6"); else a line per frame.
+    numbers = counting(data, board);
     const rows = [];
     for (const f of data.frames) {
       const numbered = f.kind === "move" && !f.taken_back ? board?.numberMove?.(f) : null;
@@ -157,7 +182,9 @@ function mountViewer(source, id) {
     moveList.replaceChildren(...rows.map((row) => {
       const [f] = row.frames[0];
       if (row.number === null) {
-        return h(`li${f.taken_back ? ".withdrawn" : ""}`, { "data-index": f.index }, frameButton(f, moveLabel(f, data, board)));
+        // in a list numbered by moves, the other steps have no number of their own
+        return h(`li${f.taken_back ? ".withdrawn" : ""}`, { "data-index": f.index },
+          frameButton(f, moveLabel(f, data, board), !numbers));
       }
       return h("li.rv-pair", { "data-index": f.index, "data-number": row.number },
         h("span.rv-number", {}, `${row.number}.`),
