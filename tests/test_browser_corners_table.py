@@ -50,10 +50,17 @@ def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host,
     assert host.state(gid)["board"]["last_move"] == "c3-d3"
     expect(board).to_have_attribute("data-picked", "")
     expect(page.get_by_test_id("last-path")).to_have_attribute("data-path", "c3-d3")
+    # While the other side moves a finger on the board scrolls the page; on my turn it
+    # picks and drags pieces.
+    touch_action = "el => getComputedStyle(el).touchAction"
+    expect(board).to_have_attribute("data-active", "false")
+    assert board.evaluate(touch_action) == "manipulation"
 
     # A tap on the picked piece puts it down; a tap on an empty square that is no target too.
     host.move(gid, 2, "f6-e6", tokens[2])
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    expect(board).to_have_attribute("data-active", "true")
+    assert board.evaluate(touch_action) == "none"
     page.get_by_test_id("cell-b3").tap()
     expect(board).to_have_attribute("data-picked", "b3")
     page.get_by_test_id("cell-b3").tap()

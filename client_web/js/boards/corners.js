@@ -64,7 +64,7 @@ export function createBoard(ctx) {
   const frame = h("div.cn-frame", {}, grid, paths.el, ghost);
   const moveList = ctx.readOnly ? null : createMoveList();
   const hint = h("p.cn-hint", { "data-testid": "move-hint", "aria-live": "polite" });
-  const root = h("div.cn", { "data-read-only": String(!!ctx.readOnly) }, info, clocks.el, frame, moveList?.el);
+  const root = h("div.cn", {}, info, clocks.el, frame, moveList?.el);
   ctx.el.replaceChildren(root);
   if (ctx.side) ctx.side.prepend(hint);
   const confirm = ctx.readOnly ? null : createConfirm();
@@ -172,6 +172,7 @@ export function createBoard(ctx) {
       const what = v ? `${colourOf(v)} piece` : "empty";
       c.el.setAttribute("aria-label", `${name}, ${what}${m ? (m.loses ? ", a move that loses" : ", you can move here") : ""}`);
     }
+    grid.dataset.active = String(!ctx.readOnly && !!g.view.active);
     grid.dataset.picked = g.picked?.from || "";
     grid.dataset.cursor = g.cursor || "";
     grid.dataset.targets = [...lit.keys()].sort().join(" ");

@@ -23,9 +23,10 @@ const CSS = `
 .cn-frame { position: relative; width: 100%; aspect-ratio: 1; }
 @media (min-aspect-ratio: 1/1) { .cn-frame, .cn-moves { width: min(100%, calc(100vh - 230px)); margin-left: auto; margin-right: auto; } }
 .cn-board { display: grid; grid-template-columns: repeat(var(--n), 1fr); grid-template-rows: repeat(var(--n), 1fr);
-  position: absolute; inset: 0; border: 3px solid #5b4630; border-radius: 4px; touch-action: none;
+  position: absolute; inset: 0; border: 3px solid #5b4630; border-radius: 4px; touch-action: manipulation;
   -webkit-tap-highlight-color: transparent; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; }
-.cn[data-read-only="true"] .cn-board { touch-action: manipulation; }
+/* on this phone's turn a finger on the board drags pieces; otherwise it scrolls the page */
+.cn-board[data-active="true"] { touch-action: none; }
 .cn-cell { position: relative; background: #ead7b0; cursor: pointer; min-width: 0; }
 .cn-cell.dark { background: #b68c5e; }
 .cn-cell.home1::before, .cn-cell.home2::before { content: ""; position: absolute; width: 22%; height: 22%; left: 0; bottom: 0;
