@@ -58,7 +58,8 @@ def test_every_process_on_one_database_has_the_same_host_id(pg_url):
 def test_a_club_database_of_the_first_schema_gains_its_host_id(pg_url):
     import psycopg
 
-    from server.store.postgres import MIGRATIONS, SCHEMA_VERSION, PostgresStore
+    from server.store.pg_schema import MIGRATIONS, SCHEMA_VERSION
+    from server.store.postgres import PostgresStore
 
     with psycopg.connect(pg_url) as conn:  # as a host of the first schema left it
         conn.execute("CREATE TABLE schema_version (one boolean PRIMARY KEY DEFAULT true"

@@ -18,7 +18,8 @@ from server.store import GameRecord, SeatRecord, SeqConflict, StoreUnavailable
 from tests.server_fixtures import bearer, create
 
 psycopg = pytest.importorskip("psycopg")
-from server.store.postgres import SCHEMA_VERSION, PostgresStore  # noqa: E402
+from server.store.pg_schema import SCHEMA_VERSION  # noqa: E402
+from server.store.postgres import PostgresStore  # noqa: E402
 
 
 def placed(seq: int, seat: int, move: str) -> dict:

@@ -135,15 +135,16 @@ class EventStore(Protocol):
         """Commit `event` (with its `seq`) durably; SeqConflict unless seq == last + 1."""
         ...
 
-    def update_seat(self, game_id: str, seat: SeatRecord) -> Any:
-        """Replace a seat's record (kind, name, level, token hash)."""
+    def update_seat(self, game_id: str, seat: SeatRecord) -> int | None:
+        """Replace a seat's record (kind, name, level, token hash). This and the two record
+        changes below return None, or on a `SharedStore` the record's new version."""
         ...
 
-    def set_closed(self, game_id: str) -> Any:
+    def set_closed(self, game_id: str) -> int | None:
         """Mark the game's record closed (its log has ended with `game_closed`)."""
         ...
 
-    def link_rematch(self, old_id: str, new_id: str) -> Any:
+    def link_rematch(self, old_id: str, new_id: str) -> int | None:
         """Note on the old game's record the rematch that followed it."""
         ...
 
