@@ -4,7 +4,7 @@
 // `undo` says the game takes none. The news line words what another seat just did (the
 // state's `last_step`: "Computer L3 declined the draw offer"), until this phone acts again.
 
-import { h } from "./dom.js";
+import { h, title } from "./dom.js";
 
 export const button = (id, label, aria, onclick, cls = "") =>
   h(`button.btn${cls}`, { type: "button", "data-testid": id, "aria-label": aria, onclick }, label);
@@ -63,6 +63,67 @@ export function turnControls(on) {
   }
 
   return { el, news, render, acted };
+}
+
+/** The game's own actions (resign, offer a draw…) for this phone's seats: a button per
+ *  action the host says a seat may take now (seats[].actions), labelled from the catalog's
+ *  `actions`; one with a `confirm` (and resign) asks first in `dialog`. `send(seat, name)`
+ *  posts it. Returns {el, render({state, entry, seats, busy, colourOf})}. */
+export function gameActions({ dialog, send }) {
+  const el = h("div.controls.actions", { "data-testid": "actions", role: "group", "aria-label": "Game actions",
+    hidden: true });
+  let entry = null;
+  let colourOf = () => "";
+  let shownKey = "";
+
+  /** An action's label from the catalog (a list of names, of {name, label}, or name → label). */
+  function label(name) {
+    const list = entry?.actions;
+    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name)
+      : list && typeof list === "object" ? { label: list[name] } : null;
+    return found?.label || title(name.replace(/_/g, " "));
+  }
+  const confirmText = (name) => {
+    const list = entry?.actions;
+    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name) : null;
+    return found?.confirm ?? (name === "resign" ? "The other side wins this game." : null);
+  };
+
+  function ask(seat, name) {
+    const why = confirmText(name);
+    if (!why) return send(seat, name);
+    dialog.replaceChildren(h("h2", { id: "leave-title" }, `${label(name)} as ${title(colourOf(seat))}?`),
+      h("p", { "data-testid": "action-text" }, why),
+      h("div.controls", {},
+        button("action-cancel", "Cancel", "Cancel", () => dialog.close()),
+        button("action-confirm", label(name), label(name), () => {
+          dialog.close();
+          send(seat, name);
+        }, ".danger")));
+    dialog.showModal();
+  }
+
+  function render(view) {
+    entry = view.entry;
+    colourOf = view.colourOf;
+    const s = view.state;
+    const offers = view.seats.map((seat) => [seat, s.seats[seat - 1]?.actions || []]).filter(([, a]) => a.length);
+    const several = offers.length > 1;
+    // Rebuilt only when what it offers changes, so focus survives the host's pushes.
+    const key = JSON.stringify([offers, view.busy, several, !!entry]);
+    if (key === shownKey) return;
+    shownKey = key;
+    el.hidden = !offers.length;
+    el.replaceChildren(...offers.flatMap(([seat, names]) => names.map((name) => {
+      const text = several ? `${title(colourOf(seat))}: ${label(name)}` : label(name);
+      const b = button(several ? `action-${name}-${seat}` : `action-${name}`, text, text, () => ask(seat, name),
+        name === "resign" ? ".danger" : "");
+      b.disabled = view.busy;
+      return b;
+    })));
+  }
+
+  return { el, render };
 }
 
 /** The game's reason it takes no takeback now (the state's `undo`), or null. */

@@ -12,7 +12,7 @@ import { gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { follow, unfollow } from "./net.js";
 import { seatCards, gameOverCard, seatName, abandoned, endingText } from "./seats.js";
-import { button as btn, turnControls, undoRefusal } from "./controls.js";
+import { button as btn, gameActions, turnControls, undoRefusal } from "./controls.js";
 import { resultText } from "./results.js";
 import { keepAwake } from "./wake.js";
 
@@ -40,22 +40,21 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   // Pass, Hint, Take back, Leave, and the news of what the others did (controls.js).
   const controls = turnControls({ pass: () => pass(), hint: () => hint(), undo: () => undo(),
     leave: () => askLeave() });
+  const dialog = h("dialog.confirm", { "data-testid": "leave-dialog", "aria-labelledby": "leave-title" });
+  const actions = gameActions({ dialog, send: (seat, name) => sendAction(seat, name) });
   // The host's phone may end the game before its end: abandoned, nobody wins (or cancelled
   // while it still waits for players).
   const closeBtn = btn("close-game", "Close game", "Close this game: nobody wins", () => askClose(), ".danger");
   const hostControls = h("div.controls", { role: "group", "aria-label": "Host", hidden: true }, closeBtn);
   // The game's own actions (resign, offer a draw…): what the host says each of my seats may do
-  // now (seats[].actions), labelled from the catalog's `actions`.
-  const actionsBox = h("div.controls.actions", { "data-testid": "actions", role: "group", "aria-label": "Game actions",
-    hidden: true });
+  // now (seats[].actions), labelled from the catalog's `actions` (controls.js).
   const seatsBox = h("div.seats", { "data-testid": "seats" });
   const panel = h("div.panel"); // claim, undo request, game over
-  const dialog = h("dialog.confirm", { "data-testid": "leave-dialog", "aria-labelledby": "leave-title" });
   const screen = h("div.game", { "data-testid": "game" },
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
     h("div.play", {}, boardWrap,
-      h("div.side", {}, notice, controls.news, message, boardSide, controls.el, actionsBox, panel, seatsBox, hostControls)),
+      h("div.side", {}, notice, controls.news, message, boardSide, controls.el, actions.el, panel, seatsBox, hostControls)),
     dialog);
   root.append(screen);
 
@@ -184,54 +183,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
       mine: mySeats(), nameOf });
     hostControls.hidden = !memory.hostToken(gameId) || finished() || g.watch;
     closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";
-    renderActions();
-  }
-
-  /** An action's label from the catalog (a list of names, of {name, label}, or name → label). */
-  function actionLabel(name) {
-    const list = g.entry?.actions;
-    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name)
-      : list && typeof list === "object" ? { label: list[name] } : null;
-    return found?.label || title(name.replace(/_/g, " "));
-  }
-  const actionConfirm = (name) => {
-    const list = g.entry?.actions;
-    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name) : null;
-    return found?.confirm ?? (name === "resign" ? "The other side wins this game." : null);
-  };
-
-  let actionsKey = "";
-  function renderActions() {
-    const s = g.state;
-    const mine = finished() || g.watch ? [] : mySeats();
-    const offers = mine.map((seat) => [seat, s.seats[seat - 1]?.actions || []]).filter(([, a]) => a.length);
-    const several = offers.length > 1;
-    // Rebuilt only when what it offers changes, so focus survives the host's pushes.
-    const key = JSON.stringify([offers, g.busy, several]);
-    if (key === actionsKey) return;
-    actionsKey = key;
-    actionsBox.hidden = !offers.length;
-    actionsBox.replaceChildren(...offers.flatMap(([seat, names]) => names.map((name) => {
-      const label = several ? `${title(colourOf(seat))}: ${actionLabel(name)}` : actionLabel(name);
-      const el = btn(several ? `action-${name}-${seat}` : `action-${name}`, label, label, () => askAction(seat, name),
-        name === "resign" ? ".danger" : "");
-      el.disabled = g.busy;
-      return el;
-    })));
-  }
-
-  function askAction(seat, name) {
-    const why = actionConfirm(name);
-    if (!why) return sendAction(seat, name);
-    dialog.replaceChildren(h("h2", { id: "leave-title" }, `${actionLabel(name)} as ${title(colourOf(seat))}?`),
-      h("p", { "data-testid": "action-text" }, why),
-      h("div.controls", {},
-        btn("action-cancel", "Cancel", "Cancel", () => dialog.close()),
-        btn("action-confirm", actionLabel(name), actionLabel(name), () => {
-          dialog.close();
-          sendAction(seat, name);
-        }, ".danger")));
-    dialog.showModal();
+    actions.render({ state: s, entry: g.entry, seats: finished() || g.watch ? [] : mySeats(), busy: g.busy, colourOf });
   }
 
   function sendAction(seat, name) {
