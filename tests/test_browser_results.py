@@ -47,8 +47,8 @@ def test_a_team_win_names_the_team_and_both_computer_partners(host, open_page):
     seq = 0
     for _ in range(60):  # the red seats' moves over REST; the computers answer on their own
         page.wait_for_function(
-            f"() => {{ const s = window.ccGame.state; return s.seq > {seq} && "
-            "(s.status === 'finished' || s.to_move === 1 || s.to_move === 3); }",
+            f"() => {{ const s = window.ccGame.state; return s.seq >= {seq} && "
+            f"(s.status === 'finished' || s.seq > {seq} && [1, 3].includes(s.to_move)); }}",
             timeout=20_000)
         state = host.state(gid)
         if state["status"] == "finished":
