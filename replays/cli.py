@@ -131,6 +131,8 @@ def _what(frame, players) -> str:
         return f": {name} left"
     if frame.kind == "takeback":
         return f": {name} took back"
+    if frame.text:  # the game's words for its other steps ("offered a draw")
+        return f": {name} {frame.text}" if frame.seat else f": {frame.text}"
     return f": {name} {frame.kind}" + (f" {frame.move}" if frame.move else "")
 
 

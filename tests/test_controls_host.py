@@ -68,3 +68,19 @@ def test_a_computer_declines_a_draw_offered_to_it_and_plays_on(make_app):
     # the replay words it too
     frames = client.get(f"/api/games/{gid}/replay").json["frames"]
     assert [f["text"] for f in frames[-2:]] == ["offered a draw", "declined the draw offer"]
+
+
+def test_replay_show_words_a_draw_offer(client, tmp_path, capsys):
+    """The command line's replay says a draw offer and its answer in the game's words."""
+    from replays.cli import show
+
+    created = new_corners(client, options={"reserve_s": 0, "increment_s": 0})
+    gid, tokens = created["id"], created["tokens"]
+    seq = state(client, gid)["seq"]
+    assert act(client, gid, 1, "offer_draw", seq, tokens["1"]).status_code == 201
+    assert act(client, gid, 2, "decline_draw", seq + 1, tokens["2"]).status_code == 201
+    path = tmp_path / "game.json"
+    path.write_text(client.get(f"/api/games/{gid}/replay.json").get_data(as_text=True))
+    assert show(path, None) == 0
+    out = capsys.readouterr().out
+    assert "Boris declined the draw offer" in out and "draw_declined" not in out
