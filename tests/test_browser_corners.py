@@ -189,6 +189,16 @@ def expected_ending(state: dict) -> str:
         count = sum(1 for sq in board["homes"][str(loser)] if square_owner(state, sq) == loser)
         pieces = "a piece" if count == 1 else f"{count} pieces"
         return f"{colours[loser]} still had {pieces} at home after move {board['home_deadline']}"
+    if result["reason"] == "move_limit":
+        filled = {s: sum(1 for sq in board["homes"][str(3 - s)] if square_owner(state, sq) == s)
+                  for s in (1, 2)}
+        if not won:
+            return (f"Draw at the move limit (move {board['move_limit']}): {filled[1]} pieces "
+                    "each in the other's home")
+        return (f"{colours[won[0]]} had more pieces in the other's home at the move limit "
+                f"(move {board['move_limit']}): {filled[won[0]]} to {filled[3 - won[0]]}")
+    if result["reason"] == "repetition":
+        return "Draw: the same position three times"
     raise AssertionError(f"an end this test does not expect: {result['reason']}")
 
 
