@@ -12,11 +12,13 @@ const key = (k) => h("kbd.key", { "aria-hidden": "true" }, k); // shown with a m
 
 const UNDO_ARIA = "Take back your last move and every move played after it (Z)";
 
-/** The controls: {el, news, render(view), undoRefusal(state)}; `on` holds pass, hint, undo
- *  and leave. */
+/** The controls: {el, news, render(view), acted()}; `on` holds hint, undo, leave and say(text).
+ *  A game's pass is the host's: it skips a seat with no move left by itself, so Pass only
+ *  says so. */
 export function turnControls(on) {
   const b = {
-    pass: button("pass", "Pass", "Pass: only when you have no move", on.pass),
+    pass: button("pass", "Pass", "Pass: only when you have no move",
+      () => on.say("You have no move: the host skips your turn by itself.")),
     hint: button("hint", ["Hint", key("H")], "Ask the host for a move (H)", on.hint),
     // A takeback goes back to before my last move: the moves played since go too.
     undo: button("undo", ["↶ Take back", key("Z")], UNDO_ARIA, on.undo),
