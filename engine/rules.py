@@ -2,15 +2,17 @@
 they share.
 
 A game is one object, its `Rules`, registered by id in `engine.registry`. The host, the
-replays, the ladder and the bot pool hold a game only through it: the same few verbs for every
-game (OpenSpiel's `State`, boardgame.io's `Game`): an initial state, play / undo / leave as
-commands that return the event to append, `apply` to fold an event in, the legal moves as
-text, whose turn it is, whether it is over and its `Outcome`, and a public view of a state.
-Anything a game needs beyond them (a clock, rounds, a deal of marbles) is its own event types
-and options, not a branch in the server.
+replays, the ladder and the bot pool hold a game only through it: a required core of at most
+fifteen verbs (OpenSpiel's `State`, boardgame.io's `Game`): an initial state, `apply` to fold
+an event in, a move's text checked once into the game's move value and made an event,
+undo / leave as commands that return the event to append, the legal moves as text, whose turn
+it is, whether it is over and its `Outcome`, a public view, a step and a picture of a state,
+and its catalog entry. Anything a game needs beyond them is its own event types and options,
+or a capability of `engine.capabilities` (a clock, chance, actions, computer players, hints,
+records, GTP) that the game declares and the host finds by type.
 
-`BaseRules` gives the verbs a game can leave alone a sensible default; a game overrides what
-it has (a computer player, a hint, export formats, ladder statistics, a board picture).
+`BaseRules` derives what follows from the core, holds the seat checks the games share and
+gives every capability's verbs a default of "nothing".
 """
 
 from __future__ import annotations
@@ -20,8 +22,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from .capabilities import Perft
 from .core import Event, Game, GameCreated
-from .errors import BadOptionError, EngineError
+from .errors import (
+    BadOptionError,
+    BadSeatError,
+    EngineError,
+    GameOverError,
+    NotYourTurnError,
+    SeatLeftError,
+)
 
 S = TypeVar("S")
 
@@ -401,11 +411,18 @@ class Picture:
 
 
 class Rules(Protocol[S]):
-    """What a game module provides. States are immutable values; every method is pure.
+    """The required core every game writes. States are immutable values; every method is
+    pure. At most fifteen verbs (a test counts them): what OpenSpiel's `State` and
+    boardgame.io's `Game` ask of a game.
 
     Catalog: `game` (its id), `title`, `tagline`, `palette`, `variants`, `levels`, `formats`,
-    `stats`.
-    Commands return the event to append or raise EngineError: `play`, `undo`, `leave`.
+    `stats`, and `catalog()`, its line of the host's catalog.
+    Commands return the event to append or raise EngineError: a move is checked once into the
+    game's own move value (`check_move`), then made an event (`play_move`); `undo`, `leave`.
+    Anything more (a clock, chance, actions, computer players, hints, records, GTP) is a
+    capability of its own (`engine.capabilities`), declared by the game and found by type.
+    `BaseRules` supplies what can be derived from the core (`play` from a move's text,
+    `legal_json`, `ladder`, `can_undo`, `perft`) and a default for every capability's verbs.
     """
 
     game: str
@@ -423,56 +440,35 @@ class Rules(Protocol[S]):
 
     # commands (`now`: the host's wall clock in seconds, for games with a clock; None in
     # analysis and tests)
-    def play(self, state: S, seat: int, move: str, *, now: float | None = None) -> Event: ...
+    def check_move(self, state: S, seat: int, text: str) -> Any: ...
+    def play_move(self, state: S, seat: int, move: Any, *, now: float | None = None) -> Event: ...
     def undo(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
     def leave(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
-    def act(self, state: S, seat: int, action: str, *, now: float | None = None) -> Event: ...
-    def available_actions(self, state: S, seat: int) -> list[str]: ...
-
-    # time: when the host must call `expire` (a clock's flag), and what a host that was down
-    # appends when it starts again (a clock restarted without charging the downtime)
-    def deadline(self, state: S) -> float | None: ...
-    def expire(self, state: S, now: float) -> Event | None: ...
-    def resume(self, state: S, now: float) -> Event | None: ...
-
-    # chance: the event the host draws when the game needs one (a deal of marbles)
-    def chance(self, state: S, rng: random.Random) -> Event | None: ...
-
-    # leaving: the computer level that takes over a seat that left (None: nobody)
-    def replacement_level(self, state: S, seat: int) -> int | None: ...
 
     # queries
-    def seats(self, state: S) -> int: ...
+    def legal(self, state: S, seat: int, query: str | None = None) -> list[dict[str, Any]]: ...
     def to_move(self, state: S) -> int | None: ...
     def is_over(self, state: S) -> bool: ...
     def outcome(self, state: S) -> Outcome: ...
     def left(self, state: S) -> frozenset[int]: ...
-    def can_undo(self, state: S, seat: int) -> bool: ...
-    def legal(self, state: S, seat: int, query: str | None = None) -> list[dict[str, Any]]: ...
-    def legal_json(self, state: S, seat: int, query: str | None = None) -> bytes: ...
     def public_view(self, state: S) -> PublicView: ...
     def step(self, state: S, event: Event) -> Step: ...
     def picture(self, state: S) -> Picture: ...
-    def ladder(self, state: S) -> tuple[LadderSeat, ...]: ...
-
-    # computer players
-    def choose_move(self, state: S, seat: int, *, level: int, seed: int) -> str | None: ...
-    def hint(self, state: S, seat: int) -> str | None: ...
-    def warm_up(self) -> float: ...
-    def prepare_host(self) -> None: ...
-
-    # records besides the JSON log
-    def export(self, game: Game, fmt: str) -> str: ...
-    def read(self, text: str) -> Game | None: ...
-
-    # testing a move generator
-    def perft(self, variant: str, depth: int, moves: tuple[str, ...] = ()) -> int: ...
+    def catalog(self) -> dict[str, Any]: ...
 
 
-class BaseRules:
-    """Defaults for the verbs a game can do without. Subclasses set the catalog attributes
-    and implement the fold, the commands and the queries the defaults rely on
-    (`legal`, `public_view`, `outcome`)."""
+#: The verbs of the required core, in the order above (the tests hold every game to them).
+CORE = ("initial_state", "apply", "check_move", "play_move", "undo", "leave", "legal",
+        "to_move", "is_over", "outcome", "left", "public_view", "step", "picture", "catalog")
+
+
+class BaseRules(Perft):
+    """The base every game's rules derive from: what follows from the core (`play` from a
+    move's text, `legal_json`, `ladder`, `can_undo`, `perft`), the seat checks the games
+    share (`check_seat`, `check_open`, `check_turn`, `check_leave`, `check_undo_seat`), and
+    a default for every capability's verbs, so a host that calls one on a game without that
+    capability gets "nothing" (no deadline, no chance, no hint). Subclasses set the catalog
+    attributes, implement the core (`Rules`) and name their capabilities among their bases."""
 
     game: str = ""
     title: str = ""
@@ -498,6 +494,63 @@ class BaseRules:
     #: host skips); a game without passing has no Pass button.
     passing: bool = False
 
+    # -- commands: a move's text checked once into the game's move value, then its event ----
+    def check_move(self, state, seat: int, text: str) -> Any:
+        """`text` as this game's move value if `seat` may play it now; EngineError saying
+        why not. The default keeps the text, for a game that writes `play` itself."""
+        return text
+
+    def play_move(self, state, seat: int, move: Any, *, now: float | None = None) -> Event:
+        """The event to append for `move`, a value `check_move` gave for this state and seat
+        (not checked again). The default, for a game that writes `play` itself: `play`."""
+        if type(self).play is BaseRules.play:
+            raise NotImplementedError(f"{type(self).__name__} writes neither play_move nor play")
+        return self.play(state, seat, move, now=now)
+
+    def play(self, state, seat: int, move: str, *, now: float | None = None) -> Event:
+        """The event to append for the move written `move`: `check_move`, then `play_move`."""
+        return self.play_move(state, seat, self.check_move(state, seat, move), now=now)
+
+    # -- the seat checks every game repeats ------------------------------------------------
+    @staticmethod
+    def check_seat(seat: int, seats: int) -> None:
+        """BadSeatError unless `seat` is a whole number from 1 to `seats`."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= seats:
+            which = "1 or 2" if seats == 2 else f"1 to {seats}"
+            raise BadSeatError(f"seat must be {which}", seat=seat)
+
+    def check_open(self, state, seat: int, seats: int) -> None:
+        """A seat of the game, still at the table, the game not over."""
+        self.check_seat(seat, seats)
+        if seat in self.left(state):
+            raise SeatLeftError(f"seat {seat} has left this game")
+        if self.is_over(state):
+            raise GameOverError("the game is over")
+
+    def check_turn(self, state, seat: int, seats: int) -> None:
+        """Before a move: `check_open`, and it is the seat's turn (`to_move`)."""
+        self.check_open(state, seat, seats)
+        to_move = self.to_move(state)
+        if seat != to_move:
+            raise NotYourTurnError(f"it is seat {to_move}'s turn, not seat {seat}'s",
+                                   to_move=to_move)
+
+    def check_leave(self, state, seat: int, seats: int) -> None:
+        """Before leaving: a seat of the game, still at the table, the game not over."""
+        self.check_seat(seat, seats)
+        if seat in self.left(state):
+            raise SeatLeftError(f"seat {seat} has already left")
+        if self.is_over(state):
+            raise GameOverError("the game is over")
+
+    def check_undo_seat(self, state, seat: int, seats: int) -> None:
+        """Before a takeback: a seat of the game, still at the table (whether it has a move
+        to take back is the game's own check)."""
+        self.check_seat(seat, seats)
+        if seat in self.left(state):
+            raise SeatLeftError(f"seat {seat} has left this game")
+
+    # -- capabilities' defaults --------------------------------------------------------------
     def act(self, state, seat: int, action: str, *, now: float | None = None) -> Event:
         raise EngineError(f"{self.title} has no action {action!r}",
                           actions=list(self.actions))

@@ -17,10 +17,15 @@ import threading
 
 def gtp_variants() -> list[str]:
     """The variants of every registered game that speaks GTP."""
-    from engine import registry
+    return [v for rules in gtp_games() for v in rules.variants]
 
-    return [v for rules in registry.games() if hasattr(rules, "gtp_session")
-            for v in rules.variants]
+
+def gtp_games() -> list:
+    """Every registered game that speaks GTP (declares the `Gtp` capability)."""
+    from engine import registry
+    from engine.capabilities import Gtp, capability
+
+    return [rules for rules in registry.games() if capability(rules, Gtp) is not None]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,15 +51,18 @@ def run(args: argparse.Namespace) -> int:
     """
     from datetime import date
 
-    from engine import registry
+    from engine.capabilities import Computer, capability
 
-    rules = registry.game_of_variant(args.game)
+    rules = next(r for r in gtp_games() if args.game in r.variants)
+    computer = capability(rules, Computer)
     warmed = threading.Event()
-    if args.seed is not None:
-        rules.warm_up()
+    if computer is None:
+        warmed.set()
+    elif args.seed is not None:
+        computer.warm_up()
         warmed.set()
     else:
-        threading.Thread(target=_warm_up, args=(rules, warmed), daemon=True,
+        threading.Thread(target=_warm_up, args=(computer, warmed), daemon=True,
                          name="warm-up").start()
     session = rules.gtp_session(args.game, level=args.level, seed=args.seed,
                                 read_file=read_file, write_file=write_file,
@@ -73,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _warm_up(rules, warmed: threading.Event) -> None:
+def _warm_up(computer, warmed: threading.Event) -> None:
     try:
-        rules.warm_up()
+        computer.warm_up()
     finally:
         warmed.set()
 

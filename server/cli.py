@@ -61,6 +61,7 @@ class PerftCommand:
 def perft(game: str, variant: str, depth: int, moves: list[str]) -> int:
     """Print the game's perft count; 2 (with a message on stderr) if it cannot."""
     from engine import registry
+    from engine.capabilities import Perft, capability
     from engine.errors import EngineError
 
     try:
@@ -68,12 +69,12 @@ def perft(game: str, variant: str, depth: int, moves: list[str]) -> int:
     except EngineError as e:
         print(e.message, file=sys.stderr)
         return 2
-    count = getattr(rules, "perft", None)
-    if count is None:
+    counter = capability(rules, Perft)
+    if counter is None:
         print(f"{rules.title} does not count move sequences", file=sys.stderr)
         return 2
     try:
-        print(count(variant, depth, tuple(moves)))
+        print(counter.perft(variant, depth, tuple(moves)))
     except EngineError as e:
         print(e.message, file=sys.stderr)
         return 2
@@ -111,6 +112,7 @@ class ReplayCommand:
 
 def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | None) -> int:
     """Write one stored game as `fmt`; 2 (with a message on stderr) if it cannot."""
+    from engine.capabilities import Records, capability
     from engine.errors import EngineError
     from server.store import load_game
     from server.store.sqlite import SqliteStore
@@ -135,14 +137,16 @@ def export(game_id: str, data_dir: str | None, fmt: str | None, output: str | No
     finally:
         store.close()
     rules = game.rules
-    offered = ["json", *rules.formats]
-    fmt = fmt or next(iter(rules.formats), "json")
+    records = capability(rules, Records)
+    formats = list(rules.formats) if records is not None else []
+    offered = ["json", *formats]
+    fmt = fmt or next(iter(formats), "json")
     if fmt not in offered:
         print(f"{rules.title} games export as {', '.join(offered)}, not {fmt}",
               file=sys.stderr)
         return 2
     try:
-        text = game.to_json() if fmt == "json" else rules.export(game, fmt)
+        text = game.to_json() if records is None or fmt == "json" else records.export(game, fmt)
     except EngineError as e:
         print(f"game {game_id}: {e.message}", file=sys.stderr)
         return 2

@@ -140,11 +140,12 @@ def settle() -> None:
     import gc
 
     from engine import registry
+    from engine.capabilities import HostPreparation, capability
 
     for rules in registry.games():
-        prepare = getattr(rules, "prepare_host", None)
-        if prepare is not None:
-            prepare()
+        host = capability(rules, HostPreparation)
+        if host is not None:
+            host.prepare_host()
     gc.collect()
     gc.freeze()
     # A full collection walks every socket's greenlets and their suspended stacks: 40–60 ms

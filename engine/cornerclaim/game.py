@@ -8,6 +8,7 @@ without a loop back to this one.
 
 from __future__ import annotations
 
+from ..capabilities import Computer, Gtp, Hints, QuickMove, Records
 from ..rules import LevelSpec
 from . import ai
 from .gtp import GtpSession
@@ -25,7 +26,7 @@ def _level_specs() -> dict[int, LevelSpec]:
             for n, lv in ai.LEVELS.items()}
 
 
-class CornerClaim(CornerClaimRules):
+class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp):
     """Corner Claim with its computer levels, hints, records and GTP."""
 
     hint_level = 3

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .. import errors as E
+from ..capabilities import HostPreparation
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -165,7 +166,7 @@ SMALL_WINDOW_LIMIT = 8_000
 _FRAGMENTS: dict[object, list[bytes | None]] = {}
 
 
-class CornerClaimRules(BaseRules):
+class CornerClaimRules(BaseRules, HostPreparation):
     """Corner Claim for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -226,11 +227,13 @@ class CornerClaimRules(BaseRules):
                      _next_to_move(state.variant, pos, placements, left))
 
     # -- commands --------------------------------------------------------------------------
-    def play(self, state: State, seat: int, move: str, *,
-             now: float | None = None) -> PiecePlaced:
-        """Check `move` (cells in Pentobi notation) for `seat`; return the event to append."""
-        m = self.check_placement(state, seat, move)
-        return PiecePlaced(seq=state.seq + 1, seat=seat, move=state.move_str(m))
+    def check_move(self, state: State, seat: int, text: str) -> int:
+        """The move id of `text` (cells in Pentobi notation) if `seat` may place it now."""
+        return self.check_placement(state, seat, text)
+
+    def play_move(self, state: State, seat: int, move: int, *,
+                  now: float | None = None) -> PiecePlaced:
+        return PiecePlaced(seq=state.seq + 1, seat=seat, move=state.move_str(move))
 
     def undo(self, state: State, seat: int, *, count: int = 1,
              now: float | None = None) -> MoveTakenBack:
@@ -317,9 +320,6 @@ class CornerClaimRules(BaseRules):
                 f"point{'s' * (margin != 1)}")
 
     # -- the seam: what the host, replays and ladder read -----------------------------------
-    def seats(self, state: State) -> int:
-        return state.nu_seats
-
     def to_move(self, state: State) -> int | None:
         return state.to_move
 
@@ -468,31 +468,16 @@ class CornerClaimRules(BaseRules):
         return move
 
     def _check_seat(self, state: State, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= state.nu_seats:
-            raise E.BadSeatError(f"seat must be 1 to {state.nu_seats}", seat=seat)
+        self.check_seat(seat, state.nu_seats)
 
     def _check_turn(self, state: State, seat: int) -> None:
-        self._check_seat(state, seat)
-        if seat in state.left:
-            raise E.SeatLeftError(f"seat {seat} has left this game")
-        if state.is_over:
-            raise E.GameOverError("the game is over")
-        if seat != state.to_move:
-            raise E.NotYourTurnError(
-                f"it is seat {state.to_move}'s turn, not seat {seat}'s", to_move=state.to_move
-            )
+        self.check_turn(state, seat, state.nu_seats)
 
     def _check_leave(self, state: State, seat: int) -> None:
-        self._check_seat(state, seat)
-        if seat in state.left:
-            raise E.SeatLeftError(f"seat {seat} has already left")
-        if state.is_over:
-            raise E.GameOverError("the game is over")
+        self.check_leave(state, seat, state.nu_seats)
 
     def _check_undo(self, state: State, seat: int, from_seq: int) -> None:
-        self._check_seat(state, seat)
-        if seat in state.left:
-            raise E.SeatLeftError(f"seat {seat} has left this game")
+        self.check_undo_seat(state, seat, state.nu_seats)
         if state.nu_seats == 2 and state.left:
             raise E.GameOverError("the game is over")
         if not any(q == from_seq and s == seat for q, s, _ in state.placements):

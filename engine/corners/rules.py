@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
 from .. import errors as E
+from ..capabilities import Actions, Clocked, Computer, Hints, Takebacks
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -305,7 +306,7 @@ def _check_ms(value, what: str) -> None:
         raise E.LogError(f"{what}: at_ms must be a whole number of milliseconds, not {value!r}")
 
 
-class CornersRules(BaseRules):
+class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks):
     """Corners (Ugolki) for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -458,13 +459,26 @@ class CornersRules(BaseRules):
                        last_at_ms=state.last_at_ms, draw_offer=None)
 
     # -- commands --------------------------------------------------------------------------
-    def play(self, state: State, seat: int, move: str, *, now: float | None = None) -> Moved:
-        """Check `move` (a full path or from–to) for `seat`; the event carries its canonical
-        path."""
+    def check_move(self, state: State, seat: int, text: str) -> tuple[int, ...]:
+        """The canonical path of `text` (a full path or from–to) if `seat` may move it now
+        (its clock aside: that is the time the move is made, `play_move`'s)."""
+        self._check_turn(state, seat, None)
+        return self.resolve(state, seat, text)
+
+    def play_move(self, state: State, seat: int, move: tuple[int, ...], *,
+                  now: float | None = None) -> Moved:
+        """The event of the path `move`, made at `now`: TimeUpError if the seat's clock ran
+        out first."""
         at = to_ms(now)
-        self._check_turn(state, seat, at)
-        path = self.resolve(state, seat, move)
-        return Moved(seq=state.seq + 1, seat=seat, move=path_text(path), at_ms=at)
+        if state.flag_down(at):
+            raise E.TimeUpError(f"seat {seat}'s time is up", seat=seat)
+        return Moved(seq=state.seq + 1, seat=seat, move=path_text(move), at_ms=at)
+
+    def play(self, state: State, seat: int, move: str, *, now: float | None = None) -> Moved:
+        """`move`'s event at `now`; a seat whose time is up hears so before anything else
+        about its move."""
+        self._check_turn(state, seat, to_ms(now))
+        return self.play_move(state, seat, self.resolve(state, seat, move), now=now)
 
     def undo(self, state: State, seat: int, *, now: float | None = None) -> MoveTakenBack:
         """Take back `seat`'s latest move and every move after it."""
@@ -527,9 +541,6 @@ class CornersRules(BaseRules):
         return ClockResumed(seq=state.seq + 1, at_ms=to_ms(now))
 
     # -- queries ---------------------------------------------------------------------------
-    def seats(self, state: State) -> int:
-        return 2
-
     def to_move(self, state: State) -> int | None:
         return state.to_move
 
@@ -738,28 +749,18 @@ class CornersRules(BaseRules):
             seen.add(b)
 
     def _check_seat(self, state: State, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (1, 2):
-            raise E.BadSeatError("seat must be 1 or 2", seat=seat)
+        self.check_seat(seat, 2)
 
     def _check_open(self, state: State, seat: int) -> None:
-        self._check_seat(state, seat)
-        if seat in state.left:
-            raise E.SeatLeftError(f"seat {seat} has left this game")
-        if state.over:
-            raise E.GameOverError("the game is over")
+        self.check_open(state, seat, 2)
 
     def _check_turn(self, state: State, seat: int, at_ms: int | None) -> None:
-        self._check_open(state, seat)
-        if seat != state.to_move:
-            raise E.NotYourTurnError(
-                f"it is seat {state.to_move}'s turn, not seat {seat}'s", to_move=state.to_move)
+        self.check_turn(state, seat, 2)
         if state.flag_down(at_ms):
             raise E.TimeUpError(f"seat {seat}'s time is up", seat=seat)
 
     def _check_undo(self, state: State, seat: int, from_seq: int) -> None:
-        self._check_seat(state, seat)
-        if seat in state.left:
-            raise E.SeatLeftError(f"seat {seat} has left this game")
+        self.check_undo_seat(state, seat, 2)
         if state.end is not None and state.end[0] not in MOVE_ENDS:
             raise E.GameOverError(f"the game is over ({state.end[0]})")
         refusal = self.takeback_refusal(state)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
 from .. import errors as E
+from ..capabilities import Chance, Computer, Hints, Replacement
 from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -225,7 +226,7 @@ def _level_specs() -> dict[int, LevelSpec]:
     return {n: LevelSpec(n, lv.name, lv.description, lv.seconds) for n, lv in LEVELS.items()}
 
 
-class MarblesRules(BaseRules):
+class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement):
     """Corner, the marble game, for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -360,10 +361,14 @@ class MarblesRules(BaseRules):
         return replace(back, seq=event.seq, left=state.left)
 
     # -- commands --------------------------------------------------------------------------
-    def play(self, state: State, seat: int, move: str, *, now: float | None = None) -> Moved:
-        """Check `move` for `seat`; the event carries it as written canonically (`c`, `4`
-        or `c4`)."""
-        line, cell = self.resolve(state, seat, move)
+    def check_move(self, state: State, seat: int, text: str) -> tuple[int, int | None]:
+        """(`seat`'s new line, the cell it takes or None) if `seat` may play `text` now."""
+        return self.resolve(state, seat, text)
+
+    def play_move(self, state: State, seat: int, move: tuple[int, int | None], *,
+                  now: float | None = None) -> Moved:
+        """The event carries the move as written canonically (`c`, `4` or `c4`)."""
+        line, cell = move
         return Moved(seq=state.seq + 1, seat=seat, move=state.move_text(seat, line, cell))
 
     def undo(self, state: State, seat: int, *, now: float | None = None) -> MoveTakenBack:
@@ -392,9 +397,6 @@ class MarblesRules(BaseRules):
         return RoundDealt(seq=state.seq + 1, round=number, setup=setup)
 
     # -- queries ---------------------------------------------------------------------------
-    def seats(self, state: State) -> int:
-        return state.seats
-
     def to_move(self, state: State) -> int | None:
         return state.to_move
 
@@ -663,15 +665,10 @@ class MarblesRules(BaseRules):
         return line, cell
 
     def _check_seat(self, state: State, seat: int) -> None:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= state.seats:
-            raise E.BadSeatError(f"seat must be 1 to {state.seats}", seat=seat)
+        self.check_seat(seat, state.seats)
 
     def _check_open(self, state: State, seat: int) -> None:
-        self._check_seat(state, seat)
-        if seat in state.left:
-            raise E.SeatLeftError(f"seat {seat} has left this game")
-        if state.over:
-            raise E.GameOverError("the game is over")
+        self.check_open(state, seat, state.seats)
 
     def _check_turn(self, state: State, seat: int) -> None:
         self._check_seat(state, seat)

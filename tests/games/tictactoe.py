@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from engine import registry
+from engine.capabilities import Computer
 from engine.core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from engine.errors import (
     EngineError,
@@ -88,7 +89,7 @@ def name(x: int, y: int) -> str:
     return f"{COLUMNS[x]}{y + 1}"
 
 
-class TicTacToeRules(BaseRules):
+class TicTacToeRules(BaseRules, Computer):
     game = GAME
     title = "Tic-tac-toe"
     palette = {"cross": ColourSpec("#c2410c", "#fff", "✕"),
@@ -141,9 +142,11 @@ class TicTacToeRules(BaseRules):
         if not any(q == from_seq and s == seat for q, s, _, _ in state.marks):
             raise NothingToUndoError(f"seat {seat} has no mark to take back")
 
-    def play(self, state: State, seat: int, move: str, *, now=None) -> Marked:
-        x, y = self._check_mark(state, seat, move)
-        return Marked(seq=state.seq + 1, seat=seat, move=name(x, y))
+    def check_move(self, state: State, seat: int, text: str) -> tuple[int, int]:
+        return self._check_mark(state, seat, text)
+
+    def play_move(self, state: State, seat: int, move: tuple[int, int], *, now=None) -> Marked:
+        return Marked(seq=state.seq + 1, seat=seat, move=name(*move))
 
     def undo(self, state: State, seat: int, *, now=None) -> MoveTakenBack:
         own = [q for q, s, _, _ in state.marks if s == seat]
@@ -155,9 +158,6 @@ class TicTacToeRules(BaseRules):
     def leave(self, state: State, seat: int, *, now=None) -> PlayerLeft:
         self._check_seated(state, seat)
         return PlayerLeft(seq=state.seq + 1, seat=seat)
-
-    def seats(self, state: State) -> int:
-        return 2
 
     def to_move(self, state: State) -> int | None:
         return state.to_move

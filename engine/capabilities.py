@@ -1,0 +1,117 @@
+"""What a game may do beyond the required core (`engine.rules.Rules`), one small protocol per
+capability.
+
+A game says which it has by naming them among its bases, next to `BaseRules`:
+
+    class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks): ...
+
+and the host asks with `capability(rules, Clocked)`, which gives the rules typed as that
+capability, or None if the game did not declare it. It is a question about the game's type,
+never about which attributes an object happens to have: `BaseRules` keeps a default for every
+verb here (a game without a clock has no deadline), so probing for a method would find one on
+every game.
+
+Each protocol names the verbs the host calls for it:
+
+- `Clocked`: a clock the host must watch (`deadline`, `expire`, `resume`).
+- `Chance`: events the host draws at random (`chance`: a deal of marbles).
+- `Actions`: a seat's own actions besides moving (`act`, `available_actions`,
+  `computer_action`; the names in `actions`).
+- `Computer`: computer players (`choose_move` at a level of `levels`, `warm_up` in a worker).
+- `QuickMove`: a quick answer while `warm_up` still runs (`quick_move`).
+- `Replacement`: the computer plays on for a seat that left (`replacement_level`).
+- `HostPreparation`: work a long-running host does once before taking requests
+  (`prepare_host`).
+- `Hints`: a hint for the seat to move (`hint`, answered at `hint_level`).
+- `Takebacks`: a reason the game refuses every takeback now (`takeback_refusal`).
+- `Records`: game records besides the JSON log (`export`, `read`; the formats in `formats`).
+- `Gtp`: a Go Text Protocol session (`gtp_session`).
+- `Perft`: counting move sequences to test a move generator (`perft`; `BaseRules` has one
+  that walks the core, so every game built on it has it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from .core import Event, Game
+
+S = TypeVar("S")
+K = TypeVar("K")
+
+
+class Clocked(Protocol[S]):
+    def deadline(self, state: S) -> float | None: ...
+    def expire(self, state: S, now: float) -> Event | None: ...
+    def resume(self, state: S, now: float) -> Event | None: ...
+
+
+class Chance(Protocol[S]):
+    def chance(self, state: S, rng: random.Random) -> Event | None: ...
+
+
+class Actions(Protocol[S]):
+    actions: tuple[str, ...]
+
+    def act(self, state: S, seat: int, action: str, *, now: float | None = None) -> Event: ...
+    def available_actions(self, state: S, seat: int) -> list[str]: ...
+    def computer_action(self, state: S, seat: int) -> str | None: ...
+
+
+class Computer(Protocol[S]):
+    def choose_move(self, state: S, seat: int, *, level: int, seed: int) -> str | None: ...
+    def warm_up(self) -> float: ...
+
+
+class QuickMove(Protocol[S]):
+    def quick_move(self, state: S, seat: int, *, level: int, seed: int) -> str | None: ...
+
+
+class Replacement(Protocol[S]):
+    def replacement_level(self, state: S, seat: int) -> int | None: ...
+
+
+class HostPreparation(Protocol):
+    def prepare_host(self) -> None: ...
+
+
+class Hints(Protocol[S]):
+    hint_level: int | None
+
+    def hint(self, state: S, seat: int) -> str | None: ...
+
+
+class Takebacks(Protocol[S]):
+    def takeback_refusal(self, state: S) -> str | None: ...
+
+
+class Records(Protocol):
+    def export(self, game: Game, fmt: str) -> str: ...
+    def read(self, text: str) -> Game | None: ...
+
+
+class Gtp(Protocol):
+    def gtp_session(self, variant: str, **options: Any) -> Any: ...
+
+
+class Perft(Protocol):
+    def perft(self, variant: str, depth: int, moves: tuple[str, ...] = ()) -> int: ...
+
+
+#: Every capability, for the tests and the docs.
+CAPABILITIES: tuple[type, ...] = (Clocked, Chance, Actions, Computer, QuickMove, Replacement,
+                                  HostPreparation, Hints, Takebacks, Records, Gtp, Perft)
+
+
+def capability(rules: Any, kind: type[K]) -> K | None:
+    """`rules` as the capability `kind` if its game declares it (names it among its bases),
+    else None."""
+    return rules if kind in type(rules).__mro__ else None  # type: ignore[return-value]
+
+
+def capabilities(rules: Any) -> tuple[type, ...]:
+    """The capabilities `rules`' game declares, in `CAPABILITIES` order."""
+    mro = type(rules).__mro__
+    return tuple(kind for kind in CAPABILITIES if kind in mro)

@@ -1,0 +1,155 @@
+"""The seam between the host and a game: a small required core, optional capabilities found by
+type (never by probing an object for a method), and the shared seat checks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import tests.games.tictactoe  # noqa: F401 - the test-only game registers itself
+from engine import registry
+from engine.capabilities import (
+    CAPABILITIES,
+    Actions,
+    Chance,
+    Clocked,
+    Computer,
+    Gtp,
+    Hints,
+    HostPreparation,
+    Perft,
+    QuickMove,
+    Records,
+    Replacement,
+    Takebacks,
+    capabilities,
+    capability,
+)
+from engine.core import Game
+from engine.errors import BadSeatError, GameOverError, NotYourTurnError, SeatLeftError
+from engine.rules import CORE, BaseRules, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def protocol_methods(proto: type) -> set[str]:
+    return {name for name, value in vars(proto).items()
+            if callable(value) and not name.startswith("_")}
+
+
+def test_the_required_core_has_at_most_fifteen_methods():
+    assert protocol_methods(Rules) == set(CORE)
+    assert len(CORE) <= 15
+
+
+def test_every_game_writes_the_core():
+    for rules in registry.games():
+        for verb in CORE:
+            assert callable(getattr(rules, verb)), (rules.game, verb)
+        mine = type(rules).__mro__[:type(rules).__mro__.index(BaseRules)]
+        for verb in ("initial_state", "apply", "check_move", "play_move", "undo", "leave",
+                     "legal", "to_move", "is_over", "outcome", "left", "public_view"):
+            assert any(verb in vars(cls) for cls in mine), (rules.game, verb)
+
+
+def test_capabilities_are_small_and_apart_from_the_core():
+    for kind in CAPABILITIES:
+        verbs = protocol_methods(kind)
+        assert 1 <= len(verbs) <= 3, kind
+        assert not verbs & set(CORE), kind
+
+
+def test_each_game_declares_what_it_does():
+    declared = {rules.game: {k.__name__ for k in capabilities(rules)}
+                for rules in registry.games()}
+    assert declared["cornerclaim"] == {"Computer", "QuickMove", "HostPreparation", "Hints",
+                                       "Records", "Gtp", "Perft"}
+    assert declared["corners"] == {"Clocked", "Actions", "Computer", "Hints", "Takebacks",
+                                   "Perft"}
+    assert declared["marbles"] == {"Chance", "Computer", "Replacement", "Hints", "Perft"}
+    assert declared["tictactoe"] == {"Computer", "Perft"}
+
+
+@pytest.mark.parametrize("kind", [k for k in CAPABILITIES if k is not Perft])
+def test_a_declared_capability_is_the_game_s_own_and_an_undeclared_one_is_not(kind):
+    """A game that declares a capability writes its verbs (not BaseRules' defaults of
+    "nothing"); a game that writes one of them declares it."""
+    for rules in registry.games():
+        mine = type(rules).__mro__[:type(rules).__mro__.index(BaseRules)]
+        written = {verb for verb in protocol_methods(kind)
+                   if any(verb in vars(cls) for cls in mine if cls not in CAPABILITIES)}
+        if kind is Hints:  # BaseRules' hint asks the computer at the game's hint level
+            assert (capability(rules, kind) is None) == (rules.hint_level is None), rules.game
+            continue
+        if capability(rules, kind) is None:
+            assert not written, (rules.game, kind.__name__, written)
+        elif kind is Computer:  # a computer may do without a warm-up
+            assert "choose_move" in written, rules.game
+        else:
+            assert written == protocol_methods(kind), (rules.game, kind.__name__)
+
+
+def test_capability_gives_the_rules_or_none():
+    corners = registry.get("corners")
+    assert capability(corners, Clocked) is corners
+    assert capability(corners, Chance) is None
+    assert capability(registry.get("marbles"), Replacement) is registry.get("marbles")
+    assert capability(registry.get("cornerclaim"), Gtp) is registry.get("cornerclaim")
+    for kind in (Actions, Records, QuickMove, HostPreparation, Takebacks):
+        assert capability(registry.get("tictactoe"), kind) is None
+    assert capability(registry.get("tictactoe"), Hints) is None
+    assert capability(object(), Perft) is None
+
+
+def test_a_move_is_checked_once_into_the_game_s_value_then_made_an_event():
+    for game_id, text in (("cornerclaim", None), ("corners", None), ("marbles", None),
+                          ("tictactoe", "b2")):
+        rules = registry.get(game_id)
+        variant = next(iter(rules.variants))
+        game = Game.new(game_id, variant)
+        state = game.state
+        if rules.to_move(state) is None:  # a deal first
+            import random
+            state = rules.apply(state, rules.chance(state, random.Random(1)))
+        seat = rules.to_move(state)
+        text = text or rules.legal(state, seat)[0]["move"]
+        move = rules.check_move(state, seat, text)
+        event = rules.play_move(state, seat, move)
+        assert event == rules.play(state, seat, text)
+        assert rules.apply(state, event) is not None
+
+
+def test_the_shared_seat_checks():
+    rules = registry.get("cornerclaim")
+    state = Game.new("cornerclaim", "duo").state
+    with pytest.raises(BadSeatError, match="seat must be 1 or 2"):
+        rules.check_seat(3, 2)
+    with pytest.raises(BadSeatError, match="seat must be 1 to 4"):
+        rules.check_seat(True, 4)
+    with pytest.raises(NotYourTurnError):
+        rules.check_turn(state, 2, 2)
+    left = rules.apply(state, rules.leave(state, 2))
+    with pytest.raises(GameOverError):
+        rules.check_turn(left, 1, 2)
+    with pytest.raises(SeatLeftError, match="has already left"):
+        rules.check_leave(left, 2, 2)
+    with pytest.raises(SeatLeftError, match="has left this game"):
+        rules.check_undo_seat(left, 2, 2)
+
+
+#: The paths that must hold a game only through the core and `capability`.
+OWN_PATHS = ("gtp", "replays", "server/cli.py", "server/serve.py")
+PROBE = re.compile(r"\b(getattr|hasattr)\(\s*[\w.]*rules\b")
+
+
+def test_no_probe_for_a_method_on_a_rules_object():
+    found = []
+    for path in OWN_PATHS:
+        p = ROOT / path
+        for f in ([p] if p.is_file() else sorted(p.rglob("*.py"))):
+            for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+                if PROBE.search(line):
+                    found.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert found == []
