@@ -68,31 +68,32 @@ export function turnControls(on) {
 }
 
 /** The game's own actions (resign, offer a draw…) for this phone's seats: a button per
- *  action the host says a seat may take now (seats[].actions), labelled from the catalog's
- *  `actions`; one with a `confirm` (and resign) asks first in `dialog`. `send(seat, name)`
- *  posts it. Returns {el, render({state, entry, seats, busy, colourOf})}. */
+ *  action the host says a seat may take now (seats[].actions), once the game's board module is
+ *  loaded. Their words come from the catalog's `actions` (a list of names, of {name, label,
+ *  confirm}, or name → label), else from the board module's `actions` (name → {label, confirm,
+ *  danger}), else from the name; one with a `confirm` asks first in `dialog`. `send(seat,
+ *  name)` posts it. Returns {el, render({state, entry, board, seats, busy, colourOf})}. */
 export function gameActions({ dialog, send }) {
   const el = h("div.controls.actions", { "data-testid": "actions", role: "group", "aria-label": "Game actions",
     hidden: true });
   let entry = null;
+  let board = null;
   let colourOf = () => "";
   let shownKey = "";
 
-  /** An action's label from the catalog (a list of names, of {name, label}, or name → label). */
-  function label(name) {
+  /** What the catalog and the board module say of an action: {label, confirm, danger}. */
+  function words(name) {
     const list = entry?.actions;
     const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name)
       : list && typeof list === "object" ? { label: list[name] } : null;
-    return found?.label || title(name.replace(/_/g, " "));
+    const own = board?.actions?.[name] || {};
+    return { label: found?.label || own.label || title(name.replace(/_/g, " ")),
+      confirm: found?.confirm ?? own.confirm ?? null, danger: !!own.danger };
   }
-  const confirmText = (name) => {
-    const list = entry?.actions;
-    const found = Array.isArray(list) ? list.find((a) => a && typeof a === "object" && a.name === name) : null;
-    return found?.confirm ?? (name === "resign" ? "The other side wins this game." : null);
-  };
+  const label = (name) => words(name).label;
 
   function ask(seat, name) {
-    const why = confirmText(name);
+    const why = words(name).confirm;
     if (!why) return send(seat, name);
     dialog.replaceChildren(h("h2", { id: "leave-title" }, `${label(name)} as ${title(colourOf(seat))}?`),
       h("p", { "data-testid": "action-text" }, why),
@@ -107,9 +108,11 @@ export function gameActions({ dialog, send }) {
 
   function render(view) {
     entry = view.entry;
+    board = view.board;
     colourOf = view.colourOf;
     const s = view.state;
-    const offers = view.seats.map((seat) => [seat, s.seats[seat - 1]?.actions || []]).filter(([, a]) => a.length);
+    const offers = board ? view.seats.map((seat) => [seat, s.seats[seat - 1]?.actions || []]).filter(([, a]) => a.length)
+      : [];
     const several = offers.length > 1;
     // Rebuilt only when what it offers changes, so focus survives the host's pushes.
     const key = JSON.stringify([offers, view.busy, several, !!entry]);
@@ -119,7 +122,7 @@ export function gameActions({ dialog, send }) {
     el.replaceChildren(...offers.flatMap(([seat, names]) => names.map((name) => {
       const text = several ? `${title(colourOf(seat))}: ${label(name)}` : label(name);
       const b = button(several ? `action-${name}-${seat}` : `action-${name}`, text, text, () => ask(seat, name),
-        name === "resign" ? ".danger" : "");
+        words(name).danger ? ".danger" : "");
       b.disabled = view.busy;
       return b;
     })));

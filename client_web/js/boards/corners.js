@@ -424,6 +424,8 @@ export function createBoard(ctx) {
 
   return {
     render,
+    // The words of its actions' buttons (the shell's): resigning is asked first.
+    actions: { resign: { confirm: "The other side wins this game.", danger: true } },
     seatDetail,
     describeMove,
     numberMove,
