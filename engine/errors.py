@@ -1,6 +1,17 @@
-"""Distinct errors for distinct failures, each with a stable `code` and a human message.
+"""The errors every game shares, each with a stable `code`, a `family` and a human message.
 
-The server maps each code to one HTTP status; the message is shown to players as it is.
+A game's own errors (a rule only it has: Corner Claim's corner contact, Corners' clock) live
+with the game, in its `errors` module, which also offers these shared ones, so a game's rules
+read all their errors from one place. Every error says what kind of refusal it is by its
+`family`:
+
+- "malformed": the request cannot be read (a bad seat, a broken log);
+- "illegal": it can be read but the rules forbid it (a move, an option, a setup);
+- "not_now": it is allowed, but not at this moment (not your turn, the game is over, a
+  stale seq).
+
+The server answers a code by its own status where it has one, else by the family (400, 422,
+409), so it names no game's codes; the message is shown to players as it is.
 """
 
 from __future__ import annotations
@@ -10,6 +21,7 @@ class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 
     code = "engine_error"
+    family = "malformed"
 
     def __init__(self, message: str, **details) -> None:
         super().__init__(message)
@@ -18,49 +30,24 @@ class EngineError(Exception):
 
 
 class NotationError(EngineError):
-    """The move text could not be read as cells in Pentobi's notation."""
+    """The move text could not be read as the game's notation (cells, squares, lines)."""
 
     code = "bad_notation"
+    family = "illegal"
 
 
 class IllegalMoveError(EngineError):
-    """A well-formed placement that the rules forbid; `code` names the rule."""
+    """A well-formed move that the rules forbid; `code` names the rule."""
 
     code = "illegal_move"
-
-
-class NotAPieceError(IllegalMoveError):
-    code = "not_a_piece"
-
-
-class PieceUsedError(IllegalMoveError):
-    code = "piece_used"
-
-
-class OffBoardError(IllegalMoveError):
-    code = "off_board"
-
-
-class OverlapError(IllegalMoveError):
-    code = "overlap"
-
-
-class StartCellError(IllegalMoveError):
-    code = "start_cell"
-
-
-class EdgeContactError(IllegalMoveError):
-    code = "edge_contact"
-
-
-class NoCornerContactError(IllegalMoveError):
-    code = "no_corner_contact"
+    family = "illegal"
 
 
 class TurnError(EngineError):
     """The action is well formed but not allowed now (turn, game over, left seat)."""
 
     code = "turn"
+    family = "not_now"
 
 
 class NotYourTurnError(TurnError):
@@ -75,10 +62,6 @@ class SeatLeftError(TurnError):
     code = "seat_left"
 
 
-class CannotPassError(TurnError):
-    code = "cannot_pass"
-
-
 class NothingToUndoError(TurnError):
     code = "nothing_to_undo"
 
@@ -87,6 +70,7 @@ class StaleSeqError(EngineError):
     """The client acted on an older `seq` than the log's latest."""
 
     code = "stale_seq"
+    family = "not_now"
 
 
 class BadSeatError(EngineError):
@@ -103,69 +87,20 @@ class NoSuchGameError(EngineError):
     """The host offers no game (or no variant) by that name."""
 
     code = "no_such_game"
+    family = "illegal"
 
 
 class BadOptionError(EngineError):
     """A variant option that does not exist or has a value it does not allow."""
 
     code = "bad_option"
+    family = "illegal"
 
 
-class NoSuchPieceError(EngineError):
-    """A piece name that is not one of the game's pieces (a legal-list query)."""
+#: The families, in the order above.
+FAMILIES = ("malformed", "illegal", "not_now")
 
-    code = "bad_piece"
-
-
-class TimeUpError(TurnError):
-    """The clock of the side to move ran out before this: the flag fall comes first."""
-
-    code = "time_up"
-
-
-class TakebackRefusedError(TurnError):
-    """A takeback the game does not allow (Corners: a rated variant played with a clock)."""
-
-    code = "takeback_refused"
-
-
-class NoDrawOfferError(TurnError):
-    """Accepting or declining a draw that the other side has not offered."""
-
-    code = "no_draw_offer"
-
-
-class DrawOfferRefusedError(TurnError):
-    """A draw offer not allowed now (one is pending, or the seat offered since its last move)."""
-
-    code = "draw_offer_refused"
-
-
-class NotYourPieceError(IllegalMoveError):
-    code = "not_your_piece"
-
-
-class UnreachableError(IllegalMoveError):
-    """The piece cannot get to that square by a step or a chain of jumps."""
-
-    code = "unreachable"
-
-
-class NotAChainError(IllegalMoveError):
-    """A path given in full that is not a chain of jumps the piece can make."""
-
-    code = "not_a_chain"
-
-
-class LockInError(IllegalMoveError):
-    """The move would lock in a piece of the other side (no step and no jump left)."""
-
-    code = "locks_in"
-
-
-class BadSetupError(BadOptionError):
-    """A marble setup that is not 36 letters of the right colours in the right numbers
-    (Corner's `setups` option); `details["problem"]` is "type", "length", "letter" or
-    "count"."""
-
-    code = "bad_setup"
+__all__ = ["FAMILIES", "BadOptionError", "BadSeatError", "EngineError", "GameOverError",
+           "IllegalMoveError", "LogError", "NoSuchGameError", "NotationError",
+           "NotYourTurnError", "NothingToUndoError", "SeatLeftError", "StaleSeqError",
+           "TurnError"]

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import errors as E
 from engine.corners import RULES, perft, setup_state
+from engine.corners import errors as E
 from engine.corners.variants import VARIANTS
 
 COLS = "abcdefgh"

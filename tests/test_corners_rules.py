@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from engine import core
-from engine import errors as E
 from engine.core import Game, GameCreated, MoveTakenBack, PlayerLeft
 from engine.corners import (
     RULES,
@@ -19,6 +18,7 @@ from engine.corners import (
     setup_state,
     start_state,
 )
+from engine.corners import errors as E
 from engine.corners.rules import VARIANT_SPECS
 from tests.test_corners_moves import board_from
 

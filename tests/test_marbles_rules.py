@@ -11,9 +11,9 @@ from dataclasses import replace
 import pytest
 
 from engine import core
-from engine import errors as E
 from engine.core import Game, GameCreated, MoveTakenBack, PlayerLeft
 from engine.marbles import RULES, SAMPLE_SETUP, Moved, RoundDealt, new_game, start_state
+from engine.marbles import errors as E
 from engine.marbles.board import (
     BLACK,
     EMPTY,

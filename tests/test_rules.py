@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine import errors as E
 from engine.cornerclaim import RULES, new_game
+from engine.cornerclaim import errors as E
 
 
 def first_moves(variant):

@@ -19,10 +19,13 @@ from .sgf import game_to_sgf, load_game
 #: time per move (docs/performance.md): the one-ply levels answer at once, the searches run
 #: their playouts (longer on the 20×20 boards), level 6 thinks for its 3 s budget.
 LEVEL_SECONDS = {1: 0.01, 2: 0.01, 3: 0.1, 4: 0.3, 5: 1.0, 6: 3.0}
+#: The fixed rating the ladder gives each level, set from their strength against each other
+#: (each level beats the one below it about three games in four, ~200 points).
+LEVEL_RATINGS = {1: 800.0, 2: 1000.0, 3: 1250.0, 4: 1450.0, 5: 1650.0, 6: 1850.0}
 
 
 def _level_specs() -> dict[int, LevelSpec]:
-    return {n: LevelSpec(n, lv.name, lv.description, LEVEL_SECONDS[n])
+    return {n: LevelSpec(n, lv.name, lv.description, LEVEL_SECONDS[n], LEVEL_RATINGS[n])
             for n, lv in ai.LEVELS.items()}
 
 

@@ -10,7 +10,6 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .. import errors as E
 from ..capabilities import HostPreparation
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
@@ -26,6 +25,7 @@ from ..rules import (
     Step,
     VariantSpec,
 )
+from . import errors as E
 from .notation import COLUMNS, cell_name, parse_cells
 from .pieces import PIECE_NAMES, PIECES, SHAPE_INDEX, SINGLE, normalise
 from .position import Position

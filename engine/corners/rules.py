@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from .. import errors as E
 from ..capabilities import Actions, Clocked, Computer, Hints, Takebacks
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
@@ -34,6 +33,7 @@ from ..rules import (
     Step,
     VariantSpec,
 )
+from . import errors as E
 from .board import COLUMNS, alpha_key, name, parse_path, parse_square, path_text
 from .moves import (
     at_home,

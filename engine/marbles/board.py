@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import BadSetupError, NotationError
+from .errors import BadSetupError, NotationError
 
 SIZE = 6
 CELLS = SIZE * SIZE

@@ -21,7 +21,6 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from .. import errors as E
 from ..capabilities import Chance, Computer, Hints, Replacement
 from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
@@ -39,6 +38,7 @@ from ..rules import (
     Team,
     VariantSpec,
 )
+from . import errors as E
 from .board import (
     BLACK,
     CELLS,
