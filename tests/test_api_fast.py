@@ -122,7 +122,7 @@ def test_bigger_boards_match_too(client, variant):
 
 def test_finished_games_beyond_the_most_recent_are_parked_and_fold_again_on_demand(client):
     service = client.application.extensions["cornerclaim"]
-    service.KEEP_FINISHED = 1
+    service.table_set.KEEP_FINISHED = 1
     games, before = [], {}
     for _ in range(3):
         g = create(client, "duo")

@@ -54,7 +54,7 @@ def processes(pg_url, redis_url):
 def heard(service: GameService) -> list[tuple[str, dict]]:
     """What the service announces from now on (its socket layer would push it)."""
     said: list[tuple[str, dict]] = []
-    service.listeners.append(lambda kind, table, payload: said.append((kind, payload)))
+    service.listeners.append(lambda news: said.append((news.kind, news.payload)))
     return said
 
 
@@ -230,7 +230,7 @@ def test_the_phones_of_a_process_that_died_are_announced_gone_by_another(process
     one.join("sid-1", gid, [tokens["1"], tokens["2"]])
     assert [s["connected"] for s in two.state(gid)["seats"]] == [True, True]
     said = heard(one), heard(two)
-    wait_for(lambda: two._tables[gid].presence_seen == (True, True), "a scan of the seats")
+    wait_for(lambda: two.table_set.held()[gid].presence_seen == (True, True), "a scan of the seats")
     one.presence.heartbeat = lambda: None  # the process hangs: nobody vouches for its socket
 
     def pushes() -> list[dict]:
@@ -286,5 +286,5 @@ def test_a_process_started_later_knows_the_takeback_request_waiting(processes):
     one.move(gid, 1, one.legal(gid, 1)["moves"][0]["move"], 1, ann)
     one.undo(gid, 1, 2, ann)
     late, = processes(1)  # starts with the game's request on the record
-    assert late._tables[gid].undo_request.waiting == [2]
+    assert late.table_set.held()[gid].undo_request.waiting == [2]
     assert late.undo_answer(gid, 2, True, bob)["event"]["type"] == "move_taken_back"

@@ -259,7 +259,7 @@ def test_a_deal_left_due_when_the_host_went_down_is_drawn_at_start_up(make_app):
     g = new_marbles(c1, rounds=2, setups=[SAMPLE_SETUP])
     gid = g["id"]
     service = first.extensions["cornerclaim"]
-    service._draw_chance = lambda table: None  # the host dies between the round and the deal
+    service.writes.draw_chance = lambda table: None  # the host dies between the round and the deal
     until_round_over(c1, g, random.Random(3))
     s = state(c1, gid)
     assert s["to_move"] is None and s["status"] == "running"
@@ -335,7 +335,7 @@ def test_a_leaver_whose_seat_was_not_yet_handed_over_is_at_start_up(make_app):
     c1 = first.test_client()
     g = new_marbles(c1, "4p", FOUR, setups=[SAMPLE_SETUP])
     service = first.extensions["cornerclaim"]
-    service._replace_leaver = lambda table, seat: None  # the host dies right after the leave
+    service.seating.replace_leaver = lambda table, seat: None  # the host dies right after the leave
     r = c1.post(f"/api/games/{g['id']}/leave", json={"seat": 2},
                 headers=bearer(g["tokens"]["2"]))
     assert r.status_code == 200 and state(c1, g["id"])["seats"][1]["kind"] == "local"

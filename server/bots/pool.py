@@ -39,6 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from engine import registry
+from server.tables.events import Appended, Scanned, StateChanged, Synced, TableNews
 
 log = logging.getLogger(__name__)
 
@@ -279,9 +280,9 @@ class BotRunner:
         for table in self.service.tables():
             self.poke(table.id)
 
-    def _on_change(self, kind: str, table, payload: dict) -> None:
-        if kind in ("event", "state", "synced", "scanned"):
-            self.poke(table.id)
+    def _on_change(self, news: TableNews) -> None:
+        if isinstance(news, (Appended, StateChanged, Synced, Scanned)):
+            self.poke(news.table.id)
 
     def _due(self, game_id: str, *,
              latest: bool = False) -> tuple[int, int, int, str, str | None] | None:

@@ -23,8 +23,8 @@ import server.tables.views as views
 import server.web.schemas as S
 from server.errors import ApiError, error_body, from_store
 from server.store import StoreError
+from server.tables.events import Appended, PresenceChanged, StateChanged, TableNews, UndoChanged
 from server.tables.service import GameService
-from server.tables.table import Table
 from server.web.limits import RateLimiter
 
 log = logging.getLogger(__name__)
@@ -108,18 +108,19 @@ def init_realtime(socketio: SocketIO, service: GameService,
     """Register the handlers and the broadcast listener; return the `thinking` emitter.
     `limiter` (writes per second per socket) applies to the handlers in WRITES."""
 
-    def emit_state(kind: str, table: Table, payload: dict[str, Any]) -> None:
+    def emit_state(news: TableNews) -> None:
+        table = news.table
         room = table.id
-        if kind == "event":
-            socketio.emit("event", {"game_id": room, "event": payload,
+        if isinstance(news, Appended):
+            socketio.emit("event", {"game_id": room, "event": news.event,
                                     "state": views.game_body(table, service.presence)}, to=room)
-        elif kind == "state":
+        elif isinstance(news, StateChanged):
             socketio.emit("state", {"game_id": room,
                                     "state": views.game_body(table, service.presence)}, to=room)
-        elif kind == "presence":
-            socketio.emit("presence", payload, to=room)
-        elif kind == "undo_request":
-            socketio.emit("undo_request", {"game_id": room, **payload}, to=room)
+        elif isinstance(news, PresenceChanged):
+            socketio.emit("presence", news.body, to=room)
+        elif isinstance(news, UndoChanged):
+            socketio.emit("undo_request", {"game_id": room, **news.body}, to=room)
 
     service.listeners.append(emit_state)
 

@@ -40,6 +40,7 @@ from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
 from server.store import StoreError
+from server.tables.events import Appended, Synced, TableNews
 from server.tables.views import seat_names
 from server.web import attachment
 from server.web.schemas import ErrorSchema, Strict
@@ -312,9 +313,11 @@ def init_ladder(app: Flask, api, service) -> L.Ladder:
     api.register_blueprint(blp)
     ladder = L.Ladder(L.games_from_tables(service.tables(), service.store))
 
-    def on_event(kind: str, table, payload: dict) -> None:
-        # "synced": a game another host process (a shared store) moved on or created
-        if kind not in ("event", "synced") or table.id in ladder or not _is_over(table):
+    def on_event(news: TableNews) -> None:
+        # Synced: a game another host process (a shared store) moved on or created
+        table = news.table
+        if not isinstance(news, (Appended, Synced)) or table.id in ladder \
+                or not _is_over(table):
             return
         try:
             at = L.finish_time(service.store, table.id, time.time())

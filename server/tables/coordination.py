@@ -1,0 +1,331 @@
+"""How the processes of one host agree: one interface, two implementations, chosen at
+start-up (`coordination_for`).
+
+`Local` is one process on its own store (SQLite): a game's lock is its table's lock, the
+table is the truth, every job is this process's. `Shared` is several processes on one
+store (PostgreSQL) and one Redis: before a command or a read acts on a game, under the
+game's lock, the table catches up with the store (`sync`: one indexed read of the game's
+head, its last seq and its record's version; the events after the table's seq and the record
+only when they moved), so it acts on the latest log; a game another process created is
+loaded on first use; a record is changed only at the version this process read (else the
+command is answered `stale_seq`: look again); a pending takeback request is kept on the
+game's record, so any process can answer it; and work that must happen once (a deal, a
+clock's flag) is taken with `once` (a Redis lock with expiry). The seq check of the store is
+what guarantees a move is never appended twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.core import Event, Game
+from engine.errors import EngineError
+from server.errors import ApiError
+from server.store import Head, RecordConflict, StoreUnavailable, load_game
+from server.tables.events import Synced
+from server.tables.table import Table, UndoRequest
+
+if TYPE_CHECKING:
+    from server.tables.core import Core
+
+log = logging.getLogger(__name__)
+
+#: Seconds a process holds a job it took with `once` (a deal, a flag, an expired takeback)
+#: before another may take it up, should this one have died.
+JOB_TTL = 5.0
+
+
+class Once(Protocol):
+    """Takes a job that must be done once by the host's processes."""
+
+    def take(self, job: str, ttl: float) -> bool: ...
+
+    def drop(self, job: str) -> None: ...
+
+
+class NoLock:
+    """Work that must happen once, on a host of one process: every job is this process's
+    (`server.realtime.shared.Once` is the lock of several)."""
+
+    def take(self, job: str, ttl: float) -> bool:
+        return True
+
+    def drop(self, job: str) -> None:
+        pass
+
+
+class Coordination(Protocol):
+    """What the service asks of the host's processes; `Local` and `Shared` answer it."""
+
+    once: Once
+
+    def bind(self, core: Core) -> None:
+        """Start serving `core` (the service's tables and write path)."""
+
+    def start(self, tables: list[Table]) -> None:
+        """At start-up, after the games were folded: their record versions and requests."""
+
+    def locked(self, table: Table, reading: bool) -> Any:
+        """`with coordination.locked(table, reading) as table`: its lock held, caught up."""
+
+    def sync(self, table: Table, head: Head | None = None) -> None:
+        """Catch the table up with the store (the caller holds its lock)."""
+
+    def load_stored(self, game_id: str) -> Table | None:
+        """A game another process created, folded from the store; None if none."""
+
+    def write_record(self, table: Table, write: Callable[..., Any], *args: Any,
+                     **kwargs: Any) -> None:
+        """A change of the game's record or seats through `write` (a store method)."""
+
+    def refresh(self) -> dict[str, Head]:
+        """Load the games other processes created, catch up those that moved."""
+
+    def save_undo(self, table: Table, request: UndoRequest | None) -> None:
+        """Keep the pending takeback request where every process sees it."""
+
+    def take_draw(self, table: Table, chance: Callable[..., Any]) -> bool:
+        """Whether this process draws what chance has made due now."""
+
+    def take_flag(self, table: Table) -> bool:
+        """Whether this process commits what the game's clock made due now."""
+
+    def refused(self, table: Table, before: list[Event]) -> None:
+        """Set the table right after the store refused an append (its seq was taken)."""
+
+    def clocks_running(self) -> bool:
+        """Whether another process of this host is up (its games' clocks never stopped)."""
+
+
+class Local:
+    """One process: the table is the truth; nothing to catch up, every job is ours."""
+
+    def __init__(self, once: Once | None = None,
+                 others_alive: Callable[[], bool] | None = None) -> None:
+        self.once = once if once is not None else NoLock()
+        self._others_alive = others_alive
+
+    def bind(self, core: Core) -> None:
+        self.core = core
+
+    def start(self, tables: list[Table]) -> None:
+        pass
+
+    def locked(self, table: Table, reading: bool) -> Table:
+        return table  # entering it takes its lock
+
+    def sync(self, table: Table, head: Head | None = None) -> None:
+        pass
+
+    def load_stored(self, game_id: str) -> Table | None:
+        return None
+
+    def write_record(self, table: Table, write: Callable[..., Any], *args: Any,
+                     **kwargs: Any) -> None:
+        write(*args, **kwargs)
+
+    def refresh(self) -> dict[str, Head]:
+        return {}
+
+    def save_undo(self, table: Table, request: UndoRequest | None) -> None:
+        pass  # the table's request is the only one
+
+    def take_draw(self, table: Table, chance: Callable[..., Any]) -> bool:
+        return self.once.take(f"chance:{table.id}:{table.game.seq}", JOB_TTL)
+
+    def take_flag(self, table: Table) -> bool:
+        return True
+
+    def refused(self, table: Table, before: list[Event]) -> None:
+        """The game as the store holds it now, or as it was before the refused append if
+        the store cannot be read either."""
+        try:
+            table.game = load_game(self.core.store, table.id)
+        except Exception:
+            log.exception("game %s: could not read the stored log after a seq conflict",
+                          table.id)
+            table.game = Game.from_events(before)
+        table.forget()
+
+    def clocks_running(self) -> bool:
+        return self._others_alive is not None and self._others_alive()
+
+
+class Shared(Local):
+    """Several processes on one store: catch up before acting, change records at the version
+    read, keep takeback requests on the record, take once-only jobs with `once`."""
+
+    #: Every how many refreshes all heads are read, not only those changed since the last.
+    FULL_REFRESH = 20
+
+    def __init__(self, once: Once | None = None,
+                 others_alive: Callable[[], bool] | None = None) -> None:
+        super().__init__(once, others_alive)
+        self._touched = 0  # the mark of the last heads read (`refresh`)
+        self._refreshes = 0
+
+    def start(self, tables: list[Table]) -> None:
+        """The record versions, and the takeback requests of running games."""
+        heads, self._touched = self.core.store.heads(0)
+        for table in tables:
+            head = heads.get(table.id)
+            if head is not None and not table.finished:
+                self._reload_record(table)
+            elif head is not None:
+                table.version = head.version
+
+    def locked(self, table: Table, reading: bool) -> _Synced:
+        """For a read (`reading`) a store that cannot be reached is no error: the table is
+        never ahead of the store, so what it holds was true a moment ago."""
+        return _Synced(self, table, reading)
+
+    def sync(self, table: Table, head: Head | None = None) -> None:
+        """Bring the table up to the store's head: the events another process appended, and
+        the record, seats and takeback request if its version moved. Nothing is announced:
+        the process that made a change announced it."""
+        store = self.core.store
+        head = head or store.head(table.id)
+        if head is None or (head.seq == table.seq and head.version == table.version):
+            return
+        if head.seq != table.seq:
+            if table.parked:
+                table.game = self.core.tables.fold(table.id)
+            else:
+                for body in store.events_since(table.id, table.game.seq):
+                    table.game.append(Event.from_dict(body))
+            table.forget()
+            self.core.takebacks.forget(table)
+        if head.version != table.version:
+            self._reload_record(table)
+        self.core.clocks.arm(table)
+        self.core.notify(Synced(table))
+
+    def _reload_record(self, table: Table) -> None:
+        store = self.core.store
+        found = store.game(table.id)
+        if found is None:
+            return
+        record, version, undo = found
+        table.record = record
+        table.seats = store.seats(table.id)
+        table.version = version
+        table.forget()
+        self.core.takebacks.forget(table)
+        table.undo_request = UndoRequest.from_json(undo) if undo else None
+        if table.undo_request is not None and table.undo_request.seq != table.game.seq:
+            table.undo_request = None  # asked at a position the log has left
+
+    def load_stored(self, game_id: str) -> Table | None:
+        if not isinstance(game_id, str) or len(game_id) > 64:
+            return None
+        store, tables = self.core.store, self.core.tables
+        found = store.game(game_id)
+        if found is None:
+            return None
+        record, version, undo = found
+        try:
+            game = tables.fold(game_id)
+        except EngineError:
+            log.exception("game %s: its stored log does not fold", game_id)
+            return None
+        table = tables.new_table(record, game, store.seats(game_id))
+        table.version = version
+        if undo:
+            request = UndoRequest.from_json(undo)
+            table.undo_request = request if request.seq == game.seq else None
+        table = tables.add(table)
+        with table.lock:
+            self.core.clocks.arm(table)
+            self.core.notify(Synced(table))
+        tables.touch(table)  # a finished game joins the others, parked beyond the most recent
+        return table
+
+    def write_record(self, table: Table, write: Callable[..., Any], *args: Any,
+                     **kwargs: Any) -> None:
+        """Only if nobody changed the record since this process read it (else the table is
+        read again and the command answered `stale_seq`: look again)."""
+        try:
+            table.version = write(*args, version=table.version, **kwargs)
+        except RecordConflict:
+            self.sync(table)
+            raise ApiError("stale_seq", "another player changed this game at the same moment; "
+                           "look again", latest=table.seq) from None
+
+    def refresh(self) -> dict[str, Head]:
+        """One query for the heads changed since the last refresh (every FULL_REFRESH-th
+        time for all). Returns the heads read."""
+        tables, store = self.core.tables, self.core.store
+        with tables.lock:
+            self._refreshes += 1
+            since = 0 if self._refreshes % self.FULL_REFRESH == 0 else \
+                max(0, self._touched - store.touch_lookback)
+        heads, mark = store.heads(since)
+        with tables.lock:
+            self._touched = max(self._touched, mark)
+        known = tables.held()
+        for game_id, head in heads.items():
+            table = known.get(game_id)
+            if table is None:
+                self.load_stored(game_id)
+            elif head.seq != table.seq or head.version != table.version:
+                with table.lock:
+                    self.sync(table, head)
+        return heads
+
+    def save_undo(self, table: Table, request: UndoRequest | None) -> None:
+        self.write_record(table, self.core.store.set_undo_request, table.id,
+                          None if request is None else request.to_json(), seq=table.game.seq)
+
+    def take_draw(self, table: Table, chance: Callable[..., Any]) -> bool:
+        if chance(table.state, random.Random(0)) is None:
+            return False  # nothing due (asked with a throwaway source: the check draws nothing)
+        return super().take_draw(table, chance)
+
+    def take_flag(self, table: Table) -> bool:
+        deadline = table.rules.deadline(table.state)
+        return deadline is None or deadline > time.time() or \
+            self.once.take(f"clock:{table.id}:{table.seq}", JOB_TTL)
+
+    def refused(self, table: Table, before: list[Event]) -> None:
+        """Another process saved this seq first: the table as it was, then caught up."""
+        table.game = Game.from_events(before)
+        table.forget()
+        try:
+            self.sync(table)
+        except Exception:
+            log.exception("game %s: could not read the store after a seq conflict", table.id)
+
+
+class _Synced:
+    """`Shared.locked`: the lock, then the catch-up."""
+
+    __slots__ = ("coordination", "table", "reading")
+
+    def __init__(self, coordination: Shared, table: Table, reading: bool) -> None:
+        self.coordination, self.table, self.reading = coordination, table, reading
+
+    def __enter__(self) -> Table:
+        self.table.lock.acquire()
+        try:
+            self.coordination.sync(self.table)
+        except StoreUnavailable:
+            if not self.reading:
+                self.table.lock.release()
+                raise
+        except BaseException:
+            self.table.lock.release()
+            raise
+        return self.table
+
+    def __exit__(self, *exc: object) -> None:
+        self.table.lock.release()
+
+
+def coordination_for(shared: bool, *, once: Once | None = None,
+                     others_alive: Callable[[], bool] | None = None) -> Coordination:
+    """The coordination of a host whose store is `shared` with other processes, or not."""
+    return (Shared if shared else Local)(once, others_alive)

@@ -1,0 +1,87 @@
+"""What the service tells its listeners (the socket layer, the bot runner, the ladder): one
+small dataclass per kind of news, each naming its table. A listener is called with one of
+them after the change it reports is durable, under the game's lock, in seq order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from server.tables.table import Table
+
+
+@dataclass(frozen=True)
+class TableNews:
+    """Something happened to `table`. `kind` names it in a word; `payload` is its body."""
+
+    table: Table
+    kind: ClassVar[str] = ""
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class Appended(TableNews):
+    """An event was committed to the game's log (`event`: its JSON body)."""
+
+    event: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "event"
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.event
+
+
+@dataclass(frozen=True)
+class StateChanged(TableNews):
+    """The game's record or seats changed (a claim, a computer seated, a rematch linked), or
+    the game was just created."""
+
+    kind: ClassVar[str] = "state"
+
+
+@dataclass(frozen=True)
+class PresenceChanged(TableNews):
+    """Which seats have a phone connected changed (`body`: the presence message)."""
+
+    body: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "presence"
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.body
+
+
+@dataclass(frozen=True)
+class UndoChanged(TableNews):
+    """A takeback request was made, answered in part, or dropped (`body`: `undo_request`,
+    and for a dropped one `dropped`, `reason` and `by`)."""
+
+    body: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "undo_request"
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.body
+
+
+@dataclass(frozen=True)
+class Synced(TableNews):
+    """The table caught up with what another host process stored (a shared store), or a
+    game another process created was loaded. That process announced it to the sockets."""
+
+    kind: ClassVar[str] = "synced"
+
+
+@dataclass(frozen=True)
+class Scanned(TableNews):
+    """A running game was looked at by the periodic scan of a shared host."""
+
+    kind: ClassVar[str] = "scanned"
+
+
+#: listener(news): called after each change, under the game's lock.
+Listener = Callable[[TableNews], None]
