@@ -25,15 +25,30 @@ from .errors import EngineError, GameOverError, LogError, StaleSeqError
 
 FORMAT_VERSION = 1
 
+#: Every event type by its name (`TYPE`). The naming rule: an event's type says what happened,
+#: in the past tense, in snake case; the events every game shares (here) have no prefix
+#: (`player_left`), a game's own events start with its game id (`corners_flag_fell`,
+#: `cornerclaim_piece_placed`), so no two games' events can share a name.
 EVENT_TYPES: dict[str, type[Event]] = {}
+#: Names an event type was written under before it followed the rule, still read from the
+#: logs that have them: old name -> its class.
+EVENT_ALIASES: dict[str, type[Event]] = {}
 
 
-def event_type(cls):
-    """Class decorator: register an event class under its `TYPE` for JSON loading."""
-    if cls.TYPE in EVENT_TYPES:
-        raise ValueError(f"event type {cls.TYPE} registered twice")
-    EVENT_TYPES[cls.TYPE] = cls
-    return cls
+def event_type(cls=None, *, aliases: tuple[str, ...] = ()):
+    """Class decorator: register an event class under its `TYPE` for JSON loading, and under
+    each of `aliases` (its old names) for reading only: `@event_type` or
+    `@event_type(aliases=("piece_placed",))`."""
+    def register(cls):
+        for name in (cls.TYPE, *aliases):
+            if name in EVENT_TYPES or name in EVENT_ALIASES:
+                raise ValueError(f"event type {name} registered twice")
+        EVENT_TYPES[cls.TYPE] = cls
+        for name in aliases:
+            EVENT_ALIASES[name] = cls
+        return cls
+
+    return register if cls is None else register(cls)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,7 +70,8 @@ class Event:
         """Build an event from its JSON dict; raises LogError on anything malformed."""
         if not isinstance(data, dict):
             raise LogError(f"an event must be an object, not {type(data).__name__}")
-        cls = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+        name = data.get("type")
+        cls = EVENT_TYPES.get(name) or EVENT_ALIASES.get(name)  # type: ignore[arg-type]
         if cls is None:
             raise LogError(f"unknown event type {data.get('type')!r}")
         names = {f.name: f for f in fields(cls)}

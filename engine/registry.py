@@ -21,6 +21,10 @@ from .rules import Rules
 if TYPE_CHECKING:
     from pathlib import Path
 
+#: The game a request or a command that names none is about (creating a table, the ladder's
+#: standings, the computer levels of the create form): the one place that says it.
+DEFAULT_GAME = "cornerclaim"
+
 #: The built-in games: (module, the attribute holding its rules, its board module's file name
 #: under client_web/js/boards/).
 BUILTIN = (

@@ -63,7 +63,8 @@ def test_alice_places_her_cross_and_the_board_turns_blue_at_e10(client, duo):
     gid = duo["id"]
     r = move(client, gid, 1, PLUS, 1, duo["tokens"]["1"])
     assert r.status_code == 201
-    assert r.json["event"] == {"type": "piece_placed", "seq": 2, "seat": 1, "move": PLUS}
+    assert r.json["event"] == {"type": "cornerclaim_piece_placed", "seq": 2, "seat": 1,
+                               "move": PLUS}
     s = state(client, gid)
     assert s["seq"] == 2 and s["to_move"] == 2
     assert s["board"]["rows"][14 - 10][4] == 1  # e10: row 10 counted from the bottom

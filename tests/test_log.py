@@ -26,8 +26,8 @@ def test_json_round_trip_gives_the_same_game():
     data = json.loads(text)
     assert data["format"] == "cornerclaim-log" and data["version"] == 1
     assert [e["type"] for e in data["events"]] == [
-        "game_created", "piece_placed", "piece_placed", "piece_placed",
-        "move_taken_back", "piece_placed", "player_left",
+        "game_created", "cornerclaim_piece_placed", "cornerclaim_piece_placed",
+        "cornerclaim_piece_placed", "move_taken_back", "cornerclaim_piece_placed", "player_left",
     ]
     g2 = Game.from_json(text)
     assert g2.events == g.events and g2.state == g.state

@@ -70,8 +70,8 @@ def test_two_phones_see_each_others_moves_in_order(live):
         assert b["seats"] == [2] and b["events"] == []
         r = ann.call("move", {"game_id": gid, "seat": 1, "move": PLUS, "seq": 1,
                               "token": tok["1"]})
-        assert r == {"ok": True, "event": {"type": "piece_placed", "seq": 2, "seat": 1,
-                                           "move": PLUS}}
+        assert r == {"ok": True, "event": {"type": "cornerclaim_piece_placed", "seq": 2,
+                                           "seat": 1, "move": PLUS}}
         pushed = bob.next("event")
         assert pushed["game_id"] == gid and pushed["event"]["seq"] == 2
         assert pushed["state"]["to_move"] == 2
@@ -110,7 +110,7 @@ def test_a_phone_that_drops_gets_exactly_what_it_missed(live):
     try:
         r = back.call("join", {"game_id": gid, "last_seq": 2, "tokens": [tok["2"]]})
         assert [(e["seq"], e["type"]) for e in r["events"]] == [
-            (3, "move_taken_back"), (4, "piece_placed")]
+            (3, "move_taken_back"), (4, "cornerclaim_piece_placed")]
         assert r["state"]["seq"] == 4 and r["state"]["seats"][1]["connected"]
         assert not r["state"]["seats"][1]["away"]
     finally:

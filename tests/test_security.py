@@ -196,7 +196,7 @@ def test_the_same_move_sent_from_two_sockets_at_once_is_accepted_exactly_once(li
         refused = next(a for a in acks if "error" in a)
         assert refused["error"]["code"] == "stale_seq"
         events = host.app.extensions["cornerclaim"].store.events_since(g["id"], 0)
-        assert [e["type"] for e in events] == ["game_created", "piece_placed"]
+        assert [e["type"] for e in events] == ["game_created", "cornerclaim_piece_placed"]
 
 
 # -- the tokens themselves -----------------------------------------------------------------

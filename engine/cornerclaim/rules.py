@@ -35,12 +35,13 @@ GAME = "cornerclaim"
 MATCH_POINTS = {"win": 22, "draw": 8, "loss": 3}
 
 
-@event_type
+@event_type(aliases=("piece_placed",))
 @dataclass(frozen=True, kw_only=True)
 class PiecePlaced(Event):
-    """A seat laid a piece; `move` is its cells in canonical Pentobi notation."""
+    """A seat laid a piece; `move` is its cells in canonical Pentobi notation. Logs written
+    before the naming rule call it `piece_placed`."""
 
-    TYPE: ClassVar[str] = "piece_placed"
+    TYPE: ClassVar[str] = "cornerclaim_piece_placed"
     seat: int
     move: str
 
