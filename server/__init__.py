@@ -1,4 +1,5 @@
-"""Adapters over the engine: the command line, GTP, and (later) the LAN host.
+"""The LAN host over the engine: the web and socket layers, the tables' service, the event
+stores, the computer seats, the ladder, LAN discovery, and the `cornerclaim` command line.
 
 Nothing here holds rules; importing this package imports no web framework.
 """
