@@ -1,6 +1,7 @@
-"""The app factory: `create_app(config)` builds one host (Flask app, its own SocketIO, the
-event store, the service, the bot runner). Nothing is global, so tests run many hosts side
-by side, each on its own data dir.
+"""The app factory: `create_app(config)` builds one host (Flask app, its own SocketIO, and a
+`server.host.Host`: the event store, the service, the ladder, the bot runner, the cluster),
+kept on the app and reached through `host_of(app)`. Nothing is global, so tests run many
+hosts side by side, each on its own data dir.
 
 Config keys (all optional except DATA_DIR):
     DATA_DIR           folder of the SQLite event store (and of the host's other files)
@@ -57,11 +58,13 @@ from engine import registry
 from engine.errors import EngineError
 from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
+from server.host import KEY as HOST_KEY
+from server.host import Host, host_of
 from server.realtime.sockets import init_realtime, resync_rooms
 from server.store import StoreError, is_database_url, open_store
 from server.tables.service import GameService
 from server.web.api import blp
-from server.web.ladder_api import init_ladder
+from server.web.ladder_api import ImportShelf, ReplayCache, init_ladder
 from server.web.limits import DataDirLock, RateLimiter
 from server.web.openapi import published
 
@@ -164,6 +167,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("LOCK_DATA_DIR", True) and not shared:
         lock.acquire()
     cluster = None
+    # hints are searches too: a bot worker computes them, never the web server's loop
+    pool = BotPool(app.config["BOT_WORKERS"], warm=bool(app.config["BOT_WARM_UP"]))
     try:
         store = open_store(app.config["STORE"] if shared else app.config["DATA_DIR"])
         if queue:
@@ -176,19 +181,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                               max_games=int(app.config["MAX_GAMES"]), shared=shared,
                               presence=cluster and cluster.presence,
                               once=cluster and cluster.once,
-                              others_alive=cluster and cluster.others_alive)
+                              others_alive=cluster and cluster.others_alive,
+                              hinter=lambda log_json, seat: pool.call(
+                                  hint_in_worker, log_json, seat, registry.modules(),
+                                  timeout=HINT_TIMEOUT))
     except BaseException:
+        pool.shutdown()
         lock.release()
         raise
-    app.extensions["cornerclaim_cluster"] = cluster
-    app.extensions["cornerclaim"] = service
-    app.extensions["cornerclaim_lock"] = lock
     limiter = _write_limiter(app)
-    app.extensions["cornerclaim_limiter"] = limiter
 
     api = HostApi(app)
     api.register_blueprint(blp)
-    init_ladder(app, api, service)  # /api/players, replays; the ladder follows game ends
+    ladder = init_ladder(api, service)  # /api/players, replays; the ladder follows game ends
     service.park_finished()  # the ladder has read them: finished games fold again on demand
 
     @app.errorhandler(ApiError)
@@ -222,20 +227,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                         **queue_options)
     thinking = init_realtime(socketio, service, limiter)
     _socket_io_rule(app, socketio)
-    pool = BotPool(app.config["BOT_WORKERS"], warm=bool(app.config["BOT_WARM_UP"]))
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,
                        lock_ttl=float(app.config["BOT_LOCK_TTL"]))
-    app.extensions["cornerclaim_bots"] = runner
-    # hints are searches too: a bot worker computes them, never the web server's loop
-    service.hinter = lambda log_json, seat: pool.call(hint_in_worker, log_json, seat,
-                                                      registry.modules(), timeout=HINT_TIMEOUT)
-    if app.config["START_BOTS"]:
-        if pool.warm_up:
-            pool.warm()  # workers start and warm up now, not at the first computer move
-        runner.start()
-    if cluster is not None:
-        cluster.ticks.append(service.scan)
-        cluster.start()
+    host = Host(store=store, service=service, ladder=ladder, bots=runner, cluster=cluster,
+                lock=lock, limiter=limiter,
+                imports=ImportShelf(Path(app.config["DATA_DIR"]) / "imports"),
+                replays=ReplayCache())
+    app.extensions[HOST_KEY] = host
+    host.start(bots=bool(app.config["START_BOTS"]))
 
     _static_routes(app, Path(app.config["CLIENT_DIR"]))
     _compress_first_load(app)
@@ -244,15 +243,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the bots and close the store (the web server is stopped by its owner)."""
-    runner: BotRunner = app.extensions["cornerclaim_bots"]
-    cluster = app.extensions.get("cornerclaim_cluster")
-    if cluster is not None:
-        cluster.stop()
-    runner.stop()
-    runner.pool.shutdown()
-    app.extensions["cornerclaim"].stop()
-    app.extensions["cornerclaim"].store.close()
-    app.extensions["cornerclaim_lock"].release()
+    host_of(app).stop()
 
 
 def _write_limiter(app: Flask) -> RateLimiter | None:

@@ -228,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
         sys.modules.setdefault(client_library, None)  # an import of it raises ImportError
 
     from server.app import create_app, shutdown_app
+    from server.host import host_of
     from server.web.api import host_version
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
@@ -274,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_mdns:
         from server.lan.discovery import Announcer, identity
 
-        service = app.extensions["cornerclaim"]
+        service = host_of(app).service
         announcer = Announcer(url.split("//")[1].split(":")[0], server.port,
                               version=host_version(),
                               open_games=lambda: sum(t.status == "open"
@@ -283,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
                               **identity(service.store, server.port,
                                          shared=bool(store))).start()
     if store:
-        data_dir = app.extensions["cornerclaim"].store.where
+        data_dir = host_of(app).store.where
     print_banner(url, data_dir, qr=not args.no_qr)
     if mode != "gevent":
         signal.signal(signal.SIGTERM, _interrupt)

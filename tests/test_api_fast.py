@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from server.host import host_of
 from server.store import StoreError
 from server.web import schemas as S
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
@@ -97,7 +98,7 @@ def test_closing_clears_the_legal_list(client):
 def test_a_failed_commit_leaves_no_view_of_the_move_that_was_not_saved(client, monkeypatch):
     g = create(client, "duo")
     gid, t1 = g["id"], g["tokens"]["1"]
-    service = client.application.extensions["cornerclaim"]
+    service = host_of(client.application).service
     before = same_as_schema(client, gid)
     options = legal(client, gid, 1)["moves"]
 
@@ -121,7 +122,7 @@ def test_bigger_boards_match_too(client, variant):
 
 
 def test_finished_games_beyond_the_most_recent_are_parked_and_fold_again_on_demand(client):
-    service = client.application.extensions["cornerclaim"]
+    service = host_of(client.application).service
     service.table_set.KEEP_FINISHED = 1
     games, before = [], {}
     for _ in range(3):

@@ -3,6 +3,7 @@ and a restart that brings every game back at the same seq with the same seats an
 
 from __future__ import annotations
 
+from server.host import host_of
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create, wait_for
 from tests.test_api import GREEN_X, PLUS, assert_error, move, state
@@ -129,7 +130,7 @@ def test_in_three_a_leaver_with_the_best_score_cannot_win(client):
     assert s["to_move"] == 3  # seat 2 is skipped from now on
     assert_error(move(client, gid, 2, first_legal(client, gid, 3), s["seq"], tok["2"]), 409,
                  "seat_left")
-    table = client.application.extensions["cornerclaim"].table(gid)
+    table = host_of(client.application).service.table(gid)
     standing = table.rules.outcome(table.state)  # as the rules would end it now
     scores = list(standing.scores)
     assert scores[1] == max(scores) and scores.count(scores[1]) == 1  # seat 2 leads...

@@ -14,6 +14,7 @@ import requests
 from engine.core import Game
 from engine.corners import perft as corners_perft
 from server.cli import main as cli_main
+from server.host import host_of
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, wait_for
 from tests.test_api import assert_error
@@ -252,7 +253,7 @@ def test_a_command_after_the_deadline_commits_the_flag_first(make_app):
     g = new_corners(client, clock={"reserve_s": 1, "increment_s": 0})
     gid = g["id"]
     played(client, g, "c3-d3")
-    app.extensions["cornerclaim"].stop()  # no timer fires: the next command must see the flag
+    host_of(app).service.stop()  # no timer fires: the next command must see the flag
     deadline = (events(client, gid, 1)[0]["at_ms"] + 1000) / 1000
     wait_for(lambda: time.time() > deadline + 0.05, "black's time to run out")
     assert state(client, gid)["status"] == "running"  # nothing noticed it yet
@@ -270,7 +271,7 @@ def test_the_clock_survives_a_host_restart_without_charging_the_downtime(make_ap
     before = state(c1, gid)["board"]["clock"]
     black_at = events(c1, gid, 2)[0]["at_ms"]
     assert before["running"] == 1 and before["running_since_ms"] == black_at
-    first.extensions["cornerclaim"].stop()  # the host goes down
+    host_of(first).service.stop()  # the host goes down
     wait_for(lambda: time.time() * 1000 > black_at + 1000, "a second of downtime")
 
     second = make_app()  # a new host on the same data dir
@@ -463,7 +464,7 @@ def test_a_takeback_restarts_the_clock_of_the_side_to_move(client):
     assert r.status_code == 200, r.json
     clock = state(client, gid)["board"]["clock"]
     assert clock["running"] == 2
-    table = client.application.extensions["cornerclaim"].table(gid)
+    table = host_of(client.application).service.table(gid)
     assert table.clock_timer is not None and table.clock_timer.is_alive()
 
 
@@ -471,7 +472,7 @@ def test_closing_a_clocked_game_cancels_its_timer(client):
     g = new_corners(client, clock={"reserve_s": 300, "increment_s": 0})
     gid = g["id"]
     played(client, g, "c3-d3")
-    table = client.application.extensions["cornerclaim"].table(gid)
+    table = host_of(client.application).service.table(gid)
     timer = table.clock_timer
     assert timer is not None and timer.is_alive()
     r = client.post(f"/api/games/{gid}/close", headers=bearer(g["host_token"]))

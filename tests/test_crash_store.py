@@ -14,6 +14,7 @@ import requests
 
 from server import serve
 from server.app import create_app, shutdown_app
+from server.host import host_of
 from server.store.sqlite import SqliteStore
 from server.web.limits import DataDirLocked
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
@@ -81,7 +82,7 @@ def test_a_full_disk_is_a_clear_error_and_the_host_keeps_serving_reads(make_app)
     client = app.test_client()
     game = create(client, "duo")
     gid, token = game["id"], bearer(game["tokens"]["1"])
-    store = app.extensions["cornerclaim"].store
+    store = host_of(app).service.store
     pages = store._db.execute("PRAGMA page_count").fetchone()[0]
     store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
     r = None

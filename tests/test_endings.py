@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import Game
+from server.host import host_of
 from tests.games import tictactoe  # noqa: F401 - registers the game
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
@@ -107,7 +108,7 @@ def test_a_game_closed_by_an_older_host_is_logged_as_closed_at_the_next_start(ma
     client = app.test_client()
     g = named_duo(client)
     move(client, g["id"], 1, PLUS, 1, g["tokens"]["1"])
-    store = app.extensions["cornerclaim"].store
+    store = host_of(app).service.store
     store.set_closed(g["id"])  # what closing was before it was an event
     restarted = make_app().test_client()
     s = state(restarted, g["id"])
@@ -147,7 +148,7 @@ def test_every_person_at_another_device_is_asked_and_only_they(make_app):
     g = r.json
     gid, tok = g["id"], g["tokens"]
     cy = client.post(f"/api/games/{gid}/seats/3", json={"name": "Cy"}).json["token"]
-    table = app.extensions["cornerclaim"].table(gid)
+    table = host_of(app).service.table(gid)
     assert table.same_device(1, 2) and not table.same_device(1, 3)
     assert not table.same_device(3, 4)
     move(client, gid, 1, "a20", 1, tok["1"])

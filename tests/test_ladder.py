@@ -9,6 +9,7 @@ import pytest
 from engine.core import Game
 from engine.cornerclaim import RULES, new_game
 from server.app import create_app, shutdown_app
+from server.host import host_of
 from server.ladder import standings as L
 from server.store.sqlite import SqliteStore
 from tests.games import tictactoe  # noqa: F401 - registers the game
@@ -36,7 +37,7 @@ class Table:
     """A game on the host, driven through the service as the phones and bots would."""
 
     def __init__(self, app, variant: str, seats: list[dict]):
-        self.service = app.extensions["cornerclaim"]
+        self.service = host_of(app).service
         created = self.service.create(variant, seats)
         self.id = created["id"]
         self.tokens = {int(k): v for k, v in created["tokens"].items()}
@@ -76,7 +77,7 @@ def moves_of(game) -> list[tuple[int, str]]:
 
 
 def ladder_of(app) -> L.Ladder:
-    return app.extensions["cornerclaim_ladder"]
+    return host_of(app).ladder
 
 
 def section(name: str, app=None, ladder: L.Ladder | None = None, game: str = "cornerclaim"):
@@ -372,7 +373,7 @@ def test_an_unfinished_tictactoe_game_counts_for_nothing():
 
 def test_a_tictactoe_game_on_the_host_folds_in_beside_corner_claims(host, tmp_path):
     app = host()
-    service = app.extensions["cornerclaim"]
+    service = host_of(app).service
     created = service.create("3x3", named("Ann", "Bo"), game="tictactoe")
     tokens = created["tokens"]
     for n, (seat, cell) in enumerate(((1, "a1"), (2, "b1"), (1, "a2"), (2, "b2"), (1, "a3")), 1):

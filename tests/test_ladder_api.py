@@ -10,6 +10,7 @@ import pytest
 
 from engine.core import Game
 from engine.cornerclaim.sgf import game_to_sgf, load_game
+from server.host import host_of
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record
 from tests.games import tictactoe  # noqa: F401 - registers the game
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
@@ -196,7 +197,7 @@ def test_a_malformed_record_is_refused_clearly_and_nothing_is_stored(make_app, b
     r = client.post("/api/replays", data=body, headers=SGF)
     assert r.status_code == 400, r.json
     assert words in r.json["error"]["message"]
-    imports = app.extensions["cornerclaim_imports"].folder
+    imports = host_of(app).imports.folder
     assert not imports.exists() or not any(imports.iterdir())
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import socketio
 
+from server.host import host_of
 from server.web.limits import RateLimiter
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
@@ -132,5 +133,5 @@ def test_an_import_over_the_limit_or_malformed_is_refused_and_nothing_is_stored(
         r = client.post("/api/replays", data=body, content_type="application/x-blokus-sgf")
         assert r.status_code == 400, (body, r.json)
         assert r.json["error"]["message"]
-    folder = app.extensions["cornerclaim_imports"].folder
+    folder = host_of(app).imports.folder
     assert not folder.exists() or not any(folder.iterdir())

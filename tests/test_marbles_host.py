@@ -11,6 +11,7 @@ import requests
 
 from engine.core import Game
 from engine.marbles import SAMPLE_SETUP
+from server.host import host_of
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, wait_for
 from tests.test_api import assert_error
@@ -258,7 +259,7 @@ def test_a_deal_left_due_when_the_host_went_down_is_drawn_at_start_up(make_app):
     c1 = first.test_client()
     g = new_marbles(c1, rounds=2, setups=[SAMPLE_SETUP])
     gid = g["id"]
-    service = first.extensions["cornerclaim"]
+    service = host_of(first).service
     service.writes.draw_chance = lambda table: None  # the host dies between the round and the deal
     until_round_over(c1, g, random.Random(3))
     s = state(c1, gid)
@@ -297,7 +298,7 @@ def test_a_four_player_leaver_is_replaced_by_a_computer_that_then_moves(make_app
     assert (three["kind"], three["level"], three["left"]) == ("computer", 3, True)
     assert s["status"] == "running" and s["board"]["computer_seats"] == [3]
     assert s["seats"][2]["view"]["computer"] is True
-    stored = app.extensions["cornerclaim"].store.seats(gid)  # on disk
+    stored = host_of(app).service.store.seats(gid)  # on disk
     assert (stored[2].kind, stored[2].level, stored[2].token_hash) == ("computer", 3, None)
     # the leaver's token holds nothing now; the host cannot open the seat to a person
     assert_error(play(client, gid, 3, "a", 3, tokens["3"]), 403, "forbidden")
@@ -334,7 +335,7 @@ def test_a_leaver_whose_seat_was_not_yet_handed_over_is_at_start_up(make_app):
     first = make_app()
     c1 = first.test_client()
     g = new_marbles(c1, "4p", FOUR, setups=[SAMPLE_SETUP])
-    service = first.extensions["cornerclaim"]
+    service = host_of(first).service
     service.seating.replace_leaver = lambda table, seat: None  # the host dies right after the leave
     r = c1.post(f"/api/games/{g['id']}/leave", json={"seat": 2},
                 headers=bearer(g["tokens"]["2"]))

@@ -13,6 +13,7 @@ import socketio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.host import host_of
 from server.tables import table as table_module
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
@@ -73,7 +74,7 @@ def fuzz_host(tmp_path_factory):
 
 
 def snapshot(app, game_id: str) -> tuple:
-    service = app.extensions["cornerclaim"]
+    service = host_of(app).service
     t = service.table(game_id)
     return (t.game.seq, [(s.kind, s.name, s.token_hash) for s in t.seats], t.record.closed,
             t.undo_request, len(service.store.events_since(game_id, 0)))
@@ -195,7 +196,7 @@ def test_the_same_move_sent_from_two_sockets_at_once_is_accepted_exactly_once(li
         assert sorted("ok" in a for a in acks) == [False, True], acks
         refused = next(a for a in acks if "error" in a)
         assert refused["error"]["code"] == "stale_seq"
-        events = host.app.extensions["cornerclaim"].store.events_since(g["id"], 0)
+        events = host_of(host.app).service.store.events_since(g["id"], 0)
         assert [e["type"] for e in events] == ["game_created", "cornerclaim_piece_placed"]
 
 
@@ -209,7 +210,7 @@ def test_tokens_are_long_random_distinct_and_only_their_hashes_are_stored(make_a
         tokens += [g["host_token"], *g["tokens"].values()]
     assert len(set(tokens)) == len(tokens)
     assert all(len(t) >= 43 for t in tokens)  # 32 random bytes, URL-safe base64
-    app.extensions["cornerclaim"].store._db.execute("PRAGMA wal_checkpoint(FULL)")
+    host_of(app).service.store._db.execute("PRAGMA wal_checkpoint(FULL)")
     stored = b"".join(p.read_bytes() for p in (tmp_path / "data").glob("cornerclaim.sqlite3*"))
     assert not any(t.encode() in stored for t in tokens)
 

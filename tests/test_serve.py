@@ -17,6 +17,7 @@ import requests
 
 from server import serve
 from server.app import create_app, shutdown_app
+from server.host import host_of
 from tests.server_fixtures import DEADLINE, proc_fields
 from tests.test_api import PLUS
 from tests.throwaway import free_port
@@ -96,7 +97,7 @@ def test_an_app_needs_a_data_dir_and_apps_share_nothing(tmp_path):
     b = create_app({"DATA_DIR": str(tmp_path / "b"), "START_BOTS": False})
     assert a.extensions["socketio"] is not b.extensions["socketio"]
     assert a.extensions["socketio"].async_mode == "threading"
-    assert a.extensions["cornerclaim"] is not b.extensions["cornerclaim"]
+    assert host_of(a).service is not host_of(b).service
     shutdown_app(a)
     shutdown_app(b)
 

@@ -18,6 +18,7 @@ from server.store import GameRecord, SeatRecord, SeqConflict, StoreUnavailable
 from tests.server_fixtures import bearer, create
 
 psycopg = pytest.importorskip("psycopg")
+from server.host import host_of  # noqa: E402
 from server.store.pg_schema import SCHEMA_VERSION  # noqa: E402
 from server.store.postgres import PostgresStore  # noqa: E402
 
@@ -262,7 +263,7 @@ def test_two_hosts_on_one_database_the_second_to_save_a_seq_gets_stale_seq(pg_ur
                 json={"seat": 1, "move": "e10", "seq": 1})
             assert r.status_code == 409, r.json
             assert r.json["error"]["code"] == "stale_seq"
-            stored = one.extensions["cornerclaim"].store.events_since(gid, 0)
+            stored = host_of(one).service.store.events_since(gid, 0)
             assert [e.get("move") for e in stored] == [None, "e9,d10,e10,f10,e11"]
             # the second host caught up from the database: its phone reloads and plays on
             state = two.test_client().get(f"/api/games/{gid}").json

@@ -17,6 +17,7 @@ from flask_smorest import Blueprint
 import server.web.schemas as S
 from engine import registry
 from server.errors import ApiError
+from server.host import current_host
 from server.tables.service import DEFAULT_GAME, GIVEN_OPTIONS, UNSET, GameService
 from server.web import attachment
 
@@ -28,7 +29,7 @@ ERRORS = (400, 401, 403, 404, 409, 413, 422, 429)
 
 
 def service() -> GameService:
-    return current_app.extensions["cornerclaim"]
+    return current_host().service
 
 
 def bearer() -> str | None:

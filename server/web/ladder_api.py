@@ -26,7 +26,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
@@ -39,6 +39,7 @@ from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
+from server.host import current_host
 from server.store import StoreError
 from server.tables.events import Appended, Synced, TableNews
 from server.tables.views import seat_names
@@ -308,7 +309,7 @@ def _is_over(table) -> bool:
     return game.rules.is_over(game.state)
 
 
-def init_ladder(app: Flask, api, service) -> L.Ladder:
+def init_ladder(api, service) -> L.Ladder:
     """Register the blueprint, build the ladder from the folded games, follow games ending."""
     api.register_blueprint(blp)
     ladder = L.Ladder(L.games_from_tables(service.tables(), service.store))
@@ -328,18 +329,15 @@ def init_ladder(app: Flask, api, service) -> L.Ladder:
             ladder.add(summary)
 
     service.listeners.append(on_event)
-    app.extensions["cornerclaim_ladder"] = ladder
-    app.extensions["cornerclaim_imports"] = ImportShelf(Path(app.config["DATA_DIR"]) / "imports")
-    app.extensions["cornerclaim_replays"] = ReplayCache()
     return ladder
 
 
 def ladder() -> L.Ladder:
-    return current_app.extensions["cornerclaim_ladder"]
+    return current_host().ladder
 
 
 def shelf() -> ImportShelf:
-    return current_app.extensions["cornerclaim_imports"]
+    return current_host().imports
 
 
 # -- players --------------------------------------------------------------------------------
@@ -387,7 +385,7 @@ class PlayerView(MethodView):
 
 
 def _game_replay(game_id: str, takebacks: bool) -> tuple[Replay, dict]:
-    table = current_app.extensions["cornerclaim"].table(game_id)
+    table = current_host().service.table(game_id)
     with table.lock:
         key = (game_id, table.game.seq, takebacks)
 
@@ -395,7 +393,7 @@ def _game_replay(game_id: str, takebacks: bool) -> tuple[Replay, dict]:
             replay = Replay(table.game, show_takebacks=takebacks)
             return {"replay": replay, "body": replay.to_dict()}
 
-        cached = current_app.extensions["cornerclaim_replays"].get(key, make)
+        cached = current_host().replays.get(key, make)
         names = list(seat_names(table))
     body = {**cached["body"], "players": names}
     return cached["replay"], body
