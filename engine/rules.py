@@ -19,395 +19,53 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from .capabilities import Perft
+from .catalog import (
+    ColourSpec,
+    FormatSpec,
+    LevelSpec,
+    OptionSpec,
+    PresetSpec,
+    StatSpec,
+    VariantSpec,
+    computer_name,
+    computer_names,
+)
 from .core import Event, Game, GameCreated
 from .errors import (
-    BadOptionError,
     BadSeatError,
     EngineError,
     GameOverError,
     NotYourTurnError,
     SeatLeftError,
 )
+from .views import (
+    GENERIC_ENDINGS,
+    LadderSeat,
+    Outcome,
+    Picture,
+    PublicView,
+    SeatView,
+    Step,
+    Team,
+    abandoned,
+    ending_text,
+    is_over,
+    outcome_of,
+)
 
 S = TypeVar("S")
 
 RESULTS = ("win", "draw", "loss")
 
-
-# -- what a game offers (the catalog) -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option a variant takes at creation (a number of rounds, a clock), with its default.
-
-    `kind` is "int" (between `minimum` and `maximum`), "bool", "choice" (one of `choices`)
-    or "strings" (a list of at most `maximum` strings, which the game checks further when the
-    game is created: the marble game's given setups).
-    `computer_default` (None: the same as `default`) is the value a table with a computer seat
-    gets when its creator did not set the option (Corners: no clock against the computer).
-    `rematch` False: a rematch starts with the default instead of this game's value (the
-    marble game's given setups are for one game; its rematch is dealt at random).
-    `placeholder` shows a value's format in an empty input (the marble game's setups).
-    """
-
-    name: str
-    label: str
-    default: Any
-    kind: str = "int"
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple[str, ...] = ()
-    description: str = ""
-    computer_default: Any = None
-    rematch: bool = True
-    placeholder: str = ""
-
-    def check(self, value: Any) -> Any:
-        """`value` if it is allowed, else EngineError saying why."""
-        bad = BadOptionError(f"option {self.name}: {value!r} is not allowed", option=self.name)
-        if self.kind == "int":
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise BadOptionError(f"option {self.name} must be a whole number", option=self.name)
-            if (self.minimum is not None and value < self.minimum) or (
-                    self.maximum is not None and value > self.maximum):
-                raise BadOptionError(f"option {self.name} must be {self.minimum} to {self.maximum}",
-                                  option=self.name, minimum=self.minimum, maximum=self.maximum)
-        elif self.kind == "bool":
-            if not isinstance(value, bool):
-                raise BadOptionError(f"option {self.name} must be true or false", option=self.name)
-        elif self.kind == "strings":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise BadOptionError(f"option {self.name} must be a list of strings",
-                                     option=self.name)
-            if self.maximum is not None and len(value) > self.maximum:
-                raise BadOptionError(f"option {self.name} takes at most {self.maximum}",
-                                     option=self.name, maximum=self.maximum)
-        elif self.kind == "choice":
-            if value not in self.choices:
-                raise BadOptionError(f"option {self.name} must be one of {', '.join(self.choices)}",
-                                  option=self.name, choices=list(self.choices))
-        else:
-            raise bad
-        return value
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "label": self.label, "default": self.default,
-                             "kind": self.kind, "description": self.description}
-        if self.kind in ("int", "strings"):
-            d.update(minimum=self.minimum, maximum=self.maximum)
-        if self.kind == "choice":
-            d["choices"] = list(self.choices)
-        if self.computer_default is not None:
-            d["computer_default"] = self.computer_default
-        if not self.rematch:
-            d["rematch"] = False
-        if self.placeholder:
-            d["placeholder"] = self.placeholder
-        return d
-
-
-@dataclass(frozen=True)
-class PresetSpec:
-    """A set of option values chosen with one tap (Corners' clocks: "3+2" is a reserve of
-    3 minutes and 2 seconds a move). `values` names some of the variant's options; the others
-    keep theirs. A preset is chosen when every value it names is set."""
-
-    label: str
-    values: tuple[tuple[str, Any], ...]
-    description: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "values": dict(self.values),
-                "description": self.description}
-
-
-@dataclass(frozen=True)
-class ColourSpec:
-    """How a seat colour looks on the phones: the fill of its chips and turn line, the text
-    colour on that fill, and the letter or sign on its chip (a cue besides the colour)."""
-
-    fill: str
-    ink: str = "#fff"
-    mark: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"fill": self.fill, "ink": self.ink, "mark": self.mark}
-
-
-def _default(option: OptionSpec, computer: bool) -> Any:
-    if computer and option.computer_default is not None:
-        return option.computer_default
-    return option.default
-
-
-@dataclass(frozen=True)
-class VariantSpec:
-    """A way to play a game: its seat counts, the colour of each seat, whether the ladder rates
-    it, and its options. `colours` names the seats of the largest table, in seat order.
-    `leaving` (optional) says what leaving means in this variant, for the phone's leave dialog
-    (the marble game's team variant: the computer plays on for the leaver).
-    `presets` are sets of option values the lobby offers as one tap each, under
-    `presets_label` (Corners: "Clock", 1+0 … 10+5 and no clock); each value is checked here."""
-
-    name: str
-    label: str
-    seats: tuple[int, ...]
-    colours: tuple[str, ...]
-    rated: bool = True
-    options: tuple[OptionSpec, ...] = ()
-    description: str = ""
-    leaving: str = ""
-    presets: tuple[PresetSpec, ...] = ()
-    presets_label: str = ""
-
-    def __post_init__(self) -> None:
-        for preset in self.presets:
-            self.option_values(dict(preset.values))  # BadOptionError on a value not allowed
-
-    def option_values(self, given: dict[str, Any] | None, *,
-                      computer: bool = False) -> dict[str, Any]:
-        """Every option's value: `given` checked, defaults for the rest (an option's
-        `computer_default` where it has one, if a computer sits at the table); EngineError on
-        an unknown option or a bad value."""
-        given = dict(given or {})
-        known = {o.name: o for o in self.options}
-        unknown = sorted(set(given) - set(known))
-        if unknown:
-            raise BadOptionError(f"{self.name} has no option {unknown[0]!r}",
-                              options=sorted(known))
-        return {name: o.check(given[name]) if name in given else _default(o, computer)
-                for name, o in known.items()}
-
-    def rematch_options(self, values: dict[str, Any]) -> dict[str, Any]:
-        """A finished game's option `values` as its rematch takes them: an option that is not
-        carried over (`OptionSpec.rematch` False) is left out, so it takes its default."""
-        carried = {o.name for o in self.options if o.rematch}
-        return {name: value for name, value in values.items() if name in carried}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "label": self.label, "seats": list(self.seats),
-                "colours": list(self.colours), "rated": self.rated,
-                "options": [o.to_dict() for o in self.options],
-                "description": self.description, "leaving": self.leaving,
-                "presets": [p.to_dict() for p in self.presets],
-                "presets_label": self.presets_label}
-
-
-@dataclass(frozen=True)
-class LevelSpec:
-    """A computer level: its number (1 = weakest), name, what it does, about how many
-    seconds a move takes, and (optionally) the fixed rating the ladder gives it (None: the
-    ladder's default for the level's number)."""
-
-    number: int
-    name: str
-    description: str
-    seconds: float
-    rating: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"number": self.number, "name": self.name,
-                             "description": self.description, "seconds": self.seconds}
-        if self.rating is not None:
-            d["rating"] = self.rating
-        return d
-
-
-def computer_name(level: int | None) -> str:
-    """The one name a computer seat goes by everywhere (the game's state, the lobby, the
-    replays, the exported records, the ladder): "Computer L3"."""
-    return "Computer" if level is None else f"Computer L{level}"
-
-
-def computer_names(levels: list[int | None] | tuple[int | None, ...]) -> list[str | None]:
-    """The names of a table's computer seats, told apart: `levels` has each seat's computer
-    level in seat order (None: not a computer seat nobody named). A level seated once goes by
-    `computer_name` ("Computer L3"); seated more often, each is numbered in seat order
-    ("Computer L3 (1)", "Computer L3 (2)")."""
-    out: list[str | None] = []
-    for i, level in enumerate(levels):
-        if level is None:
-            out.append(None)
-            continue
-        twins = [j for j, other in enumerate(levels) if other == level]
-        name = computer_name(level)
-        out.append(name if len(twins) < 2 else f"{name} ({twins.index(i) + 1})")
-    return out
-
-
-@dataclass(frozen=True)
-class FormatSpec:
-    """A game record format besides the JSON log (Corner Claim's `.blksgf`)."""
-
-    ext: str
-    mimetype: str
-    label: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ext": self.ext, "mimetype": self.mimetype, "label": self.label}
-
-
-@dataclass(frozen=True)
-class StatSpec:
-    """A per-seat statistic a game reports to the ladder (summed over a player's games)."""
-
-    key: str
-    label: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label}
-
-
-# -- what a game says about a state -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Team:
-    """Seats that play as one side and share its result (the marble game's 4-player teams):
-    the side's name as players call it ("Yellow") and its seats in seat order."""
-
-    name: str
-    seats: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "seats": list(self.seats)}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended (or stands): seats are 1-based, tuples in seat order.
-
-    `winners` are the seats on top (several on a shared win or a draw); `results` is
-    "win" | "draw" | "loss" per seat; `scores` the game's own score per seat; `points` the
-    match points the result is worth per seat; `reason` a short code of why it ended
-    ("finished", "resigned", "left", "home_deadline", …, "playing" while it runs).
-    `ending` says how it ended in the game's own words, with colours and move numbers, never
-    names ("Black filled White's home on move 41"); a game that gives none gets the generic
-    `ending_text`. `teams` the sides of a team game (empty: every seat plays for itself).
-    A game ended without a result (closed by the host: `abandoned`) has no winners and
-    empty `results` and `points`."""
-
-    winners: tuple[int, ...]
-    results: tuple[str, ...]
-    scores: tuple[int, ...]
-    reason: str
-    points: tuple[int, ...] = ()
-    ending: str = ""
-    teams: tuple[Team, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "results": list(self.results),
-                "scores": list(self.scores), "points": list(self.points),
-                "reason": self.reason, "ending": self.ending or ending_text(self.reason),
-                "teams": [t.to_dict() for t in self.teams]}
-
-
-#: The generic words for an end a game does not word itself, by reason.
-GENERIC_ENDINGS = {
-    "playing": "",
-    "finished": "The game is over",
-    "resigned": "A player resigned",
-    "left": "A player left",
-    "everyone_left": "Everyone left",
-    "closed": "The host closed this game",
-    "cancelled": "The host cancelled this game before it started",
-}
-
-
-def ending_text(reason: str) -> str:
-    """The generic sentence for an end `reason` (a game's own `Outcome.ending` comes first)."""
-    return GENERIC_ENDINGS.get(reason, "The game is over")
-
-
-def abandoned(outcome: Outcome, reason: str) -> Outcome:
-    """A game that ended without a result (the host closed it: `reason` "closed" or
-    "cancelled"): nobody wins, no seat has a result or match points; the scores as they
-    stood."""
-    return Outcome((), (), outcome.scores, reason, (), ending_text(reason), outcome.teams)
-
-
-def outcome_of(game: Game, seq: int | None = None) -> Outcome:
-    """The outcome of `game` after event `seq` (default: now): its rules' outcome, or, once
-    the host has closed it, that of an abandoned game (`abandoned`), the same for every game."""
-    seq = game.seq if seq is None else seq
-    outcome = game.rules.outcome(game.state_at(seq))
-    closed = game.closed_at(seq)
-    return outcome if closed is None else abandoned(outcome, closed.reason)
-
-
-def is_over(game: Game, seq: int | None = None) -> bool:
-    """Whether `game` has ended after event `seq` (default: now): by its rules, or closed."""
-    seq = game.seq if seq is None else seq
-    return game.closed_at(seq) is not None or game.rules.is_over(game.state_at(seq))
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """The public facts of one seat: the same keys in every game, and `view` for the game's
-    own (Corner Claim: pieces left and open corners). `out_of_moves`: the seat is still at the
-    table but has no move left in a game that goes on, so the host skips its turns (Corner
-    Claim; a game that never skips a seat leaves it False)."""
-
-    colour: str
-    left: bool
-    score: int | None
-    can_move: bool
-    view: dict[str, Any] = field(default_factory=dict)
-    out_of_moves: bool = False
-
-
-@dataclass(frozen=True)
-class PublicView:
-    """What the API and the UI show of a state: `board` is the game's own picture of the
-    table (any JSON value the game's board module draws), `seats` one `SeatView` per seat,
-    `last_move` the move that counts last as {"seat", "move", "seq"} (or None)."""
-
-    board: dict[str, Any]
-    seats: tuple[SeatView, ...]
-    last_move: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class LadderSeat:
-    """What one seat of a finished game gives the ladder: its match points and the game's
-    statistics (keys from `Rules.stats`, numbers or booleans, summed per player)."""
-
-    points: int
-    stats: dict[str, int | float | bool] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One event of a log as a replay shows it: `kind` is "move", "left", "takeback" (or a
-    game's own word for its other events), with the seat and the move text where it has them
-    and `details` the game's own facts about the step (Corner Claim: the piece and its size).
-    """
-
-    kind: str
-    seat: int | None = None
-    move: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    #: The step in words, its seat (the subject) left out: "offered a draw", "left"; a viewer
-    #: puts the player's name before it (a step without a seat: the whole sentence). Empty
-    #: for a move (the game's board module words it).
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class Picture:
-    """A board drawn as a grid, for the replay's SVG picture: `cells[row][col]` is a colour
-    name or "" (row 0 is the top), optional `marks` [(row, col, text)], and the labels of the
-    columns (left to right) and rows (top to bottom)."""
-
-    cells: tuple[tuple[str, ...], ...]
-    columns: tuple[str, ...]
-    rows: tuple[str, ...]
-    marks: tuple[tuple[int, int, str], ...] = ()
+#: The value types of `engine.catalog` and `engine.views`, which the games import from here.
+__all__ = ["ColourSpec", "FormatSpec", "GENERIC_ENDINGS", "LadderSeat", "LevelSpec",
+           "OptionSpec", "Outcome", "Picture", "PresetSpec", "PublicView", "SeatView",
+           "StatSpec", "Step", "Team", "VariantSpec", "abandoned", "computer_name",
+           "computer_names", "ending_text", "is_over", "outcome_of", "RESULTS", "CORE",
+           "Rules", "BaseRules"]
 
 
 class Rules(Protocol[S]):
