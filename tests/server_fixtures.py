@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from werkzeug.serving import make_server
 
 from server.app import create_app, shutdown_app
@@ -107,6 +108,16 @@ def create(client, variant: str = "duo", kinds: tuple[str, ...] | None = None,
     r = client.post("/api/games", json={"variant": variant, "seats": seats})
     assert r.status_code == 201, r.json
     return r.json
+
+
+def host_answers(url: str) -> bool:
+    """Whether a host started at `url` answers its health check: False while nothing listens
+    there yet. Once the host has taken the connection it has the whole DEADLINE to answer, so a
+    host that starts slowly on a busy machine is waited for, not failed."""
+    try:
+        return requests.get(f"{url}/api/health", timeout=DEADLINE).ok
+    except requests.ConnectionError:
+        return False
 
 
 def wait_for(predicate: Callable[[], Any], what: str, deadline: float = DEADLINE) -> Any:

@@ -21,7 +21,7 @@ import pytest
 import requests
 import socketio
 
-from tests.server_fixtures import DEADLINE, wait_for
+from tests.server_fixtures import DEADLINE, host_answers, wait_for
 from tests.throwaway import free_port
 
 pytest.importorskip("psycopg")
@@ -52,10 +52,7 @@ class Host:
     def _up(self) -> bool:
         if self.proc.poll() is not None:
             raise AssertionError(self.log.read_text())
-        try:
-            return requests.get(f"{self.url}/api/health", timeout=2).ok
-        except requests.ConnectionError:
-            return False
+        return host_answers(self.url)
 
     def get(self, path: str) -> requests.Response:
         return requests.get(self.url + path, timeout=DEADLINE)

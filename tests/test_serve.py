@@ -18,7 +18,7 @@ import requests
 from server import serve
 from server.app import create_app, shutdown_app
 from server.host import host_of
-from tests.server_fixtures import DEADLINE, proc_fields
+from tests.server_fixtures import DEADLINE, host_answers, proc_fields
 from tests.test_api import PLUS
 from tests.throwaway import free_port
 
@@ -35,13 +35,11 @@ def start_host(data_dir: Path, port: int, *extra: str, mdns: bool = False) -> su
                             cwd=Path(__file__).resolve().parent.parent)
     end = time.monotonic() + DEADLINE
     while time.monotonic() < end:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/api/health", timeout=2).ok:
-                return proc
-        except requests.ConnectionError:
-            if proc.poll() is not None:
-                raise AssertionError(proc.stdout.read()) from None
-            time.sleep(0.1)
+        if host_answers(f"http://127.0.0.1:{port}"):
+            return proc
+        if proc.poll() is not None:
+            raise AssertionError(proc.stdout.read())
+        time.sleep(0.1)
     proc.kill()
     raise AssertionError("the host did not come up")
 

@@ -26,7 +26,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixture browser (Debian's Chromium)
-from tests.server_fixtures import DEADLINE
+from tests.server_fixtures import DEADLINE, host_answers
 from tests.test_api import PLUS
 from tests.throwaway import free_port
 
@@ -128,11 +128,8 @@ def installed_host(installed, tmp_path):
     try:
         end = time.monotonic() + DEADLINE
         while True:
-            try:
-                if requests.get(f"{url}/api/health", timeout=2).ok:
-                    break
-            except requests.ConnectionError:
-                pass
+            if host_answers(url):
+                break
             if proc.poll() is not None or time.monotonic() > end:
                 raise AssertionError((tmp_path / "serve.log").read_text())
             time.sleep(0.1)
