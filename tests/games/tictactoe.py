@@ -92,6 +92,7 @@ def name(x: int, y: int) -> str:
 class TicTacToeRules(BaseRules, Computer):
     game = GAME
     title = "Tic-tac-toe"
+    tagline = "noughts and crosses, 2 players"
     palette = {"cross": ColourSpec("#c2410c", "#fff", "✕"),
                "nought": ColourSpec("#0f766e", "#fff", "◯")}
     variants = {"3x3": VariantSpec("3x3", "3×3", (2,), ("cross", "nought"), rated=True,
