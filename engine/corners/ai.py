@@ -15,8 +15,9 @@ remaining distance minus one's own.
    bring a piece nearest its far corner; about half a second a move on classic 3×3.
 
 The searches deepen one ply at a time (the best move so far searched first, a table of the
-best move per position for the order) and stop at `TIME_CAP` seconds whatever their depth,
-keeping the best move of the last depth completed.
+best move per position for the order) and stop at `TIME_CAP` seconds of their own CPU time
+whatever their depth, keeping the best move of the last depth completed; other work on the
+machine does not change the move they play.
 
 The seed breaks ties (and the beginner's draws), so a level replays the same game for the
 same seed. `greedy_move` is the plain one-ply player the match runner measures against.
@@ -58,7 +59,8 @@ LEVELS: dict[int, Level] = {
     4: Level("Expert", "searches five plies deep, from its third ply on only the ten moves "
              "that gain the most (alpha-beta)", 2.0, depth=5, width=10),
 }
-#: A search stops at this many seconds whatever its budget (a slow machine): with the check
+#: A search stops after this many seconds of its thread's CPU time whatever its budget (a slow
+#: machine): with the check
 #: every 256 positions and the move's own bookkeeping, a move stays within 2 s.
 TIME_CAP = 1.8
 
@@ -170,7 +172,7 @@ class Search:
         if self.budget and self.count > self.budget:
             raise _Stop
         if self.deadline is not None and self.count % 256 == 0 and \
-                time.perf_counter() > self.deadline:
+                time.thread_time() > self.deadline:
             raise _Stop
         pairs = legal_pairs(self.board, seat, self.variant)
         if not pairs:
@@ -278,7 +280,7 @@ def choose_pair(state, seat: int, *, level: int, seed: int) -> tuple[int, int] |
     if lv.depth <= 1:
         search = Search(variant, board, plies, pending)
         return search.root(seat, 1, rng, 0.5)
-    limit = time.perf_counter() + TIME_CAP
+    limit = time.thread_time() + TIME_CAP
     search = Search(variant, board, plies, pending, nodes=lv.nodes, width=lv.width,
                     deadline=limit)
     return search.root(seat, lv.depth, rng, 0.5)

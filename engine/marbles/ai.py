@@ -53,7 +53,8 @@ LEVELS: dict[int, Level] = {
     4: Level("Expert", "searches 25,000 positions deep, to the round's end late in a round "
              "(alpha-beta)", 0.3, depth=40, nodes=25_000),
 }
-#: A search stops at this many seconds whatever its budget (a slow or busy machine).
+#: A search stops after this many seconds of its own CPU time (its thread's) whatever its
+#: budget, on a slow machine; other work on the machine does not change the move it plays.
 TIME_CAP = 0.8
 
 #: GAIN[a][b]: what a side gains on the score difference by taking one more marble of a
@@ -206,7 +207,7 @@ class Search:
         if self.budget and self.count > self.budget:
             raise _Stop
         if self.deadline is not None and not self.count & 1023 and \
-                time.perf_counter() > self.deadline:
+                time.thread_time() > self.deadline:
             raise _Stop
         key = self.key(seat)
         hit = self.tt.get(key)
@@ -306,7 +307,7 @@ def choose(state, seat: int, *, level: int, seed: int) -> tuple[int, int | None]
         return None
     rng = random.Random(seed * 1_000_003 + state.round * 101 + len(state.moves))
     search = Search(state, nodes=lv.nodes,
-                    deadline=time.perf_counter() + TIME_CAP if lv.depth > 1 else None)
+                    deadline=time.thread_time() + TIME_CAP if lv.depth > 1 else None)
     moves = search.moves(seat)
     if not moves:
         return None
