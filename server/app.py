@@ -217,7 +217,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # at a time, in order) instead of a new thread per event; every handler is short.
     queue_options = {}
     if cluster is not None:  # pushes reach every process's sockets, each game's in seq order
-        from server.realtime.shared import OrderedRedisManager
+        from server.realtime.ordered import OrderedRedisManager
 
         manager = OrderedRedisManager(queue, channel="cornerclaim")
         manager.on_resubscribed.append(lambda: resync_rooms(socketio, service))
