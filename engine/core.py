@@ -280,8 +280,10 @@ class Game(Generic[S]):
         return self._events[max(seq, 0):]
 
     # -- changing --------------------------------------------------------------------------
-    def append(self, event: Event) -> S:
-        """Fold `event` in. Its seq must be exactly the last seq + 1."""
+    def append(self, event: Event, *, move: Any = None) -> S:
+        """Fold `event` in. Its seq must be exactly the last seq + 1. `move`: the game's move
+        value `check_move` gave for the event (a move made here, `play`), so the fold does
+        not check it again; None checks the event in full (`Rules.apply`)."""
         if isinstance(event, GameCreated):
             raise LogError(f"event {event.seq}: game_created may only be the first event")
         if event.seq != self.seq + 1:
@@ -292,6 +294,8 @@ class Game(Generic[S]):
             self._check_close(event)
             state = self._state
             self._closed = event
+        elif move is not None:
+            state = self.rules.apply_move(self._state, event, move)
         else:
             state = self.rules.apply(self._state, event)
         self._events.append(event)
@@ -319,8 +323,14 @@ class Game(Generic[S]):
 
     def play(self, seat: int, move: str, *, seq: int | None = None,
              now: float | None = None) -> Event:
+        """A move: checked once into the game's move value (`check_move`), made an event
+        (`play_move`) and folded without checking it again (`apply_move`)."""
         self._check_seq(seq)
-        return self._append_new(self.rules.play(self.state, seat, move, now=now))
+        rules, state = self.rules, self.state
+        value = rules.check_move(state, seat, move, now=now)
+        event = rules.play_move(state, seat, value, now=now)
+        self.append(event, move=value)
+        return event
 
     def undo(self, seat: int, *, seq: int | None = None, now: float | None = None) -> Event:
         self._check_seq(seq)

@@ -98,7 +98,8 @@ class Rules(Protocol[S]):
 
     # commands (`now`: the host's wall clock in seconds, for games with a clock; None in
     # analysis and tests)
-    def check_move(self, state: S, seat: int, text: str) -> Any: ...
+    def check_move(self, state: S, seat: int, text: str, *,
+                   now: float | None = None) -> Any: ...
     def play_move(self, state: S, seat: int, move: Any, *, now: float | None = None) -> Event: ...
     def undo(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
     def leave(self, state: S, seat: int, *, now: float | None = None) -> Event: ...
@@ -122,11 +123,12 @@ CORE = ("initial_state", "apply", "check_move", "play_move", "undo", "leave", "l
 
 class BaseRules(Perft):
     """The base every game's rules derive from: what follows from the core (`play` from a
-    move's text, `legal_json`, `ladder`, `can_undo`, `perft`), the seat checks the games
-    share (`check_seat`, `check_open`, `check_turn`, `check_leave`, `check_undo_seat`), and
-    a default for every capability's verbs, so a host that calls one on a game without that
-    capability gets "nothing" (no deadline, no chance, no hint). Subclasses set the catalog
-    attributes, implement the core (`Rules`) and name their capabilities among their bases."""
+    move's text, `apply_move`, `legal_json`, `ladder`, `can_undo`, `perft`), the seat checks
+    the games share (`check_seat`, `check_open`, `check_turn`, `check_leave`,
+    `check_undo_seat`), and a default for every capability's verbs, so a host that calls one
+    on a game without that capability gets "nothing" (no deadline, no chance, no hint).
+    Subclasses set the catalog attributes, implement the core (`Rules`) and name their
+    capabilities among their bases."""
 
     game: str = ""
     title: str = ""
@@ -153,9 +155,10 @@ class BaseRules(Perft):
     passing: bool = False
 
     # -- commands: a move's text checked once into the game's move value, then its event ----
-    def check_move(self, state, seat: int, text: str) -> Any:
-        """`text` as this game's move value if `seat` may play it now; EngineError saying
-        why not. The default keeps the text, for a game that writes `play` itself."""
+    def check_move(self, state, seat: int, text: str, *, now: float | None = None) -> Any:
+        """`text` as this game's move value if `seat` may play it at `now` (a game with a
+        clock: its time is not up); EngineError saying why not. The default keeps the text,
+        for a game that writes `play` itself."""
         return text
 
     def play_move(self, state, seat: int, move: Any, *, now: float | None = None) -> Event:
@@ -167,7 +170,14 @@ class BaseRules(Perft):
 
     def play(self, state, seat: int, move: str, *, now: float | None = None) -> Event:
         """The event to append for the move written `move`: `check_move`, then `play_move`."""
-        return self.play_move(state, seat, self.check_move(state, seat, move), now=now)
+        return self.play_move(state, seat, self.check_move(state, seat, move, now=now),
+                              now=now)
+
+    def apply_move(self, state, event: Event, move: Any):
+        """The state after `event`, which `play_move` made of `move` (a value `check_move`
+        gave for `state`), folded without checking the move again: a command checks its
+        move once. The default is `apply`, which checks it (a log read from disk)."""
+        return self.apply(state, event)
 
     # -- the seat checks every game repeats ------------------------------------------------
     @staticmethod

@@ -153,3 +153,35 @@ def test_no_probe_for_a_method_on_a_rules_object():
                 if PROBE.search(line):
                     found.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
     assert found == []
+
+
+#: Each game's own move check, the one its `check_move` and its fold of a log call.
+MOVE_CHECKS = {"cornerclaim": "check_placement", "corners": "resolve", "marbles": "resolve",
+               "tictactoe": "_check_mark"}
+
+
+@pytest.mark.parametrize("game_id", sorted(MOVE_CHECKS))
+def test_a_move_made_here_is_checked_once_and_a_log_read_in_full(game_id, monkeypatch):
+    import random
+
+    rules = registry.get(game_id)
+    calls = []
+    name = MOVE_CHECKS[game_id]
+    check = getattr(type(rules), name)
+
+    def counted(self, *args, **kwargs):
+        calls.append(args)
+        return check(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(rules), name, counted)
+    game = Game.new(game_id, next(iter(rules.variants)))
+    if rules.to_move(game.state) is None:  # a deal first
+        game.append(rules.chance(game.state, random.Random(1)))
+    for _ in range(2):
+        seat = rules.to_move(game.state)
+        before = len(calls)
+        game.play(seat, rules.legal(game.state, seat)[0]["move"])
+        assert len(calls) == before + 1
+    calls.clear()
+    again = Game.from_json(game.to_json())
+    assert len(calls) == 2 and again.state == game.state

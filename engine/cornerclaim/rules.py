@@ -204,11 +204,8 @@ class CornerClaimRules(BaseRules, HostPreparation):
 
     def apply(self, state: State, event: Event) -> State:
         if isinstance(event, PiecePlaced):
-            move = self.check_placement(state, event.seat, event.move)
-            pos = state.position.copy()
-            pos.play(event.seat - 1, move)
-            placements = state.placements + ((event.seq, event.seat, move),)
-            return self._with(state, event.seq, placements, state.left, pos)
+            return self.apply_move(state, event,
+                                   self.check_placement(state, event.seat, event.move))
         if isinstance(event, PlayerLeft):
             self._check_leave(state, event.seat)
             return self._with(state, event.seq, state.placements, state.left | {event.seat},
@@ -222,13 +219,22 @@ class CornerClaimRules(BaseRules, HostPreparation):
             return self._with(state, event.seq, kept, state.left, pos)
         raise E.LogError(f"event type {event.TYPE} does not belong to a Corner Claim game")
 
+    def apply_move(self, state: State, event: Event, move: int) -> State:
+        if not isinstance(event, PiecePlaced):
+            return self.apply(state, event)
+        pos = state.position.copy()
+        pos.play(event.seat - 1, move)
+        placements = state.placements + ((event.seq, event.seat, move),)
+        return self._with(state, event.seq, placements, state.left, pos)
+
     @staticmethod
     def _with(state: State, seq: int, placements, left, pos: Position) -> State:
         return State(state.variant, seq, state.players, placements, left, pos,
                      _next_to_move(state.variant, pos, placements, left))
 
     # -- commands --------------------------------------------------------------------------
-    def check_move(self, state: State, seat: int, text: str) -> int:
+    def check_move(self, state: State, seat: int, text: str, *,
+                   now: float | None = None) -> int:
         """The move id of `text` (cells in Pentobi notation) if `seat` may place it now."""
         return self.check_placement(state, seat, text)
 

@@ -364,10 +364,16 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks):
             return self._taken_back(state, event)
         raise E.LogError(f"event type {event.TYPE} does not belong to a Corners game")
 
-    def _moved(self, state: State, event: Moved) -> State:
-        _check_ms(event.at_ms, "corners_moved")
-        self._check_turn(state, event.seat, event.at_ms)
-        path = self.resolve(state, event.seat, event.move)
+    def apply_move(self, state: State, event: Event, move: tuple[int, ...]) -> State:
+        if not isinstance(event, Moved):
+            return self.apply(state, event)
+        return self._moved(state, event, move)
+
+    def _moved(self, state: State, event: Moved, path: tuple[int, ...] | None = None) -> State:
+        if path is None:  # a move read from a log: checked in full
+            _check_ms(event.at_ms, "corners_moved")
+            self._check_turn(state, event.seat, event.at_ms)
+            path = self.resolve(state, event.seat, event.move)
         seat, variant = event.seat, state.variant
         board = list(state.board)
         f, t = path[0], path[-1]
@@ -459,26 +465,17 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks):
                        last_at_ms=state.last_at_ms, draw_offer=None)
 
     # -- commands --------------------------------------------------------------------------
-    def check_move(self, state: State, seat: int, text: str) -> tuple[int, ...]:
-        """The canonical path of `text` (a full path or from–to) if `seat` may move it now
-        (its clock aside: that is the time the move is made, `play_move`'s)."""
-        self._check_turn(state, seat, None)
+    def check_move(self, state: State, seat: int, text: str, *,
+                   now: float | None = None) -> tuple[int, ...]:
+        """The canonical path of `text` (a full path or from–to) if `seat` may move it at
+        `now` (a seat whose time is up hears so before anything about its move)."""
+        self._check_turn(state, seat, to_ms(now))
         return self.resolve(state, seat, text)
 
     def play_move(self, state: State, seat: int, move: tuple[int, ...], *,
                   now: float | None = None) -> Moved:
-        """The event of the path `move`, made at `now`: TimeUpError if the seat's clock ran
-        out first."""
-        at = to_ms(now)
-        if state.flag_down(at):
-            raise E.TimeUpError(f"seat {seat}'s time is up", seat=seat)
-        return Moved(seq=state.seq + 1, seat=seat, move=path_text(move), at_ms=at)
-
-    def play(self, state: State, seat: int, move: str, *, now: float | None = None) -> Moved:
-        """`move`'s event at `now`; a seat whose time is up hears so before anything else
-        about its move."""
-        self._check_turn(state, seat, to_ms(now))
-        return self.play_move(state, seat, self.resolve(state, seat, move), now=now)
+        """The event of the path `move`, made at `now`."""
+        return Moved(seq=state.seq + 1, seat=seat, move=path_text(move), at_ms=to_ms(now))
 
     def undo(self, state: State, seat: int, *, now: float | None = None) -> MoveTakenBack:
         """Take back `seat`'s latest move and every move after it."""

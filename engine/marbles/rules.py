@@ -309,9 +309,15 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement):
                        board=board, arrows=(None,) * state.seats, counts=NO_COUNTS,
                        moves=(), playing=True, before=None)
 
-    def _moved(self, state: State, event: Moved) -> State:
+    def apply_move(self, state: State, event: Event, move: tuple[int, int | None]) -> State:
+        if not isinstance(event, Moved):
+            return self.apply(state, event)
+        return self._moved(state, event, move)
+
+    def _moved(self, state: State, event: Moved,
+               move: tuple[int, int | None] | None = None) -> State:
         seat = event.seat
-        line, cell = self.resolve(state, seat, event.move)
+        line, cell = move if move is not None else self.resolve(state, seat, event.move)
         side = side_of(seat)
         arrows = list(state.arrows)
         arrows[seat - 1] = line
@@ -361,7 +367,8 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement):
         return replace(back, seq=event.seq, left=state.left)
 
     # -- commands --------------------------------------------------------------------------
-    def check_move(self, state: State, seat: int, text: str) -> tuple[int, int | None]:
+    def check_move(self, state: State, seat: int, text: str, *,
+                   now: float | None = None) -> tuple[int, int | None]:
         """(`seat`'s new line, the cell it takes or None) if `seat` may play `text` now."""
         return self.resolve(state, seat, text)
 

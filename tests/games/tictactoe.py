@@ -109,8 +109,7 @@ class TicTacToeRules(BaseRules, Computer):
 
     def apply(self, state: State, event: Event) -> State:
         if isinstance(event, Marked):
-            x, y = self._check_mark(state, event.seat, event.move)
-            return State(event.seq, state.marks + ((event.seq, event.seat, x, y),), state.left)
+            return self.apply_move(state, event, self._check_mark(state, event.seat, event.move))
         if isinstance(event, PlayerLeft):
             self._check_seated(state, event.seat)
             return State(event.seq, state.marks, state.left | {event.seat})
@@ -119,6 +118,12 @@ class TicTacToeRules(BaseRules, Computer):
             kept = tuple(m for m in state.marks if m[0] < event.from_seq)
             return State(event.seq, kept, state.left)
         raise EngineError(f"event {event.TYPE} is not a tic-tac-toe event")
+
+    def apply_move(self, state: State, event: Event, move: tuple[int, int]) -> State:
+        if not isinstance(event, Marked):
+            return self.apply(state, event)
+        x, y = move
+        return State(event.seq, state.marks + ((event.seq, event.seat, x, y),), state.left)
 
     def _check_seated(self, state: State, seat: int) -> None:
         if seat not in (1, 2):
@@ -143,7 +148,7 @@ class TicTacToeRules(BaseRules, Computer):
         if not any(q == from_seq and s == seat for q, s, _, _ in state.marks):
             raise NothingToUndoError(f"seat {seat} has no mark to take back")
 
-    def check_move(self, state: State, seat: int, text: str) -> tuple[int, int]:
+    def check_move(self, state: State, seat: int, text: str, *, now=None) -> tuple[int, int]:
         return self._check_mark(state, seat, text)
 
     def play_move(self, state: State, seat: int, move: tuple[int, int], *, now=None) -> Marked:
