@@ -4,6 +4,7 @@ names a level), declaring an away seat left, and which seats have a phone connec
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -16,8 +17,6 @@ from server.tables.table import Table, new_token
 
 if TYPE_CHECKING:
     from server.tables.core import Core
-
-import logging
 
 log = logging.getLogger(__name__)
 
