@@ -248,6 +248,25 @@ def test_the_tray_keeps_still_and_fits_a_pixel_7(host, open_page):
         screenshot(page, f"tray-{variant}")
 
 
+def test_the_turn_line_keeps_its_height_whatever_it_says(host, open_page):
+    """While a computer thinks the turn line says more ("Green's turn — computer is
+    thinking…", two lines on a Pixel 7) than on the player's turn: the board and the tray
+    under it stay where they are."""
+    game = host.create("classic", [{"kind": "local", "name": "Tom"}]
+                       + [{"kind": "computer", "level": 1}] * 3)
+    gid = game["id"]
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, game["tokens"]))
+    turn = page.get_by_test_id("turn")
+    expect(turn).to_have_text("Your turn (Blue)")
+    board = page.get_by_test_id("board").bounding_box()
+    tray = page.get_by_test_id("tray").bounding_box()
+    height = turn.bounding_box()["height"]
+    turn.evaluate("(el) => { el.textContent = \"Green's turn — computer is thinking…\"; }")
+    assert turn.bounding_box()["height"] == height
+    assert page.get_by_test_id("board").bounding_box() == board
+    assert page.get_by_test_id("tray").bounding_box() == tray
+
+
 def test_legal_and_illegal_previews_differ_by_more_than_hue_for_every_colour(host, open_page):
     """In a four-seat hot-seat game each colour lifts its single square: where it fits it
     shows the seat's colour with a solid frame and a check mark; where it does not, never a
