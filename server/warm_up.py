@@ -19,9 +19,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine import registry
+    from engine.capabilities import Computer, capability
 
     print("Readying the computer players (the first time, numba compiles them: about a "
           "minute)…", flush=True)
     for rules in registry.games():
-        print(f"{rules.title}: computer players ready in {rules.warm_up():.1f} s", flush=True)
+        computer = capability(rules, Computer)
+        if computer is not None:
+            print(f"{rules.title}: computer players ready in {computer.warm_up():.1f} s",
+                  flush=True)
     return 0

@@ -140,7 +140,7 @@ def test_a_human_against_a_computer_moves_only_the_humans_rating(host):
     table.replay(moves_of(game))  # the computer's moves go through the bots' own path
     result = RULES.outcome(table.state).results[0]
     ann = section("Ann", app)
-    expected = 1 / (1 + 10 ** ((L.LEVEL_RATINGS["cornerclaim"][3] - 1500) / 400))
+    expected = 1 / (1 + 10 ** ((L.level_ratings("cornerclaim")[3] - 1500) / 400))
     won = {"win": 1.0, "draw": 0.5, "loss": 0.0}[result]
     assert ann["rating_exact"] == pytest.approx(1500 + L.K_FACTOR * (won - expected))
     assert ann["rating_history"][0]["opponent"] == "Computer L3"
@@ -270,7 +270,7 @@ def test_k_factor_and_expected_score_are_elos():
     assert L.expected(1500, 1500) == 0.5
     assert L.expected(1700, 1300) == pytest.approx(0.909, abs=1e-3)
     assert L.K_FACTOR == 32 and L.START_RATING == 1500
-    assert sorted(L.LEVEL_RATINGS["cornerclaim"]) == [1, 2, 3, 4, 5, 6]
+    assert sorted(L.level_ratings("cornerclaim")) == [1, 2, 3, 4, 5, 6]
     assert L.level_rating("cornerclaim", 3) == 1250 and L.level_rating("cornerclaim", 9) is None
     assert L.level_rating("tictactoe", 1) == 1000 and L.level_ratings("tictactoe") == {1: 1000}
     assert L.level_rating("tictactoe", 2) is None

@@ -140,8 +140,12 @@ def test_the_shared_seat_checks():
 
 
 #: The paths that must hold a game only through the core and `capability`.
-OWN_PATHS = ("gtp", "replays", "server/cli.py", "server/serve.py")
+OWN_PATHS = ("gtp", "replays", "server")
 PROBE = re.compile(r"\b(getattr|hasattr)\(\s*[\w.]*rules\b")
+#: A probe for one of a capability's verbs (or a level's rating) on any object.
+VERBS = sorted({verb for kind in CAPABILITIES for verb in vars(kind)
+                if not verb.startswith("_")} | {"hint_level", "actions", "rating"})
+PROBE_VERB = re.compile(r"\b(getattr|hasattr)\([^)]*[\"'](" + "|".join(VERBS) + r")[\"']")
 
 
 def test_no_probe_for_a_method_on_a_rules_object():
@@ -150,9 +154,16 @@ def test_no_probe_for_a_method_on_a_rules_object():
         p = ROOT / path
         for f in ([p] if p.is_file() else sorted(p.rglob("*.py"))):
             for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
-                if PROBE.search(line):
+                if PROBE.search(line) or PROBE_VERB.search(line):
                     found.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
     assert found == []
+
+
+def test_the_probe_check_sees_a_probe():
+    for line in ('if hasattr(rules, "quick_move"):', 'getattr(table.rules, "chance", None)',
+                 'rating = getattr(spec, "rating", None)', 'getattr(r, "deadline")'):
+        assert PROBE.search(line) or PROBE_VERB.search(line), line
+    assert not PROBE_VERB.search('getattr(args, "seed", None)')
 
 
 #: Each game's own move check, the one its `check_move` and its fold of a log call.

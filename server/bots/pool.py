@@ -39,6 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from engine import registry
+from engine.capabilities import Actions, Computer, Hints, QuickMove, capability
 from server.tables.events import Appended, Scanned, StateChanged, Synced, TableNews
 
 log = logging.getLogger(__name__)
@@ -65,9 +66,13 @@ def choose_in_worker(log_json: str, seat: int, level: int, seed: int,
 
     _know_games(modules)
     game = Game.from_json(log_json)
-    if not _warmed_up(game.rules):
-        return game.rules.quick_move(game.state, seat, level=level, seed=seed)
-    return game.rules.choose_move(game.state, seat, level=level, seed=seed)
+    computer = capability(game.rules, Computer)
+    if computer is None:  # a game without computer players has no computer seats
+        return None
+    quick = capability(game.rules, QuickMove)
+    if not _warmed_up(game.rules) and quick is not None:
+        return quick.quick_move(game.state, seat, level=level, seed=seed)
+    return computer.choose_move(game.state, seat, level=level, seed=seed)
 
 
 def hint_in_worker(log_json: str, seat: int,
@@ -77,10 +82,13 @@ def hint_in_worker(log_json: str, seat: int,
 
     _know_games(modules)
     game = Game.from_json(log_json)
-    rules = game.rules
-    if not _warmed_up(rules) and rules.hint_level is not None:
-        return rules.quick_move(game.state, seat, level=rules.hint_level, seed=0)
-    return rules.hint(game.state, seat)
+    hints = capability(game.rules, Hints)
+    if hints is None:
+        return None
+    quick = capability(game.rules, QuickMove)
+    if not _warmed_up(game.rules) and quick is not None and hints.hint_level is not None:
+        return quick.quick_move(game.state, seat, level=hints.hint_level, seed=0)
+    return hints.hint(game.state, seat)
 
 
 def _warmed_up(rules) -> bool:
@@ -90,7 +98,7 @@ def _warmed_up(rules) -> bool:
     done = _warm_ups.get(rules.game)
     if done is None or done.is_set():
         return True
-    if hasattr(rules, "quick_move"):
+    if capability(rules, QuickMove) is not None:
         return False
     done.wait()
     return True
@@ -113,17 +121,20 @@ def start_worker(warm: bool, modules: tuple[str, ...] | list[str] = ()) -> None:
     if not warm:
         return
     for rules in registry.games():
+        computer = capability(rules, Computer)
+        if computer is None:
+            continue
         done = _warm_ups[rules.game] = threading.Event()
-        threading.Thread(target=_warm_up, args=(rules, done), daemon=True,
+        threading.Thread(target=_warm_up, args=(rules.game, computer, done), daemon=True,
                          name=f"warm-up-{rules.game}").start()
 
 
-def _warm_up(rules, done: threading.Event) -> None:
+def _warm_up(game: str, computer: Computer, done: threading.Event) -> None:
     try:
-        log.info("bot worker %d warmed up %s in %.1f s", os.getpid(), rules.game,
-                 rules.warm_up())
+        log.info("bot worker %d warmed up %s in %.1f s", os.getpid(), game,
+                 computer.warm_up())
     except Exception:
-        log.exception("bot worker warm-up failed for %s", rules.game)
+        log.exception("bot worker warm-up failed for %s", game)
     finally:
         done.set()
 
@@ -294,10 +305,10 @@ class BotRunner:
         with (self.service.locked(game_id) if latest else table.lock):
             if table.status != "running":
                 return None
-            wants = getattr(table.rules, "computer_action", None)
+            actions = capability(table.rules, Actions)
             for record in table.seats:
-                action = None if wants is None or record.kind != "computer" else wants(
-                    table.state, record.seat)
+                action = None if actions is None or record.kind != "computer" else (
+                    actions.computer_action(table.state, record.seat))
                 if action:
                     return record.seat, record.level or 1, table.game.seq, "", action
             seat = table.to_move

@@ -9,17 +9,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import registry
+from engine.catalog import LevelSpec
 from engine.core import Game, GameCreated
 from engine.errors import EngineError
 from server.store import HUMAN_KINDS, EventStore, load_game
 
-#: Fixed ratings of computer levels, per game: Corner Claim's set from their strength against
-#: each other (each level beats the one below it about three games in four, ~200 points).
-LEVEL_RATINGS: dict[str, dict[int, float]] = {
-    "cornerclaim": {1: 800.0, 2: 1000.0, 3: 1250.0, 4: 1450.0, 5: 1650.0, 6: 1850.0},
-}
-#: A level of a game not in LEVEL_RATINGS whose LevelSpec names no rating:
-#: DEFAULT_LEVEL_RATING + LEVEL_STEP × (level − 1).
+#: The fixed rating of a computer level is its game's (the catalog's `LevelSpec.rating`); a
+#: level whose LevelSpec names none plays at DEFAULT_LEVEL_RATING + LEVEL_STEP × (level − 1).
 DEFAULT_LEVEL_RATING = 1000.0
 LEVEL_STEP = 200.0
 
@@ -34,7 +30,7 @@ def rating_key(game: str, variant: str) -> str:
     return f"{game}/{variant}"
 
 
-def _levels(game: str) -> dict[int, Any]:
+def _levels(game: str) -> dict[int, LevelSpec]:
     try:
         return dict(registry.get(game).levels)
     except EngineError:
@@ -45,20 +41,16 @@ def level_rating(game: str, level: int | None) -> float | None:
     """The fixed rating of `game`'s computer level (None: no such level)."""
     if level is None:
         return None
-    table = LEVEL_RATINGS.get(game)
-    if table is not None:
-        return table.get(level)
     spec = _levels(game).get(level)
     if spec is None:
         return None
-    rating = getattr(spec, "rating", None)
-    return float(rating) if rating is not None else DEFAULT_LEVEL_RATING + LEVEL_STEP * (level - 1)
+    if spec.rating is not None:
+        return float(spec.rating)
+    return DEFAULT_LEVEL_RATING + LEVEL_STEP * (level - 1)
 
 
 def level_ratings(game: str) -> dict[int, float]:
     """Every level of `game` and its fixed rating."""
-    if game in LEVEL_RATINGS:
-        return dict(LEVEL_RATINGS[game])
     return {n: r for n in sorted(_levels(game)) if (r := level_rating(game, n)) is not None}
 
 

@@ -39,6 +39,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from engine.registry import DEFAULT_GAME
 from server.ladder.players import (  # noqa: F401  (the ladder's names, read as L.<name>)
     ALL,
     K_FACTOR,
@@ -56,7 +57,6 @@ from server.ladder.players import (  # noqa: F401  (the ladder's names, read as 
 )
 from server.ladder.results import (  # noqa: F401
     DEFAULT_LEVEL_RATING,
-    LEVEL_RATINGS,
     LEVEL_STEP,
     FinishedGame,
     SeatResult,
@@ -71,9 +71,6 @@ from server.ladder.results import (  # noqa: F401
     summarise,
     with_finish_time,
 )
-
-DEFAULT_GAME = "cornerclaim"
-
 
 SORT_KEYS = ("rating", "points", "games", "wins", "average_score", "best_score", "name")
 

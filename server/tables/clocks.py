@@ -34,8 +34,9 @@ class Clocks:
     def resume(self, table: Table) -> None:
         """At start-up: a running game's clock restarts now (`Rules.resume`)."""
         try:
-            event = None if self.core.coord.clocks_running() else table.rules.resume(
-                table.state, time.time())
+            clock = table.clock
+            event = None if clock is None or self.core.coord.clocks_running() else \
+                clock.resume(table.state, time.time())
             if event is not None:
                 self.core.writes.commit(table, lambda g: appended(g, event))
         except Exception:  # a game that cannot resume must not keep the host from starting
@@ -49,7 +50,7 @@ class Clocks:
             old.cancel()
         if self.core.stopped or table.finished:
             return
-        deadline = table.rules.deadline(table.state)
+        deadline = table.deadline()
         if deadline is None:
             return
         delay = max(deadline - time.time(), at_least) + SLACK
@@ -88,12 +89,14 @@ class Clocks:
         command runs on it; game_over if that ended the game. The caller holds the lock."""
         if table.finished:
             return
-        rules, state = table.rules, table.state
-        deadline = rules.deadline(state)
+        clock, state = table.clock, table.state
+        if clock is None:
+            return
+        deadline = clock.deadline(state)
         now = time.time()
         if deadline is None or deadline > now:
             return
-        event = rules.expire(state, now)
+        event = clock.expire(state, now)
         if event is None:
             return
         self.core.writes.commit(table, lambda g: appended(g, event))

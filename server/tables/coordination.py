@@ -286,7 +286,7 @@ class Shared(Local):
         return super().take_draw(table, chance)
 
     def take_flag(self, table: Table) -> bool:
-        deadline = table.rules.deadline(table.state)
+        deadline = table.deadline()
         return deadline is None or deadline > time.time() or \
             self.once.take(f"clock:{table.id}:{table.seq}", JOB_TTL)
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine import registry
 from engine.core import Game
 from engine.errors import EngineError
+from engine.registry import DEFAULT_GAME
 from engine.rules import computer_names
 from server.errors import ApiError, from_engine
 from server.store import GameRecord, SeatRecord
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The game a request names when it names none.
-DEFAULT_GAME = "cornerclaim"
 #: The options a create request's `clock` sets (a variant offers a clock if it has both).
 CLOCK_OPTIONS = ("reserve_s", "increment_s")
 #: The options a create request may name at its top level (as `given`) besides `options`.

@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.capabilities import Hints, Records, capability
 from engine.core import Event, Game, log_to_json
 from engine.errors import EngineError, GameOverError, NotYourTurnError
 from server.errors import ApiError, from_engine
@@ -61,12 +62,13 @@ class Reads:
         with self.core.locked(game_id, reading=True) as table:
             rules = table.rules
             spec = rules.formats.get(fmt)
-            if spec is None:
+            records = capability(rules, Records)
+            if spec is None or records is None:
                 raise ApiError("no_such_format", f"{rules.title} has no .{fmt} records",
                                formats=sorted(rules.formats))
             try:
                 named = Game.from_events(_named_events(table))
-                return rules.game, rules.export(named, fmt), spec.mimetype
+                return rules.game, records.export(named, fmt), spec.mimetype
             except EngineError as e:
                 raise from_engine(e) from None
 
@@ -85,7 +87,8 @@ class Reads:
         with self.core.locked(game_id, reading=True) as table:
             table.require_seat_token(seat, token)
             rules = table.rules
-            if getattr(rules, "hint_level", None) is None:
+            hints = capability(rules, Hints)
+            if hints is None or hints.hint_level is None:
                 raise ApiError("no_hints", f"{rules.title} gives no hints", game=rules.game)
             require_playing(table)
             if table.finished:
@@ -103,7 +106,7 @@ class Reads:
             if self.hinter is not None:
                 move = self.hinter(log_json, seat)
             else:
-                move = rules.hint(state, seat)
+                move = hints.hint(state, seat)
         except EngineError as e:
             raise from_engine(e) from None
         body = {"seat": seat, "seq": seq, "move": move}

@@ -8,6 +8,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from engine.capabilities import Replacement, capability
 from server.errors import ApiError
 from server.store import SeatRecord
 from server.tables import views
@@ -137,8 +138,8 @@ class Seating:
         (`Rules.replacement_level`): stored, then announced. The caller holds the lock."""
         if table.finished:
             return
-        replacement = getattr(table.rules, "replacement_level", None)
-        level = None if replacement is None else replacement(table.state, seat)
+        replacement = capability(table.rules, Replacement)
+        level = None if replacement is None else replacement.replacement_level(table.state, seat)
         record = table.seat(seat)
         if level is None or (record.kind == "computer" and record.level == level):
             return

@@ -25,12 +25,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from engine.capabilities import Actions, capability
+from engine.registry import DEFAULT_GAME
 from server.errors import ApiError
 from server.realtime.presence import Presence
 from server.store import EventStore, Head
 from server.tables.coordination import NoLock, Once, coordination_for
 from server.tables.core import Core
-from server.tables.creation import CLOCK_OPTIONS, DEFAULT_GAME, GIVEN_OPTIONS, UNSET
+from server.tables.creation import CLOCK_OPTIONS, GIVEN_OPTIONS, UNSET
 from server.tables.events import Listener
 from server.tables.reads import Hinter
 from server.tables.table import Table
@@ -167,7 +169,8 @@ class GameService:
         def check(table: Table) -> None:
             table.require_seat_token(seat, token)
             require_playing(table)
-            actions = list(getattr(table.rules, "actions", ()))
+            own = capability(table.rules, Actions)
+            actions = list(own.actions) if own is not None else []
             if action not in actions:
                 raise ApiError("no_such_action", f"{table.rules.title} has no action "
                                f"{action!r}", actions=actions)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine import registry
+from engine.capabilities import Clocked, capability
 from engine.core import Game, GameCreated
 from engine.rules import Rules
 from server.errors import ApiError
@@ -191,6 +192,16 @@ class Table:
     def state(self) -> Any:
         """The game's current state (its rules' own value: read it through `rules`)."""
         return self.game.state
+
+    @property
+    def clock(self) -> Clocked | None:
+        """The game's clock (`Clocked`), None if its game has none."""
+        return capability(self.rules, Clocked)
+
+    def deadline(self) -> float | None:
+        """When the game's clock next makes something due (a flag falls); None if never."""
+        clock = self.clock
+        return None if clock is None else clock.deadline(self.state)
 
     @property
     def left(self) -> frozenset[int]:

@@ -158,7 +158,7 @@ class TableSet:
                 request = table.undo_request
                 if request is not None and request.expires_at <= now:
                     core.takebacks.expire(table, request)
-                deadline = table.rules.deadline(table.state)
+                deadline = table.deadline()
                 if deadline is not None and deadline <= now and table.clock_timer is None:
                     core.clocks.arm(table)
                 core.writes.draw_chance(table)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.capabilities import Actions, Takebacks, capability
 from engine.core import GameClosed, GameCreated
 from engine.rules import abandoned, computer_names, outcome_of
 from server.realtime.presence import Presence
@@ -49,7 +50,7 @@ def _seq_facts(table: Table) -> dict[str, Any]:
     view = rules.public_view(state)
     closed = table.closed
     finished = table.finished
-    available = getattr(rules, "available_actions", None)
+    own = capability(rules, Actions)
     return {
         "game": table.record.game,
         "variant": table.variant,
@@ -59,8 +60,8 @@ def _seq_facts(table: Table) -> dict[str, Any]:
         "seats": {s: {"colour": seat.colour, "left": seat.left, "score": seat.score,
                       "can_move": seat.can_move and not closed,
                       "out_of_moves": seat.out_of_moves and not closed,
-                      "actions": [] if finished or available is None
-                      else list(available(state, s)),
+                      "actions": [] if finished or own is None
+                      else list(own.available_actions(state, s)),
                       "view": seat.view}
                   for s, seat in enumerate(view.seats, start=1)},
         "result": result(table),
@@ -73,8 +74,9 @@ def _seq_facts(table: Table) -> dict[str, Any]:
 def undo_facts(table: Table) -> dict[str, Any]:
     """Whether the game takes takebacks now, and the game's words for why not
     (`Rules.takeback_refusal`, the same check its `undo` refuses with)."""
-    refusal = getattr(table.rules, "takeback_refusal", None)
-    reason = None if refusal is None or table.finished else refusal(table.state)
+    takebacks = capability(table.rules, Takebacks)
+    reason = None if takebacks is None or table.finished else takebacks.takeback_refusal(
+        table.state)
     return {"allowed": not reason, "reason": reason or None}
 
 

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.capabilities import Chance, capability
 from engine.core import Event, Game
 from engine.errors import EngineError
 from server.errors import ApiError, from_engine
@@ -111,7 +112,8 @@ class WritePath:
         A draw that cannot be saved (a full disk) is tried again a little later."""
         if table.closed or table.parked:
             return
-        chance = getattr(table.rules, "chance", None)
+        drawer = capability(table.rules, Chance)
+        chance = None if drawer is None else drawer.chance
         if chance is None or not self.core.coord.take_draw(table, chance):
             return  # nothing to draw, or another process draws it (a scan looks again)
         try:

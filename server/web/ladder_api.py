@@ -31,6 +31,7 @@ from flask_smorest import Blueprint
 
 import server.ladder.standings as L
 from engine import registry
+from engine.capabilities import Records, capability
 from engine.core import Game, log_to_json
 from engine.errors import LogError
 from replays import read_record
@@ -339,10 +340,11 @@ class ImportedRecord(MethodView):
         formats (the replay's `formats`)."""
         game = shelf().game(replay_id)
         rules = game.rules
+        records = capability(rules, Records)
         if ext == "json":
             text, mimetype = log_to_json(game.events), JSON_FORMAT["mimetype"]
-        elif ext in rules.formats:
-            text, mimetype = rules.export(game, ext), rules.formats[ext].mimetype
+        elif ext in rules.formats and records is not None:
+            text, mimetype = records.export(game, ext), rules.formats[ext].mimetype
         else:
             offered = ", ".join(f["ext"] for f in formats_of(rules))
             raise ApiError("not_found", f"{rules.title} records download as {offered}, "

@@ -29,10 +29,10 @@ from itertools import combinations
 from typing import Any
 
 from engine import registry
+from engine.registry import DEFAULT_GAME
 from engine.rules import OptionSpec, Rules, VariantSpec
 from server.web.limits import BAD_CATEGORIES, BIDI_CONTROLS
 
-DEFAULT_GAME = "cornerclaim"
 #: Options a create request may set at its top level (server.tables.service.GIVEN_OPTIONS)
 GIVEN = ("rounds", "setups")
 #: The options the top-level `clock` sets (server.tables.service.CLOCK_OPTIONS)
