@@ -735,9 +735,12 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                host_args: tuple[str, ...] = (), bot_tables: int = 0,
                bot_level: int = 5, probe: bool = True, processes: int = 1,
                store: str = "sqlite", queue: bool | None = None,
-               pg_max_connections: int = 100, pg_fsync: bool = True) -> Report:
+               pg_max_connections: int = 100, pg_fsync: bool = True,
+               bot_moves_wanted: int = 0, wait: float = 60.0) -> Report:
     """Run the load; with `processes` > 1 (or `store="postgresql"`, or `queue`) over a
-    throwaway PostgreSQL and, for the queue (several processes need it), Redis."""
+    throwaway PostgreSQL and, for the queue (several processes need it), Redis. With
+    `bot_moves_wanted`, the computer games go on after the phones' `seconds` until they have
+    made that many moves (at most `wait` seconds more): a check that they move, not how fast."""
     queue = processes > 1 if queue is None else queue
     if processes > 1:
         store = "postgresql"
@@ -750,7 +753,8 @@ async def load(tables: int, seconds: float, *, think: float, seed: int, data_dir
                                                    fsync=pg_fsync))
         return await _load(tables, seconds, think=think, seed=seed, data_dir=data_dir,
                            host_args=host_args, bot_tables=bot_tables, bot_level=bot_level,
-                           disk=disk, processes=processes, club=club, store=store)
+                           disk=disk, processes=processes, club=club, store=store,
+                           bot_moves_wanted=bot_moves_wanted, wait=wait)
 
 
 def spread(urls: list[str], table: int) -> list[str] | None:
@@ -788,7 +792,8 @@ def _start_hosts(data_dir: Path, processes: int, host_args: tuple[str, ...],
 
 async def _load(tables: int, seconds: float, *, think: float, seed: int, data_dir: Path,
                 host_args: tuple[str, ...], bot_tables: int, bot_level: int, disk: dict,
-                processes: int, club: ClubServers | None, store: str) -> Report:
+                processes: int, club: ClubServers | None, store: str,
+                bot_moves_wanted: int = 0, wait: float = 60.0) -> Report:
     hosts = _start_hosts(data_dir, processes, host_args, club, store)
     stats = Stats()
     rng = random.Random(seed)
@@ -816,6 +821,10 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
             await run_tables(runs, seconds, ramp=min(5.0, seconds / 4))
             elapsed = time.monotonic() - started
             stop.set()
+            until = time.monotonic() + wait
+            while bots is not None and bot_moves[0] < bot_moves_wanted and \
+                    time.monotonic() < until and not bots.done():
+                await asyncio.sleep(0.5)  # the bot games report their moves every 2 s
             bots_stop.set()
             await sampler
             if bots is not None:

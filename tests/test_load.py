@@ -48,7 +48,7 @@ def test_phones_play_on_while_computer_games_keep_the_bot_pool_busy(tmp_path):
     loadtest = script("loadtest")
     report = asyncio.run(loadtest.load(5, 15.0, think=0.3, seed=8, data_dir=tmp_path,
                                        host_args=("--write-rate", "200"), bot_tables=3,
-                                       bot_level=2, probe=False))
+                                       bot_level=2, probe=False, bot_moves_wanted=11))
     print(report.summary())
     assert report.errors == [] and report.lost == 0
     assert report.moves > 20, "the phones hardly played"
