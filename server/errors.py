@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EngineError, IllegalMoveError, TurnError
+from engine.errors import EngineError
 
-#: HTTP status of each error code the host can send; unknown codes fall back by family.
+#: HTTP status of each code the host itself sends and of the codes every game shares; a
+#: game's own codes are answered by their family (FAMILY_STATUS), so none is named here.
 STATUS: dict[str, int] = {
     "bad_json": 400,
     "bad_request": 400,
@@ -21,24 +22,11 @@ STATUS: dict[str, int] = {
     "engine_error": 400,
     "bad_notation": 422,
     "invalid_request": 422,
-    "bad_piece": 422,
     "bad_option": 422,
     "no_such_game": 422,
     "no_such_variant": 422,
     "no_such_action": 422,
-    "bad_setup": 422,
     "illegal_move": 422,
-    "not_a_piece": 422,
-    "piece_used": 422,
-    "off_board": 422,
-    "overlap": 422,
-    "start_cell": 422,
-    "edge_contact": 422,
-    "no_corner_contact": 422,
-    "not_your_piece": 422,
-    "unreachable": 422,
-    "not_a_chain": 422,
-    "locks_in": 422,
     "unauthorized": 401,
     "forbidden": 403,
     "not_found": 404,
@@ -52,12 +40,7 @@ STATUS: dict[str, int] = {
     "not_your_turn": 409,
     "game_over": 409,
     "seat_left": 409,
-    "cannot_pass": 409,
     "nothing_to_undo": 409,
-    "time_up": 409,
-    "takeback_refused": 409,
-    "no_draw_offer": 409,
-    "draw_offer_refused": 409,
     "not_started": 409,
     "seat_taken": 409,
     "not_open": 409,
@@ -74,6 +57,9 @@ STATUS: dict[str, int] = {
     "store_failed": 503,
     "store_unavailable": 503,
 }
+#: HTTP status of an engine error whose code is not in STATUS, by its family
+#: (engine.errors): a request that cannot be read, a move the rules forbid, not now.
+FAMILY_STATUS: dict[str, int] = {"malformed": 400, "illegal": 422, "not_now": 409}
 
 
 class ApiError(Exception):
@@ -129,13 +115,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def from_engine(error: EngineError) -> ApiError:
-    """The engine's error as an ApiError: its code, message and details kept as they are."""
-    if error.code in STATUS:
-        status = STATUS[error.code]
-    elif isinstance(error, IllegalMoveError):
-        status = 422
-    elif isinstance(error, TurnError):
-        status = 409
-    else:
-        status = 400
+    """The engine's error as an ApiError: its code, message and details kept as they are;
+    its status the code's (a shared one) else its family's."""
+    status = STATUS.get(error.code) or FAMILY_STATUS.get(error.family, 400)
     return ApiError(error.code, error.message, status=status, **error.details)

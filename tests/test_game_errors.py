@@ -60,3 +60,17 @@ def test_a_game_s_levels_carry_their_ladder_ratings():
     assert {n: spec.rating for n, spec in levels.items()} == {
         1: 800.0, 2: 1000.0, 3: 1250.0, 4: 1450.0, 5: 1650.0, 6: 1850.0}
     assert registry.get("cornerclaim").catalog()["levels"][2]["rating"] == 1250.0
+
+
+def test_the_host_names_no_game_s_own_code_and_answers_a_new_one_by_its_family():
+    from server.errors import STATUS
+
+    for module in (cornerclaim, corners, marbles):
+        for cls in own(module).values():
+            assert cls.code not in STATUS, cls.code
+
+    class Unheard(shared.TurnError):  # a code no game had when the host was written
+        code = "not_while_dealing"
+
+    error = from_engine(Unheard("the deal is not done", seat=2))
+    assert (error.status, error.code, error.details) == (409, "not_while_dealing", {"seat": 2})
