@@ -30,6 +30,7 @@ from engine.capabilities import (
 from engine.core import Game
 from engine.errors import BadSeatError, GameOverError, NotYourTurnError, SeatLeftError
 from engine.rules import CORE, BaseRules, Rules
+from tests.server_fixtures import *  # noqa: F403 - the fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -196,3 +197,41 @@ def test_a_move_made_here_is_checked_once_and_a_log_read_in_full(game_id, monkey
     calls.clear()
     again = Game.from_json(game.to_json())
     assert len(calls) == 2 and again.state == game.state
+
+
+def two_seat_variant(rules) -> str:
+    return next(v.name for v in rules.variants.values() if 2 in v.seats)
+
+
+@pytest.mark.parametrize("game_id", sorted(MOVE_CHECKS))
+def test_a_move_sent_to_the_host_is_checked_once(game_id, client, monkeypatch):
+    """Through the HTTP API: each move command asks the game's `check_move` once, and the
+    game's own move check runs once under it (the host's fold does not check it again)."""
+    from tests.server_fixtures import bearer
+
+    rules = registry.get(game_id)
+    calls = {"check_move": 0, MOVE_CHECKS[game_id]: 0}
+    for name in calls:
+        original = getattr(type(rules), name)
+
+        def counted(self, *args, _original=original, _name=name, **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(type(rules), name, counted)
+    r = client.post("/api/games", json={
+        "game": game_id, "variant": two_seat_variant(rules),
+        "seats": [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bob"}]})
+    assert r.status_code == 201, r.json
+    gid, tokens = r.json["id"], r.json["tokens"]
+    for _ in range(3):
+        s = client.get(f"/api/games/{gid}").json
+        seat = s["to_move"]
+        text = client.get(f"/api/games/{gid}/legal?seat={seat}").json["moves"][0]["move"]
+        for name in calls:
+            calls[name] = 0
+        r = client.post(f"/api/games/{gid}/moves", headers=bearer(tokens[str(seat)]),
+                        json={"seat": seat, "move": text, "seq": s["seq"]})
+        assert r.status_code == 201, r.json
+        assert calls == {"check_move": 1, MOVE_CHECKS[game_id]: 1}, text
+    assert client.get(f"/api/games/{gid}").json["seq"] == s["seq"] + 1

@@ -167,8 +167,9 @@ def EventBody(**kwargs) -> fields.Dict:  # noqa: N802 - reads like the other sch
     """An engine event as a dict: `type`, `seq` and the type's own fields (seat, move,
     from_seq...). A Dict, not a Schema, so dumping keeps every field of every event type."""
     return fields.Dict(metadata={"description": "an engine event: {type, seq, ...}",
-                                 "example": {"type": "piece_placed", "seq": 2, "seat": 1,
-                                             "move": "e9,d10,e10,f10,e11"}}, **kwargs)
+                                 "example": {"type": "cornerclaim_piece_placed", "seq": 2,
+                                             "seat": 1, "move": "e9,d10,e10,f10,e11"}},
+                       **kwargs)
 
 
 class SeatState(ma.Schema):
