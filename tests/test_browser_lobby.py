@@ -129,7 +129,8 @@ def test_the_header_names_the_host_and_the_picker_says_what_each_game_is(host, p
     expect(page).to_have_title("Corner games")
     picker = page.get_by_test_id("pick-game")
     # The host's three games (a test-only game another test module registered may follow).
-    expect(picker.locator("option:is([value=cornerclaim], [value=corners], [value=marbles])")).to_have_text([
+    ours = picker.locator("option:is([value=cornerclaim], [value=corners], [value=marbles])")
+    expect(ours).to_have_text([
         "Corner Claim — polyomino territory, 2–4 players",
         "Corners — Ugolki, 8×8 race, 2 players",
         "Corner — marbles, 2 or 4 players"])
