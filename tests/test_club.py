@@ -28,8 +28,10 @@ pytest.importorskip("psycopg")
 pytest.importorskip("redis")
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Short heartbeats and lock times, so a dead process's work is taken up within seconds.
-CONFIG = {"BOT_WARM_UP": False, "BOT_WORKERS": 1, "HEARTBEAT": 0.5, "PRESENCE_TTL": 3.0,
+#: Short heartbeats and lock times, so a dead process's work is taken up within seconds. The
+#: bot workers warm up as a served host's do, so on a cold numba cache a computer seat answers
+#: with its quick search at once instead of compiling for longer than the lock time.
+CONFIG = {"BOT_WARM_UP": True, "BOT_WORKERS": 1, "HEARTBEAT": 0.5, "PRESENCE_TTL": 3.0,
           "BOT_LOCK_TTL": 4.0, "WRITE_RATE": None}
 
 
