@@ -7,36 +7,17 @@ its own groove, and the trays' headers stay short on a Pixel 7.
 
 from __future__ import annotations
 
-import json
 import re
 
-import requests
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
 from tests.browser_fixtures import screenshot
 
+# The engine's sample deal (f1 is a black marble) and the helpers the 4-player game's tests use.
+from tests.test_browser_marbles import SETUP, legal, storage_for, tokens_of
+
 expect.set_options(timeout=10_000)
-# The engine's sample deal, rows 1 to 6 (f1 is a black marble).
-SETUP = "YYYSYK GWWWBR YSBYRR YGRKGB GYGRKB BWRGRS"
-
-
-def storage_for(game_id: str, tokens: dict) -> dict:
-    data = {"name": "", "games": {game_id: {"seats": {str(k): v for k, v in tokens.items()}}}}
-    return {"cornerclaim.v1": json.dumps(data)}
-
-
-def tokens_of(game: dict) -> dict:
-    return {int(k): v for k, v in game["tokens"].items()}
-
-
-def legal(host, gid: str, seat: int, token: str) -> list[dict]:
-    r = requests.get(f"{host.url}/api/games/{gid}/legal", params={"seat": seat},
-                     headers={"Authorization": f"Bearer {token}"}, timeout=10)
-    r.raise_for_status()
-    return r.json()["moves"]
-
-
 def wait_ready(page) -> None:
     expect(page.get_by_test_id("board")).to_have_attribute("data-legal", "ready")
 
