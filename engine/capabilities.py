@@ -26,6 +26,8 @@ Each protocol names the verbs the host calls for it:
 - `Takebacks`: a reason the game refuses every takeback now (`takeback_refusal`).
 - `Records`: game records besides the JSON log (`export`, `read`; the formats in `formats`).
 - `Gtp`: a Go Text Protocol session (`gtp_session`).
+- `Analysis`: a review of a finished game's moves (`analyse_ply`, labelled by the game's
+  `analysis_thresholds`; `engine.analysis`).
 - `Perft`: counting move sequences to test a move generator (`perft`; `BaseRules` has one
   that walks the core, so every game built on it has it).
 """
@@ -36,6 +38,7 @@ import random
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    from .analysis import PlyReview, Thresholds
     from .core import Event, Game
 
 S = TypeVar("S")
@@ -96,13 +99,21 @@ class Gtp(Protocol):
     def gtp_session(self, variant: str, **options: Any) -> Any: ...
 
 
+class Analysis(Protocol[S]):
+    analysis_thresholds: Thresholds
+
+    def analyse_ply(self, state: S, seat: int, move: str, *,
+                    level: int | None = None) -> PlyReview: ...
+
+
 class Perft(Protocol):
     def perft(self, variant: str, depth: int, moves: tuple[str, ...] = ()) -> int: ...
 
 
 #: Every capability, for the tests and the docs.
 CAPABILITIES: tuple[type, ...] = (Clocked, Chance, Actions, Computer, QuickMove, Replacement,
-                                  HostPreparation, Hints, Takebacks, Records, Gtp, Perft)
+                                  HostPreparation, Hints, Takebacks, Records, Gtp, Analysis,
+                                  Perft)
 
 
 def capability(rules: Any, kind: type[K]) -> K | None:

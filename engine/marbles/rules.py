@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from ..capabilities import Chance, Computer, Hints, Replacement
+from ..capabilities import Analysis, Chance, Computer, Hints, Replacement
 from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -226,7 +226,7 @@ def _level_specs() -> dict[int, LevelSpec]:
     return {n: LevelSpec(n, lv.name, lv.description, lv.seconds) for n, lv in LEVELS.items()}
 
 
-class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement):
+class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis):
     """Corner, the marble game, for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -614,6 +614,18 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement):
 
     def warm_up(self) -> float:
         return 0.0
+
+    # -- reviewing a finished game (engine.marbles.analysis) -------------------------------
+    @property
+    def analysis_thresholds(self):
+        from .analysis import THRESHOLDS
+
+        return THRESHOLDS
+
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None):
+        from .analysis import analyse_ply
+
+        return analyse_ply(state, seat, move, level=level)
 
     # -- testing the move generator --------------------------------------------------------
     def perft(self, variant: str, depth: int, moves=(), setup: str | None = None) -> int:

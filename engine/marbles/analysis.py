@@ -1,0 +1,59 @@
+"""Corner's review of a finished game's moves (`engine.analysis`), in points: the value of a
+position is the score difference (the finished rounds' totals and the round under way, the
+doubling included) the mover's side ends the round with, under the search's play.
+
+`analyse_ply` searches every legal move of the position with the expert level's alpha-beta
+search (`ai.Search`, a full window, deepening one move at a time within `NODES` positions;
+`level` a lower level's depth), and scores the move played and the best one the same way.
+Late in a round the search sees to the round's end and the values are exact.
+"""
+
+from __future__ import annotations
+
+from ..analysis import PlyReview, Thresholds
+from .ai import INF, LEVELS, Search, _Stop
+
+#: A move's loss in points: 0 is a best move, under 2 a good one, then an inaccuracy, from 5
+#: a mistake and from 10 a blunder.
+THRESHOLDS = Thresholds("points", inaccuracy=2, mistake=5, blunder=10, best=0)
+#: The positions one move's review may search (every legal move, a full window).
+NODES = 60_000
+
+
+def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> PlyReview:
+    """`move`, played by `seat` in `state`, next to the best move there (values from the
+    mover's side, in points)."""
+    from .rules import RULES
+
+    line, cell = RULES.resolve(state, seat, move)
+    played = (line, -1 if cell is None else cell)
+    lv = LEVELS[level if level in LEVELS else max(LEVELS)]
+    depth = lv.depth if level is not None else 99
+    search = Search(state)
+    search.last = False  # points, not the won game
+    moves = search.moves(seat)
+    nxt = seat % search.n + 1
+    horizon = bin(search.mask).count("1") + 1
+    values = {m: search.leaf(seat) + (search.gain(seat, m[1]) if m[1] >= 0 else 0)
+              for m in moves}
+    exact = False
+    search.budget = NODES if level is None or lv.nodes else 0
+    for d in range(1, min(depth, horizon) + 1):
+        got = {}
+        try:
+            for m in moves:
+                undo = search.make(seat, *m)
+                try:
+                    got[m] = -search.negamax(nxt, d - 1, -INF, INF)
+                finally:
+                    search.unmake(seat, m[0], m[1], undo)
+        except _Stop:
+            break
+        values = got
+        if d >= horizon:
+            exact = True
+    best = max(moves, key=lambda m: (values[m], m == played))
+    before = values[best]
+    after = values.get(played, before)
+    return PlyReview(state.move_text(seat, best[0], None if best[1] < 0 else best[1]),
+                     float(before), float(after), exact=exact)
