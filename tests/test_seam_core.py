@@ -66,10 +66,11 @@ def test_each_game_declares_what_it_does():
     declared = {rules.game: {k.__name__ for k in capabilities(rules)}
                 for rules in registry.games()}
     assert declared["cornerclaim"] == {"Computer", "QuickMove", "HostPreparation", "Hints",
-                                       "Records", "Gtp", "Perft"}
+                                       "Records", "Gtp", "Analysis", "Perft"}
     assert declared["corners"] == {"Clocked", "Actions", "Computer", "Hints", "Takebacks",
+                                   "Analysis", "Perft"}
+    assert declared["marbles"] == {"Chance", "Computer", "Replacement", "Hints", "Analysis",
                                    "Perft"}
-    assert declared["marbles"] == {"Chance", "Computer", "Replacement", "Hints", "Perft"}
     assert declared["tictactoe"] == {"Computer", "Perft"}
 
 

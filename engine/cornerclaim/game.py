@@ -8,7 +8,7 @@ without a loop back to this one.
 
 from __future__ import annotations
 
-from ..capabilities import Computer, Gtp, Hints, QuickMove, Records
+from ..capabilities import Analysis, Computer, Gtp, Hints, QuickMove, Records
 from ..rules import LevelSpec
 from . import ai
 from .gtp import GtpSession
@@ -29,8 +29,9 @@ def _level_specs() -> dict[int, LevelSpec]:
             for n, lv in ai.LEVELS.items()}
 
 
-class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp):
-    """Corner Claim with its computer levels, hints, records and GTP."""
+class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, Analysis):
+    """Corner Claim with its computer levels, hints, records, GTP and a review of a finished
+    game's moves."""
 
     hint_level = 3
 
@@ -64,6 +65,17 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp):
         if not text.lstrip().startswith("("):
             return None
         return load_game(text)
+
+    @property
+    def analysis_thresholds(self):
+        from .analysis import THRESHOLDS
+
+        return THRESHOLDS
+
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None):
+        from .analysis import analyse_ply
+
+        return analyse_ply(state, seat, move, level=level)
 
     def gtp_session(self, variant: str, **options):
         """A Go Text Protocol session (`gtp.GtpSession`) on an empty board of `variant`."""

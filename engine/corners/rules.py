@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
 from ..capabilities import Actions, Clocked, Computer, Hints, Takebacks
+from ..capabilities import Analysis
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -306,7 +307,8 @@ def _check_ms(value, what: str) -> None:
         raise E.LogError(f"{what}: at_ms must be a whole number of milliseconds, not {value!r}")
 
 
-class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks):
+class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
+                   Analysis):
     """Corners (Ugolki) for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -698,6 +700,18 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks):
         from .ai import choose_move
 
         return choose_move(state, seat, level=level, seed=seed)
+
+    # -- reviewing a finished game (engine.corners.analysis) -------------------------------
+    @property
+    def analysis_thresholds(self):
+        from .analysis import THRESHOLDS
+
+        return THRESHOLDS
+
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None):
+        from .analysis import analyse_ply
+
+        return analyse_ply(state, seat, move, level=level)
 
     # -- checks ----------------------------------------------------------------------------
     def takeback_refusal(self, state: State) -> str | None:
