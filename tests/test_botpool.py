@@ -23,7 +23,8 @@ from server.bots.pool import (
     hint_in_worker,
     start_worker,
 )
-from tests.server_fixtures import DEADLINE, alive
+from tests.server_fixtures import *  # noqa: F403 - the fixtures
+from tests.server_fixtures import DEADLINE, alive, bearer, wait_for
 
 
 @pytest.fixture
@@ -229,3 +230,36 @@ def test_the_workers_end_with_a_killed_host(tmp_path):
         host.kill()
         host.wait()
 
+
+
+def test_the_runner_logs_each_job_it_takes_and_finishes_with_the_game_and_seq(make_app,
+                                                                              caplog):
+    caplog.set_level("INFO", logger="server.bots.pool")
+    client = make_app().test_client()
+    r = client.post("/api/games", json={
+        "variant": "duo",
+        "seats": [{"kind": "computer", "level": 1}, {"kind": "local", "name": "Wanda"}]})
+    assert r.status_code == 201, r.json
+    gid = r.json["id"]
+    wait_for(lambda: client.get(f"/api/games/{gid}").json["seq"] == 2, "the computer's move")
+    wait_for(lambda: f"game {gid} seq 1: finished the computer's job" in caplog.text,
+             "the runner's log line")
+    lines = [m for m in caplog.messages if m.startswith(f"game {gid} seq 1:")]
+    assert lines[0] == f"game {gid} seq 1: took the computer's job (seat 1)"
+    moved = client.get(f"/api/games/{gid}/events?since=1").json["events"][0]["move"]
+    assert lines[-1] == f"game {gid} seq 1: finished the computer's job (seat 1: {moved})"
+
+
+def test_the_runner_logs_a_job_it_drops(make_app, caplog):
+    caplog.set_level("INFO", logger="server.bots.pool")
+    app = make_app(BOT_DELAY=0.2)
+    client = app.test_client()
+    r = client.post("/api/games", json={
+        "variant": "duo",
+        "seats": [{"kind": "computer", "level": 1}, {"kind": "local", "name": "Wanda"}]})
+    gid = r.json["id"]
+    # the game ends before the computer's delayed job starts: the job is dropped, not played
+    closed = client.post(f"/api/games/{gid}/close", headers=bearer(r.json["host_token"]))
+    assert closed.status_code == 200, closed.json
+    wait_for(lambda: f"game {gid} seq 1: dropped the computer's job" in caplog.text,
+             "the runner's log line")

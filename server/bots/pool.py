@@ -333,6 +333,7 @@ class BotRunner:
         if not self.service.once.take(f"bot:{game_id}:{due[2]}", self.lock_ttl):
             self._release(game_id)
             return
+        log.info("game %s seq %s: took the computer's job (seat %s)", game_id, due[2], due[0])
         if self.delay > 0:
             timer = threading.Timer(self.delay, self._compute, (game_id, due[2]))
             timer.daemon = True
@@ -352,6 +353,9 @@ class BotRunner:
             log.warning("game %s: could not read the game for its computer seat", game_id)
             due = None
         if due is None or self._stopped or due[2] != taken:  # the game moved on meanwhile
+            log.info("game %s seq %s: dropped the computer's job (%s)", game_id, taken,
+                     "stopping" if self._stopped else "nothing due" if due is None
+                     else f"the game is at seq {due[2]}")
             self.service.once.drop(f"bot:{game_id}:{taken}")
             self._release(game_id)
             if due is not None and not self._stopped:
@@ -362,8 +366,11 @@ class BotRunner:
         if action is not None:  # an answer, decided by the rules at once: no search
             try:
                 self.service.bot_act(game_id, seat, action, seq)
+                log.info("game %s seq %s: finished the computer's job (%s)", game_id, seq,
+                         action)
             except Exception as e:  # the store is away: another try once the lock lapses
-                log.warning("game %s: the computer's %s was not saved: %s", game_id, action, e)
+                log.warning("game %s seq %s: dropped the computer's job: its %s was not "
+                            "saved: %s", game_id, seq, action, e)
                 self.service.once.drop(job)
             self._release(game_id)
             self.poke(game_id)
@@ -374,14 +381,24 @@ class BotRunner:
         def done(move: str | None, error: BaseException | None) -> None:
             self._thinking(game_id, seat, False)
             if error is not None:
-                log.error("game %s: the bot for seat %s failed: %r", game_id, seat, error)
+                log.error("game %s seq %s: dropped the computer's job: the bot for seat %s "
+                          "failed: %r", game_id, seq, seat, error)
                 self.service.once.drop(job)
             elif move is not None:
                 try:
-                    self.service.bot_move(game_id, seat, move, seq)
+                    saved = self.service.bot_move(game_id, seat, move, seq)
+                    if saved is None:
+                        log.info("game %s seq %s: dropped the computer's move %s: the game "
+                                 "moved on", game_id, seq, move)
+                    else:
+                        log.info("game %s seq %s: finished the computer's job (seat %s: %s)",
+                                 game_id, seq, seat, move)
                 except Exception as e:  # the store is away: another try once the lock lapses
-                    log.warning("game %s: the computer's move was not saved: %s", game_id, e)
+                    log.warning("game %s seq %s: dropped the computer's job: its move was "
+                                "not saved: %s", game_id, seq, e)
                     self.service.once.drop(job)
+            else:
+                log.info("game %s seq %s: finished the computer's job (no move)", game_id, seq)
             self._release(game_id)
             if error is None:
                 self.poke(game_id)
