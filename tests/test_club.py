@@ -38,14 +38,18 @@ CONFIG = {"BOT_WARM_UP": True, "BOT_WORKERS": 1, "HEARTBEAT": 0.5, "PRESENCE_TTL
 class Host:
     """One `cornerclaim serve` process of the club's host."""
 
-    def __init__(self, store: str, queue: str, data_dir: Path, **config) -> None:
-        self.port = free_port()
+    def __init__(self, store: str | None, queue: str | None, data_dir: Path,
+                 port: int | None = None, **config) -> None:
+        """A club process on `store` and `queue`, or with both None a host of its own on
+        `data_dir`'s SQLite; on `port` (a restart's) or a free one."""
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        shared = ["--store", store, "--message-queue", queue] if store else []
         cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--data-dir", str(data_dir), "--store", store,
-               "--message-queue", queue, "--no-qr", "--no-mdns", "--bot-delay", "0"]
+               "--port", str(self.port), "--data-dir", str(data_dir), *shared,
+               "--no-qr", "--no-mdns", "--bot-delay", "0"]
         self.log = data_dir / f"host-{self.port}.log"
-        self.proc = subprocess.Popen(cmd, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+        self.proc = subprocess.Popen(cmd, stdout=self.log.open("a"), stderr=subprocess.STDOUT,
                                      cwd=ROOT, env={**os.environ,
                                                     "CORNERCLAIM_CONFIG": json.dumps(
                                                         {**CONFIG, **config})})

@@ -38,7 +38,7 @@ import uuid
 from collections.abc import Callable
 
 import redis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from server.realtime.presence import HeldSeats, Key
 
@@ -57,9 +57,11 @@ _RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end"""
 
 
-def connect(url: str) -> redis.Redis:
-    """A Redis client for `url` that gives up quickly when the server is away."""
-    return redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0)
+def connect(url: str, name: str | None = None) -> redis.Redis:
+    """A Redis client for `url` that gives up quickly when the server is away; its
+    connections carry `name` (CLIENT SETNAME) if given."""
+    return redis.Redis.from_url(url, socket_connect_timeout=1.0, socket_timeout=2.0,
+                                client_name=name)
 
 
 class _Warned:
@@ -259,7 +261,7 @@ class Cluster:
                  presence_ttl: float = PRESENCE_TTL) -> None:
         self.url = url
         self.process = uuid.uuid4().hex[:12]
-        self.client = connect(url)
+        self.client = connect(url, PREFIX + self.process)
         self.heartbeat_every = heartbeat
         self._warned = _Warned()
         self.presence = RedisPresence(self.client, self.process, ttl=presence_ttl,
@@ -271,17 +273,31 @@ class Cluster:
         self._thread: threading.Thread | None = None
 
     def others_alive(self) -> bool:
-        """Whether another process of this host has beaten its heart lately."""
+        """Whether another process of this host is up: it has beaten its heart lately and
+        its connection to Redis is open. A killed process's connections close with it, so a
+        process that crashed a moment ago (this one, before a quick restart) is not taken
+        for a live one while its last heartbeat is still fresh."""
         if self._warned.down:
             return True  # unknown: do not restart clocks others may be running
         try:
             now = time.time()
-            alive = self.client.zrangebyscore(PREFIX + "processes",
-                                              now - self.presence.ttl, "+inf")
+            beat = {p.decode() for p in self.client.zrangebyscore(
+                PREFIX + "processes", now - self.presence.ttl, "+inf")} - {self.process}
+            if not beat:
+                return False
+            connected = self._connected()
         except RedisError as e:
             self._warned.failed("processes", e)
             return True  # unknown: do not restart clocks others may be running
-        return any(p.decode() != self.process for p in alive)
+        return connected is None or any(PREFIX + p in connected for p in beat)
+
+    def _connected(self) -> set[str] | None:
+        """The names of the clients connected to Redis now, or None if Redis will not say
+        (CLIENT LIST refused to this user): then a fresh heartbeat alone counts."""
+        try:
+            return {c.get("name", "") for c in self.client.client_list()}
+        except ResponseError:
+            return None
 
     def beat(self) -> None:
         """One heartbeat: this process and its sockets are alive (processes silent for
