@@ -21,7 +21,8 @@ from tests.test_api import assert_error
 from tests.test_realtime import Phone
 
 TWO = [{"kind": "local", "name": "Wanda"}, {"kind": "local", "name": "Boris"}]
-VARIANTS = ["classic-3x3", "classic-3x4", "diagonal-3x3", "diagonal-3x4", "triangle", "4x4"]
+VARIANTS = ["classic-3x3", "classic-3x4", "diagonal-3x3", "diagonal-3x4", "triangle", "4x4",
+            "halma-16x16"]
 ACTIONS = ["resign", "offer_draw", "accept_draw", "decline_draw"]
 
 
@@ -135,7 +136,7 @@ def test_the_clock_is_set_by_clock_or_options_and_is_off_against_the_computer(
      "invalid_request"),
     ({"game": "corners", "variant": "classic-3x3", "clock": {"reserve_s": 60},
       "options": {"reserve_s": 30}}, "invalid_request"),
-    ({"game": "corners", "variant": "halma-16x16"}, "no_such_variant"),
+    ({"game": "corners", "variant": "halma-8x8"}, "no_such_variant"),
     ({"game": "corners", "variant": "classic-3x3", "options": {"reserve_s": "5"}}, "bad_option"),
 ])
 def test_a_bad_clock_or_variant_is_refused(client, body, code):

@@ -15,7 +15,7 @@ from engine.corners import RULES, perft, setup_state
 from engine.corners import errors as E
 from engine.corners.variants import VARIANTS
 
-COLS = "abcdefgh"
+COLS = "abcdefghijklmnop"
 ORTHO = [(0, 1), (1, 0), (0, -1), (-1, 0)]
 DIAG = [(1, 1), (1, -1), (-1, -1), (-1, 1)]
 
@@ -29,6 +29,8 @@ GOLDEN = {
     "triangle": [14, 196, 3584, 65536],
     "4x4": [16, 260, 6524, 164590],
 }
+#: Halma 16×16 from the start, depths 1–3 (the slow generator checks all three).
+HALMA = [40, 1600, 85440]
 
 
 # -- the slow, obvious generator ---------------------------------------------------------------
@@ -36,6 +38,11 @@ GOLDEN = {
 
 def sq_name(c: int, r: int) -> str:
     return f"{COLS[c]}{r + 1}"
+
+
+def parse_name(text: str) -> tuple[int, int]:
+    """`p16` -> (column, row), both from 0."""
+    return COLS.index(text[0]), int(text[1:]) - 1
 
 
 def board_from(rows: list[str]) -> list[int]:
@@ -51,12 +58,13 @@ def board_from(rows: list[str]) -> list[int]:
 
 def slow_moves(variant_name: str, board: list[int], seat: int, number: int) -> dict:
     """{path text: loses} of `seat`'s legal moves, one per destination, the shortest path and
-    the alphabetically first of those."""
+    the first of those by its squares' names, column letter then row number."""
     v = VARIANTS[variant_name]
     dirs = ORTHO + (DIAG if v.diagonal else [])
+    n = v.size
 
     def get(b, c, r):
-        return b[r * 8 + c] if 0 <= c < 8 and 0 <= r < 8 else None
+        return b[r * n + c] if 0 <= c < n and 0 <= r < n else None
 
     def locked(b, c, r):
         for dc, dr in dirs:
@@ -74,16 +82,16 @@ def slow_moves(variant_name: str, board: list[int], seat: int, number: int) -> d
                 return True
         return False
 
-    home = {(s % 8, s // 8) for s in v.home(seat)}
+    home = {(s % n, s // n) for s in v.home(seat)}
     out = {}
-    for r0 in range(8):
-        for c0 in range(8):
+    for r0 in range(n):
+        for c0 in range(n):
             if get(board, c0, r0) != seat:
                 continue
             paths = [[(c0, r0), (c0 + dc, r0 + dr)] for dc, dr in dirs
                      if get(board, c0 + dc, r0 + dr) == 0]
             lifted = list(board)
-            lifted[r0 * 8 + c0] = 0
+            lifted[r0 * n + c0] = 0
 
             def dfs(path, lifted=lifted, paths=paths):
                 c, r = path[-1]
@@ -95,20 +103,20 @@ def slow_moves(variant_name: str, board: list[int], seat: int, number: int) -> d
                         dfs(path + [land])
 
             dfs([(c0, r0)])
-            best = {}
+            best: dict = {}
             for p in paths:
-                text = "-".join(sq_name(*x) for x in p)
-                key = (len(p), text)
+                key = (len(p), p)  # squares as (column, row): by letter, then row number
                 if p[-1] not in best or key < best[p[-1]]:
                     best[p[-1]] = key
-            for dest, (_, text) in best.items():
+            for dest, (_, p) in best.items():
+                text = "-".join(sq_name(*x) for x in p)
                 after = list(board)
-                after[r0 * 8 + c0] = 0
-                after[dest[1] * 8 + dest[0]] = seat
+                after[r0 * n + c0] = 0
+                after[dest[1] * n + dest[0]] = seat
                 if not v.diagonal and any(
                         get(after, c, r) == 3 - seat and locked(after, c, r)
                         and not locked(board, c, r) and part(after, c, r, seat)
-                        for r in range(8) for c in range(8)):
+                        for r in range(n) for c in range(n)):
                     continue
                 out[text] = number > v.deadline and dest in home
     return out
@@ -121,13 +129,14 @@ def slow_perft(variant_name: str, board: list[int], plies: int, depth: int) -> i
     moves = slow_moves(variant_name, board, seat, plies // 2 + 1)
     if depth == 1:
         return len(moves)
+    n = VARIANTS[variant_name].size
     total = 0
     for text in moves:
-        squares = [(COLS.index(x[0]), int(x[1]) - 1) for x in text.split("-")]
+        squares = [parse_name(x) for x in text.split("-")]
         after = list(board)
         (c0, r0), (c1, r1) = squares[0], squares[-1]
-        after[r0 * 8 + c0] = 0
-        after[r1 * 8 + c1] = seat
+        after[r0 * n + c0] = 0
+        after[r1 * n + c1] = seat
         total += slow_perft(variant_name, after, plies + 1, depth - 1)
     return total
 
@@ -152,6 +161,12 @@ def test_the_slow_generator_agrees_with_the_golden_numbers(variant):
         GOLDEN[variant][:depth]
 
 
+def test_halma_perft_from_the_start_agrees_with_the_slow_generator():
+    board = list(VARIANTS["halma-16x16"].start_board())
+    assert [perft("halma-16x16", d) for d in (1, 2, 3)] == HALMA
+    assert [slow_perft("halma-16x16", board, 0, d) for d in (1, 2, 3)] == HALMA
+
+
 def test_perft_after_given_moves_and_at_depth_zero():
     assert perft("classic-3x3", 0) == 1
     after = perft("classic-3x3", 2, moves=["c3-d3", "f6-e6"])
@@ -168,13 +183,15 @@ def test_perft_after_given_moves_and_at_depth_zero():
 @st.composite
 def positions(draw):
     variant = draw(st.sampled_from(sorted(VARIANTS)))
-    squares = draw(st.lists(st.integers(0, 63), min_size=2, max_size=26, unique=True))
+    area = VARIANTS[variant].size ** 2
+    squares = draw(st.lists(st.integers(0, area - 1), min_size=2,
+                            max_size=26 if area == 64 else 80, unique=True))
     split = draw(st.integers(1, len(squares) - 1))
-    board = [0] * 64
+    board = [0] * area
     for i, s in enumerate(squares):
         board[s] = 1 if i < split else 2
     seat = draw(st.sampled_from([1, 2]))
-    number = draw(st.sampled_from([1, 29, 31, 40, 41, 60]))
+    number = draw(st.sampled_from([1, 29, 31, 40, 41, 60, 61]))
     return variant, board, seat, number
 
 

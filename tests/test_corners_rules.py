@@ -49,7 +49,8 @@ def test_the_catalog():
     assert cat["actions"] == ["resign", "offer_draw", "accept_draw", "decline_draw"]
     rated = {v["name"]: v["rated"] for v in cat["variants"]}
     assert rated == {"classic-3x3": True, "classic-3x4": True, "diagonal-3x3": True,
-                     "diagonal-3x4": False, "triangle": False, "4x4": False}
+                     "diagonal-3x4": False, "triangle": False, "4x4": False,
+                     "halma-16x16": False}
     opts = {o["name"]: o["default"] for o in cat["variants"][0]["options"]}
     assert opts == {"reserve_s": 300, "increment_s": 3}
     assert [lv["number"] for lv in cat["levels"]] == [1, 2, 3, 4]
@@ -62,7 +63,8 @@ def test_the_homes():
                   sum(1 for x in start_state(v).board if x == 2))
               for v in VARIANT_SPECS}
     assert counts == {"classic-3x3": (9, 9), "classic-3x4": (12, 12), "diagonal-3x3": (9, 9),
-                      "diagonal-3x4": (12, 12), "triangle": (10, 10), "4x4": (16, 16)}
+                      "diagonal-3x4": (12, 12), "triangle": (10, 10), "4x4": (16, 16),
+                      "halma-16x16": (19, 19)}
     rows = start_state("classic-3x4").rows()
     assert rows[0] == [0, 0, 0, 0, 2, 2, 2, 2] and rows[7] == [1, 1, 1, 1, 0, 0, 0, 0]
     tri = start_state("triangle").rows()

@@ -1,4 +1,5 @@
-"""Corners (Ugolki), a race of pieces from one corner of an 8×8 board to the opposite one.
+"""Corners (Ugolki), a race of pieces from one corner of an 8×8 board (16×16 for Halma) to
+the opposite one.
 
 `rules` holds the events, the state, the clock and the ends, and `RULES`, the game's
 `engine.rules.Rules`; `board`, `variants` and `moves` the squares, the homes and the move

@@ -30,7 +30,6 @@ import random
 import time
 from dataclasses import dataclass
 
-from .board import path_text
 from .moves import chains, has_move, judge, legal_pairs, stuck_end
 from .variants import Variant
 
@@ -72,17 +71,19 @@ _TABLES: dict[str, tuple] = {}
 
 def tables(variant: Variant) -> tuple:
     """The variant's distances: per seat, each square's distance to the far corner of its
-    target (for move ordering), and between any two squares (`[p * 64 + q]`)."""
+    target (for move ordering), and between any two squares (`[p * n + q]`, n the board's
+    number of squares)."""
     got = _TABLES.get(variant.name)
     if got is not None:
         return got
 
-    def dist(p: int, q: int) -> int:
-        dc, dr = abs(p % 8 - q % 8), abs(p // 8 - q // 8)
-        return max(dc, dr) if variant.diagonal else dc + dr
+    n, diagonal = variant.squares, variant.diagonal
 
-    corner = ([dist(q, 63) for q in range(64)], [dist(q, 0) for q in range(64)])
-    pairs = [dist(p, q) for p in range(64) for q in range(64)]
+    def dist(p: int, q: int) -> int:
+        return variant.board.distance(p, q, diagonal)
+
+    corner = ([dist(q, n - 1) for q in range(n)], [dist(q, 0) for q in range(n)])
+    pairs = [dist(p, q) for p in range(n) for q in range(n)]
     got = (corner, pairs)
     _TABLES[variant.name] = got
     return got
@@ -125,10 +126,11 @@ class Search:
             return 0
         inside = self.variant.target(seat)
         pd = self.pair_dist
+        n = len(b)
         total = 0
-        for p in range(64):
+        for p in range(n):
             if b[p] == seat and p not in inside:
-                base = p * 64
+                base = p * n
                 total += min([pd[base + q] for q in open_squares])
         return total
 
@@ -309,7 +311,8 @@ def choose_move(state, seat: int, *, level: int, seed: int) -> str | None:
     pair = choose_pair(state, seat, level=level, seed=seed)
     if pair is None:
         return None
-    return path_text(chains(list(state.board), pair[0], state.variant)[pair[1]])
+    return state.variant.board.path_text(
+        chains(list(state.board), pair[0], state.variant)[pair[1]])
 
 
 def greedy_move(state, seat: int, *, seed: int = 0) -> str | None:
@@ -323,11 +326,10 @@ def greedy_move(state, seat: int, *, seed: int = 0) -> str | None:
     pairs = legal_pairs(board, seat, variant)
     if not pairs:
         return None
-    corner = 63 if seat == 1 else 0
+    corner = variant.squares - 1 if seat == 1 else 0
 
     def dist(sq: int) -> int:
-        dc, dr = abs(sq % 8 - corner % 8), abs(sq // 8 - corner // 8)
-        return max(dc, dr) if variant.diagonal else dc + dr
+        return variant.board.distance(sq, corner, variant.diagonal)
 
     safe = [m for m in pairs
             if not (state.number > variant.deadline and m[1] in variant.home(seat))]
@@ -335,4 +337,4 @@ def greedy_move(state, seat: int, *, seed: int = 0) -> str | None:
     best = max(dist(f) - dist(t) for f, t in pairs)
     rng = random.Random(seed * 1_000_003 + state.plies)
     f, t = rng.choice([m for m in pairs if dist(m[0]) - dist(m[1]) == best])
-    return path_text(chains(board, f, variant)[t])
+    return variant.board.path_text(chains(board, f, variant)[t])

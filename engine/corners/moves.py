@@ -1,4 +1,4 @@
-"""Move generation and the end of a game, on a bare board (64 numbers: 0, 1 white, 2 black).
+"""Move generation and the end of a game, on a bare board (size² numbers: 0, 1 white, 2 black).
 
 Shared by the rules (`rules.State`), the computer players and `perft`. Nothing here keeps a
 history: threefold repetition is the rules' business.
@@ -9,12 +9,12 @@ left its starting square, so that square is empty: it can be neither jumped over
 on. A chain never lands twice on one square. A move is known by its from and to squares;
 its path is the shortest chain, and among several shortest ones the path that comes first
 alphabetically as written (c3-c5-e5 before c3-e3-e5): squares compared one by one from the
-start in the order a1, a2, …, a8, b1, …, h8.
+start in the order a1, a2, …, a8, b1, …, h8 (by column, then by row number: on 16×16 a9
+before a10).
 """
 
 from __future__ import annotations
 
-from .board import alpha_key
 from .variants import Variant
 
 
@@ -26,6 +26,7 @@ def chains(board, origin: int, variant: Variant) -> dict[int, tuple[int, ...]]:
         if not board[n]:
             out[n] = (origin, n)
     jumps = variant.jumps
+    alpha_key = variant.board.alpha_key
     seen = {origin}
     level: list[tuple[int, ...]] = [(origin,)]
     # Breadth first, a level's paths in alphabetical order: each parent (in that order)
@@ -106,7 +107,7 @@ def legal_pairs(board, seat: int, variant: Variant) -> list[tuple[int, int]]:
     neighbours, jumps = variant.neighbours, variant.jumps
     check = not variant.locking_allowed
     out = []
-    for f in range(64):
+    for f in range(len(board)):
         if board[f] != seat:
             continue
         for t in destinations(board, f, neighbours, jumps):
@@ -126,7 +127,7 @@ def has_move(board, seat: int, variant: Variant) -> bool:
     """Whether `seat` has a legal move (`board` a list, restored)."""
     neighbours, jumps = variant.neighbours, variant.jumps
     check = not variant.locking_allowed
-    for f in range(64):
+    for f in range(len(board)):
         if board[f] != seat:
             continue
         for t in destinations(board, f, neighbours, jumps):

@@ -1,8 +1,9 @@
 """Corners' rules module: the events, the state folded from them, the clock, the ends.
 
-Seat 1 plays white (home a1, moves first), seat 2 black (home h8). The state is an immutable
-value; `to_move` is derived. Every command checks the state and returns the one event to
-append; `apply` checks it again, so a log read from disk is held to the same rules.
+Seat 1 plays white (home a1, moves first), seat 2 black (home h8, or p16 on 16×16). The
+state is an immutable value; `to_move` is derived. Every command checks the state and
+returns the one event to append; `apply` checks it again, so a log read from disk is held to
+the same rules.
 
 The clock (chess style, `reserve_s` + `increment_s` a move; reserve 0: no clock) is kept by
 the host: every command gets the host's wall clock `now` (seconds) and the events record it
@@ -35,7 +36,6 @@ from ..rules import (
     VariantSpec,
 )
 from . import errors as E
-from .board import COLUMNS, alpha_key, name, parse_path, parse_square, path_text
 from .moves import (
     at_home,
     chains,
@@ -155,13 +155,14 @@ class Played(NamedTuple):
 
 @dataclass(frozen=True)
 class State:
-    """The fold of a game's log. `board[sq]` is 0, 1 (white) or 2 (black), sq = row * 8 + col
-    with a1 = 0; `positions` the position keys (board and side to move) since the start, for
-    threefold repetition; `end` is (reason, winner or 0 for a draw) once the game is over;
-    `pending` says white filled its target and black is to make its reply of the same number.
-    Clock: `clock` is each seat's remaining ms as of `clock_started_ms`, the host time the
-    running side's clock started (None: no clock runs); `last_at_ms` the latest host time an
-    event recorded. `before` is the state before the latest move (for takebacks)."""
+    """The fold of a game's log. `board[sq]` is 0, 1 (white) or 2 (black), sq = row * size +
+    col with a1 = 0 (size the variant's: 8, or 16); `positions` the position keys (board and
+    side to move) since the start, for threefold repetition; `end` is (reason, winner or 0 for
+    a draw) once the game is over; `pending` says white filled its target and black is to
+    make its reply of the same number. Clock: `clock` is each seat's remaining ms as of
+    `clock_started_ms`, the host time the running side's clock started (None: no clock runs);
+    `last_at_ms` the latest host time an event recorded. `before` is the state before the
+    latest move (for takebacks)."""
 
     variant: Variant
     seq: int
@@ -236,11 +237,12 @@ class State:
         return at_home(self.board, seat, self.variant)
 
     def pieces(self, seat: int) -> list[int]:
-        return [s for s in range(64) if self.board[s] == seat]
+        return [s for s in range(len(self.board)) if self.board[s] == seat]
 
     def rows(self) -> list[list[int]]:
-        """The board as rows of 0/1/2, the top row (8) first."""
-        return [list(self.board[r * 8:r * 8 + 8]) for r in range(7, -1, -1)]
+        """The board as rows of 0/1/2, the top row (8, or 16) first."""
+        n = self.variant.size
+        return [list(self.board[r * n:r * n + n]) for r in range(n - 1, -1, -1)]
 
     def legal_paths(self, seat: int, origin: int | None = None) -> list[tuple[tuple[int, ...],
                                                                               bool]]:
@@ -254,7 +256,8 @@ class State:
         board = list(self.board)
         number = self.number
         out = []
-        squares = [origin] if origin is not None else sorted(range(64), key=alpha_key)
+        alpha_key = variant.board.alpha_key
+        squares = [origin] if origin is not None else variant.board.alphabetical
         for f in squares:
             if board[f] != seat:
                 continue
@@ -321,7 +324,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
              StatSpec("filled_target", "target filled"))
     hint_level = 3
     legal_query = "from"
-    legal_query_schema = {"type": "string", "pattern": "^ *[a-hA-H][1-8] *$"}
+    legal_query_schema = {"type": "string", "pattern": "^ *[a-pA-P](1[0-6]|[1-9]) *$"}
     actions = ACTIONS
 
     @property
@@ -477,7 +480,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
     def play_move(self, state: State, seat: int, move: tuple[int, ...], *,
                   now: float | None = None) -> Moved:
         """The event of the path `move`, made at `now`."""
-        return Moved(seq=state.seq + 1, seat=seat, move=path_text(move), at_ms=to_ms(now))
+        return Moved(seq=state.seq + 1, seat=seat, move=state.variant.board.path_text(move),
+                     at_ms=to_ms(now))
 
     def undo(self, state: State, seat: int, *, now: float | None = None) -> MoveTakenBack:
         """Take back `seat`'s latest move and every move after it."""
@@ -612,7 +616,9 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
         """`seat`'s legal moves now, one per from–to pair with its shortest path, as
         {"move", "from", "to"} (and "loses": true for a move home after the deadline);
         only the piece on square `query` if given. Empty unless it is `seat`'s turn."""
-        origin = None if query is None else parse_square(query)
+        g = state.variant.board
+        name, path_text = g.name, g.path_text
+        origin = None if query is None else g.parse_square(query)
         out = []
         for path, loses in state.legal_paths(seat, origin):
             entry = {"move": path_text(path), "from": name(path[0]), "to": name(path[-1])}
@@ -623,6 +629,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
 
     def public_view(self, state: State) -> PublicView:
         variant = state.variant
+        name, path_text = variant.board.name, variant.board.path_text
         clock = None
         if state.has_clock:
             clock = {"reserve_ms": state.reserve_ms, "increment_ms": state.increment_ms,
@@ -630,7 +637,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
                      "running_since_ms": state.clock_started_ms if state.running else None}
         last = state.moves[-1] if state.moves else None
         board = {
-            "variant": variant.name, "size": 8, "rows": state.rows(),
+            "variant": variant.name, "size": variant.size, "rows": state.rows(),
             "diagonal": variant.diagonal,
             "homes": {"1": sorted((name(s) for s in variant.homes[0]), key=_name_key),
                       "2": sorted((name(s) for s in variant.homes[1]), key=_name_key)},
@@ -661,8 +668,9 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
             details: dict = {"colour": COLOURS[event.seat - 1]}
             if index is not None:
                 path = state.moves[index].path
-                details.update(number=index // 2 + 1, jumps=_jumps(path),
-                               notation=_pair_prefix(index) + path_text(path))
+                details.update(number=index // 2 + 1, jumps=_jumps(path, state.variant.size),
+                               notation=_pair_prefix(index)
+                               + state.variant.board.path_text(path))
             return Step("move", event.seat, event.move, details)
         for cls, (kind, text) in STEP_WORDS.items():
             if isinstance(event, cls):
@@ -672,7 +680,9 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
     def picture(self, state: State) -> Picture:
         colours = ("",) + COLOURS
         cells = tuple(tuple(colours[c] for c in row) for row in state.rows())
-        return Picture(cells, tuple(COLUMNS), tuple(str(r) for r in range(8, 0, -1)))
+        n = state.variant.size
+        return Picture(cells, tuple(state.variant.board.columns),
+                       tuple(str(r) for r in range(n, 0, -1)))
 
     def ladder(self, state: State) -> tuple[LadderSeat, ...]:
         outcome = self.outcome(state)
@@ -723,7 +733,9 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
     def resolve(self, state: State, seat: int, text: str) -> tuple[int, ...]:
         """The canonical path of `seat`'s move `text` (a full path or from–to), or the
         precise reason it is not legal now."""
-        given = parse_path(text)
+        g = state.variant.board
+        name = g.name
+        given = g.parse_path(text)
         f, t = given[0], given[-1]
         if state.board[f] != seat:
             raise E.NotYourPieceError(f"there is no {COLOURS[seat - 1]} piece on {name(f)}",
@@ -748,6 +760,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
         """A full path must be a real chain of jumps: each over an occupied neighbour to the
         empty square behind it, never landing twice on one square nor on its start."""
         jumps = state.variant.jumps
+        name, path_text = state.variant.board.name, state.variant.board.path_text
         origin = path[0]
         seen = {origin}
         for a, b in zip(path, path[1:], strict=False):
@@ -799,9 +812,9 @@ def _stopped(state: State, at_ms: int | None) -> dict:
     return {"clock": (clock[0], clock[1]), "clock_started_ms": None}
 
 
-def _jumps(path: tuple[int, ...]) -> int:
+def _jumps(path: tuple[int, ...], size: int) -> int:
     a, b = path[0], path[1]
-    step = max(abs(a % 8 - b % 8), abs(a // 8 - b // 8)) == 1
+    step = max(abs(a % size - b % size), abs(a // size - b // size)) == 1
     return 0 if step else len(path) - 1
 
 
@@ -820,7 +833,7 @@ def move_list(game_or_state) -> list[str]:
     """The moves in pairs as the table lists them: `12. c3-e3-e5 f6-e6` (a `Game` or a
     `State`)."""
     state = getattr(game_or_state, "state", game_or_state)
-    texts = [path_text(m.path) for m in state.moves]
+    texts = [state.variant.board.path_text(m.path) for m in state.moves]
     return [f"{i // 2 + 1}. " + " ".join(texts[i:i + 2]) for i in range(0, len(texts), 2)]
 
 
@@ -842,11 +855,15 @@ def start_state(variant: str = "classic-3x3", **options) -> State:
 
 def setup_state(variant: str, board, *, to_move: int = 1, number: int = 1,
                 **options) -> State:
-    """A state for a position set up by hand (analysis, tests): `board` is 64 numbers
-    (0 empty, 1 white, 2 black; a1 first, then b1 … h1, a2 …), `to_move` the side to move and
-    `number` its move number. The moves before it are placeholders (seq 0, no path) that
-    cannot be taken back."""
+    """A state for a position set up by hand (analysis, tests): `board` is size² numbers (64,
+    or 256 on 16×16; 0 empty, 1 white, 2 black; a1 first, then b1 … h1, a2 …), `to_move` the
+    side to move and `number` its move number. The moves before it are placeholders (seq 0,
+    no path) that cannot be taken back."""
     state = start_state(variant, **options)
+    board = tuple(board)
+    if len(board) != state.variant.squares:
+        raise E.EngineError(f"a {state.variant.label} board has {state.variant.squares} "
+                            f"squares, not {len(board)}", squares=len(board))
     plies = 2 * (number - 1) + (to_move - 1)
     moves = tuple(Played(0, 1 + i % 2, (), None) for i in range(plies))
     state = replace(state, board=tuple(board), moves=moves)
