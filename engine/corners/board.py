@@ -119,3 +119,13 @@ def geometry(size: int) -> Geometry:
     if got is None:
         got = _GEOMETRIES[size] = Geometry(size)
     return got
+
+
+def name(sq: int, size: int = 8) -> str:
+    """A square's name on a board of `size` (`geometry(size).name`)."""
+    return geometry(size).name(sq)
+
+
+def path_text(path, size: int = 8) -> str:
+    """A path's text on a board of `size` (`geometry(size).path_text`)."""
+    return geometry(size).path_text(path)
