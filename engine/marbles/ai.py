@@ -12,8 +12,9 @@ the win rather than for points.
 3. Club: alpha-beta search four moves deep.
 4. Expert: alpha-beta search deepening one move at a time (a transposition table, the best
    move of the last depth searched first) within a budget of 25,000 positions, about 0.2 s a
-   move in the 2-player game and 0.3 s in the 4-player one on one core; late in a round it
-   sees to the round's end, and it plays the game's last round for the win.
+   move in the 2-player game and 0.3 s in the 4-player one on one core; from `SOLVE_FROM`
+   takeable marbles left it first asks the exact solver (`solve.py`), and where that answers
+   within its budget it plays an optimal move. It plays the game's last round for the win.
 
 The seed breaks ties (and the beginner's draws), so a level replays the same game for the
 same seed. `greedy_move` is the plain player the match runner measures against: it takes the
@@ -43,15 +44,22 @@ class Level:
     depth: int = 1
     nodes: int = 0  # the iterative deepening's budget of positions (0: a fixed depth)
     temperature: float = 0.0  # the beginner's randomness (0: the best move)
+    #: From this many takeable marbles left, the exact solver is asked first (0: never);
+    #: where it answers within its budget the move is optimal, else the search plays.
+    solve: int = 0
 
+
+#: The expert asks the exact solver from this many takeable marbles left: it answers within
+#: its budget there nearly always (scripts/bench_marbles_solver.py, docs/marbles.md).
+SOLVE_FROM = 24
 
 LEVELS: dict[int, Level] = {
     1: Level("Beginner", "takes a marble at random, a little likelier the more it gains", 0.01,
              temperature=8.0),
     2: Level("Casual", "takes the marble that gains the most right now", 0.01),
     3: Level("Club", "looks four moves ahead (alpha-beta)", 0.02, depth=4),
-    4: Level("Expert", "searches 25,000 positions deep, to the round's end late in a round "
-             "(alpha-beta)", 0.3, depth=40, nodes=25_000),
+    4: Level("Expert", "solves a round's end exactly, and searches 25,000 positions deep "
+             "before that (alpha-beta)", 0.3, depth=40, nodes=25_000, solve=SOLVE_FROM),
 }
 #: A search stops after this many seconds of its own CPU time (its thread's) whatever its
 #: budget, on a slow machine; other work on the machine does not change the move it plays.
@@ -311,6 +319,13 @@ def choose(state, seat: int, *, level: int, seed: int) -> tuple[int, int | None]
     moves = search.moves(seat)
     if not moves:
         return None
+    if lv.solve and _takeable(search.mask) <= lv.solve:
+        from .solve import NODES, solve
+
+        solved = solve(state, nodes=NODES, cpu=TIME_CAP, win=True, every=False)
+        if solved is not None:
+            line, cell = rng.choice(solved.best)
+            return line, cell
     if lv.temperature:
         gains = [search.gain(seat, c) if c >= 0 else 0 for _, c in moves]
         top = max(gains)
@@ -319,6 +334,10 @@ def choose(state, seat: int, *, level: int, seed: int) -> tuple[int, int | None]
     else:
         line, cell = search.root(seat, lv.depth, rng)
     return line, (None if cell < 0 else cell)
+
+
+def _takeable(mask: int) -> int:
+    return bin(mask).count("1")
 
 
 def choose_move(state, seat: int, *, level: int, seed: int) -> str | None:
