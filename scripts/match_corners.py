@@ -1,19 +1,24 @@
-"""Play Corners' computer levels against each other, or against a greedy one-ply player, and
-print a table.
+"""Play Corners' computer levels against each other, against a greedy one-ply player or against
+the alpha-beta yardstick, and print a table.
 
 A player is a level number (`4`), a level with overrides for experiments
-(`4/depth=5/width=12/nodes=0`: the fields of `engine.corners.ai.Level`), or `greedy`
-(`engine.corners.ai.greedy_move`: the move that brings a piece nearest the far corner).
+(`4/depth=5/width=12/nodes=0`: the fields of `engine.corners.ai.Level`; `4/seconds=1.0` gives
+a time-bound level that budget of its thread's CPU time a move), `greedy`
+(`engine.corners.ai.greedy_move`: the move that brings a piece nearest the far corner), or
+`yardstick` (`scripts/corners_yardstick.py`, an independent alpha-beta search; 1 s of CPU time
+a move, `yardstick/seconds=0.5` for another budget).
 Each pairing plays `--games` games on `--variant` (classic-3x3 by default) without a clock,
 the first player white in even games and black in odd ones; game g uses seed `--seed` + g
 for both players. A win counts 1, a draw ½. Games run in `--jobs` processes.
 
   python scripts/match_corners.py --pairs 2:1 3:2 4:3 4:greedy --games 40
   python scripts/match_corners.py --pairs 4/depth=5:3 --games 10 --variant diagonal-3x3
+  python scripts/match_corners.py --pairs 4/seconds=1.0:yardstick/seconds=1.0 --games 20
 
 Prints one line per game with `--verbose`, then a table: pairing, games, the first player's
 wins, draws and losses, its score (%), a Wilson 95 % interval, the end reasons, the mean
-moves per game and each player's mean and longest seconds per move.
+moves per game and each player's mean and longest seconds per move (the CPU time of the
+thread that chose it: what the time-bound players budget, whatever else the machine runs).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.corners import ai  # noqa: E402
 from engine.corners.rules import RULES, start_state  # noqa: E402
+from scripts.corners_yardstick import yardstick_move  # noqa: E402
 from scripts.match_tally import HEAD, SECONDS_HEAD, Tally, level_player, print_table  # noqa: E402
 
 
@@ -36,6 +42,16 @@ def player(spec: str):
     """A function (state, seat, seed) -> move text for a player spec."""
     if spec == "greedy":
         return lambda state, seat, seed: ai.greedy_move(state, seat, seed=seed)
+    name, *options = spec.split("/")
+    if name == "yardstick":
+        seconds = 1.0
+        for item in options:
+            key, _, value = item.partition("=")
+            if key != "seconds":
+                raise SystemExit(f"the yardstick takes only seconds=, not {item!r}")
+            seconds = float(value)
+        return lambda state, seat, seed: yardstick_move(state, seat, seconds=seconds,
+                                                        seed=seed)
     return level_player(ai, spec)
 
 
@@ -47,14 +63,13 @@ def play_game(args: tuple[str, str, str, int]) -> dict:
     spent = {1: [], 2: []}
     while not state.over:
         seat = state.to_move
-        t = time.perf_counter()
+        t = time.thread_time()
         move = players[seat](state, seat, seed)
-        spent[seat].append(time.perf_counter() - t)
+        spent[seat].append(time.thread_time() - t)
         state = RULES.apply(state, RULES.play(state, seat, move))
     outcome = RULES.outcome(state)
     return {"reason": outcome.reason, "results": outcome.results, "scores": outcome.scores,
             "moves": state.number - (state.plies % 2 == 0), "spent": spent}
-
 
 
 def main(argv=None) -> int:
