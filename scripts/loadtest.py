@@ -195,10 +195,18 @@ class Stats:
     games_finished: int = 0
     repeats: int = 0  # broadcasts a seat received twice
     host_down: bool = False  # set by the crash test: failures after this are expected
+    #: per host process (its URL): the moves it acknowledged (game, seq), the latencies of
+    #: the broadcasts it delivered to its sockets, and the errors its phones met
+    by_process: dict[str, dict] = field(default_factory=dict)
 
-    def error(self, text: str) -> None:
+    def process(self, url: str) -> dict:
+        return self.by_process.setdefault(url, {"acked": [], "latencies": [], "errors": 0})
+
+    def error(self, text: str, url: str | None = None) -> None:
         if not self.host_down:
             self.errors.append(text)
+            if url is not None:
+                self.process(url)["errors"] += 1
 
 
 def probe_disk(folder: Path, commits: int = 300, every: float = 0.01) -> dict[str, float]:
@@ -266,7 +274,8 @@ class Seat:
 
     async def _on_disconnect(self, *args: Any) -> None:
         if not self.closing:
-            self.table.stats.error(f"{self.table.game_id} seat {self.number}: disconnected")
+            self.table.stats.error(f"{self.table.game_id} seat {self.number}: disconnected",
+                                   self.table.url_of(self.number))
 
     async def connect(self, url: str) -> None:
         await self.sio.connect(url, transports=["websocket"], wait_timeout=ACK_TIMEOUT)
@@ -315,13 +324,15 @@ class TableRun:
         want = self.expect.get(seat)
         if want is not None:
             if seq > want:
-                self.stats.error(f"{self.game_id} seat {seat}: event {seq} came before {want}")
+                self.stats.error(f"{self.game_id} seat {seat}: event {seq} came before {want}",
+                                 self.url_of(seat))
             elif seq < want:
                 self.stats.repeats += 1
             self.expect[seat] = max(want, seq + 1)
         if seq in self.sent:
             self.stats.latencies.append(now - self.sent[seq])
             self.stats.arrived_at.append(now)
+            self.stats.process(self.url_of(seat))["latencies"].append(now - self.sent[seq])
         got = self.arrived.setdefault(seq, set())
         got.add(seat)
         if self.state is None or data["state"]["seq"] >= self.state["seq"]:
@@ -390,7 +401,7 @@ class TableRun:
                                 params={"seat": str(number)})
         if legal["seq"] != seq or not legal["moves"]:
             self.stats.error(f"{self.game_id}: legal list at {legal['seq']} for seq {seq}, "
-                             f"{len(legal['moves'])} moves")
+                             f"{len(legal['moves'])} moves", self.url_of(number))
             return False
         move = self.rng.choice(legal["moves"])["move"]
         done = self.all_arrived.setdefault(seq + 1, asyncio.Event())
@@ -401,14 +412,18 @@ class TableRun:
         ack = await seat.call("move", {"game_id": self.game_id, "seat": number,
                                        "move": move, "seq": seq, "token": seat.token})
         if "error" in ack:
-            self.stats.error(f"{self.game_id} seq {seq}: {ack['error']['code']}")
+            self.stats.error(f"{self.game_id} seq {seq}: {ack['error']['code']}",
+                             self.url_of(number))
             return False
         self.stats.acked[(self.game_id, ack["event"]["seq"])] = move
+        self.stats.process(self.url_of(number))["acked"].append((self.game_id,
+                                                                 ack["event"]["seq"]))
         try:
             await asyncio.wait_for(done.wait(), ACK_TIMEOUT)
         except TimeoutError:
             got = sorted(self.arrived.get(seq + 1, ()))
-            self.stats.error(f"{self.game_id} seq {seq + 1}: broadcast reached only {got}")
+            self.stats.error(f"{self.game_id} seq {seq + 1}: broadcast reached only {got}",
+                             self.url_of(number))
             return False
         self.sent.pop(seq + 1, None)
         self.arrived.pop(seq + 1, None)
@@ -600,9 +615,53 @@ def host_row(number: int, host: HostProcess, cpu_before: float) -> dict:
     """A host process's row of the process table: its own peak and current RSS, its tree's
     PSS (its bot workers too) and the CPU it used during the run."""
     pid = host.proc.pid
+    own = host.cpu_seconds() - cpu_before
     return {"process": f"host {number}", "port": host.port,
             "peak_rss_mb": host.status("VmHWM") / 1024, "rss_mb": host.status("VmRSS") / 1024,
-            "pss_mb": pss_mb(descendants(pid)), "cpu_s": host.cpu_seconds() - cpu_before}
+            "pss_mb": pss_mb(descendants(pid)), "cpu_s": own, "own_cpu_s": own}
+
+
+def figures_by_process(stats: Stats, hosts: list[HostProcess], rows: list[dict],
+                       lost: list[tuple], seconds: float) -> list[dict]:
+    """Per host process and in total: moves it acknowledged (a second), the latency of the
+    broadcasts it delivered, its phones' errors, its acknowledged moves missing from the
+    store, and its CPU (the host process alone, not its bot workers) per move."""
+    missing = {key for key, _move in lost}
+    out = []
+    for n, host in enumerate(hosts, 1):
+        got = stats.process(host.url)
+        out.append(_figures(f"host {n}", got["acked"], got["latencies"], got["errors"],
+                            missing, rows[n - 1]["own_cpu_s"], seconds))
+    if len(hosts) > 1:
+        out.append(_figures("all", list(stats.acked), stats.latencies, len(stats.errors),
+                            missing, sum(r["own_cpu_s"] for r in rows[:len(hosts)]), seconds))
+    return out
+
+
+def _figures(name: str, acked: list, latencies: list[float], errors: int, missing: set,
+             cpu_s: float, seconds: float) -> dict:
+    moves = len(acked)
+    return {"process": name, "moves": moves, "moves_per_s": moves / seconds,
+            "p50_ms": 1000 * percentile(latencies, 50), "p95_ms": 1000 * percentile(latencies, 95),
+            "p99_ms": 1000 * percentile(latencies, 99), "errors": errors,
+            "lost": sum(1 for key in acked if key in missing), "cpu_s": cpu_s,
+            "cpu_ms_per_move": 1000 * cpu_s / moves if moves else None}
+
+
+def figures_table(rows: list[dict]) -> str:
+    """`figures_by_process`'s rows as a plain-text table."""
+    head = ("process", "moves", "moves/s", "p50 ms", "p95 ms", "p99 ms", "errors", "lost",
+            "CPU s", "CPU ms/move")
+
+    def cell(v) -> str:
+        return "-" if v is None else str(v) if isinstance(v, int) else f"{v:.1f}"
+
+    cells = [head] + [(r["process"], *(cell(r[k]) for k in (
+        "moves", "moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "lost", "cpu_s",
+        "cpu_ms_per_move"))) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    return "\n".join("  ".join(c[0].ljust(widths[0]) if i == 0 else c[i].rjust(widths[i])
+                               for i in range(len(head))) for c in cells)
 
 
 def process_table(rows: list[dict]) -> str:
@@ -647,6 +706,7 @@ class Report:
     process_rows: list[dict] = field(default_factory=list)  # process_table's rows
     db_connections_peak: int = 0  # the most connections to PostgreSQL seen (one a second)
     db_sessions: int = 0  # connections PostgreSQL accepted during the run
+    per_process: list[dict] = field(default_factory=list)  # figures_by_process's rows
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -676,7 +736,8 @@ class Report:
                 + (f"\nconnections to PostgreSQL at most {self.db_connections_peak} at once "
                    f"(looked at each second), {self.db_sessions} opened during the run"
                    if self.store == "postgresql" else "")
-                + ("\n" + process_table(self.process_rows) if self.process_rows else ""))
+                + ("\n" + process_table(self.process_rows) if self.process_rows else "")
+                + ("\n" + figures_table(self.per_process) if self.per_process else ""))
 
 
 async def _sample_rss(hosts: list[HostProcess], every: float, out: list[float],
@@ -850,6 +911,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
     lost = missing_moves(stats.acked, stored)
     slow = slow_commits(hosts[0].log()) if store == "sqlite" else None
     lat = stats.latencies
+    per_process = figures_by_process(stats, hosts, rows, lost, elapsed)
     return Report(tables, elapsed, len(stats.acked), len(stats.acked) / elapsed,
                   1000 * percentile(lat, 50), 1000 * percentile(lat, 95),
                   1000 * percentile(lat, 99), 1000 * max(lat, default=float("nan")),
@@ -857,7 +919,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
                   windowed_p99(lat, stats.arrived_at, started, every), disk, slow,
                   processes, store, bool(club and club.queue_url), stats.repeats, rows,
-                  max(connections, default=0), max(0, sessions))
+                  max(connections, default=0), max(0, sessions), per_process)
 
 
 def error_kinds(errors: list[str]) -> list[tuple[str, int]]:
