@@ -11,9 +11,10 @@ and `run(args) -> int`; an entry "module:name" names an object in that module wi
 
 `replay show` prints a record's board (replays.cli, pure text); `replay export` reads the
 host's event store (the same folder `cornerclaim serve` uses) and writes one game in a format
-its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, the default for
-a game that has one), to stdout without `-o`. `perft` prints how many legal move sequences of
-length D there are from a variant's start (after the moves given): the game's `Rules.perft`.
+its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, Corners' `cgn`;
+the default for a game that has one), to stdout without `-o`. `perft` prints how many legal
+move sequences of length D there are from a variant's start (after the moves given): the
+game's `Rules.perft`.
 `store copy` copies every game between a SQLite data folder and a PostgreSQL database, either
 way (server.store.copy). `warm-up` readies the computer players (server.warm_up), as set-up
 does.

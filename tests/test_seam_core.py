@@ -68,7 +68,7 @@ def test_each_game_declares_what_it_does():
     assert declared["cornerclaim"] == {"Computer", "QuickMove", "HostPreparation", "Hints",
                                        "Records", "Gtp", "Analysis", "Perft"}
     assert declared["corners"] == {"Clocked", "Actions", "Computer", "Hints", "Takebacks",
-                                   "Analysis", "Perft"}
+                                   "Records", "Analysis", "Perft"}
     assert declared["marbles"] == {"Chance", "Computer", "Replacement", "Hints", "Analysis",
                                    "Perft"}
     assert declared["tictactoe"] == {"Computer", "Perft"}

@@ -1,10 +1,10 @@
 """Corners' errors: the shared ones (`engine.errors`) and the rules only Corners has (its
-clock, draw offers, takebacks in a rated game with a clock, a move's path)."""
+clock, draw offers, takebacks in a rated game with a clock, a move's path, a `.cgn` record)."""
 
 from __future__ import annotations
 
 from ..errors import *  # noqa: F403 - a Corners command may raise any shared error
-from ..errors import IllegalMoveError, TurnError
+from ..errors import IllegalMoveError, LogError, TurnError
 
 
 class TimeUpError(TurnError):
@@ -51,3 +51,9 @@ class LockInError(IllegalMoveError):
     """The move would lock in a piece of the other side (no step and no jump left)."""
 
     code = "locks_in"
+
+
+class RecordError(LogError):
+    """A `.cgn` record that cannot be read or replayed; the message names the line."""
+
+    code = "bad_record"

@@ -17,12 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from ..capabilities import Actions, Clocked, Computer, Hints, Takebacks
+from ..capabilities import Actions, Clocked, Computer, Hints, Records, Takebacks
 from ..capabilities import Analysis
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
     ColourSpec,
+    FormatSpec,
     LadderSeat,
     LevelSpec,
     OptionSpec,
@@ -310,7 +311,7 @@ def _check_ms(value, what: str) -> None:
         raise E.LogError(f"{what}: at_ms must be a whole number of milliseconds, not {value!r}")
 
 
-class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
+class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Records,
                    Analysis):
     """Corners (Ugolki) for the `Game` log. Every method is pure."""
 
@@ -326,6 +327,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
     legal_query = "from"
     legal_query_schema = {"type": "string", "pattern": "^ *[a-pA-P](1[0-6]|[1-9]) *$"}
     actions = ACTIONS
+    formats = {"cgn": FormatSpec("cgn", "text/plain", "Corners game notation")}
 
     @property
     def levels(self) -> dict[int, LevelSpec]:  # type: ignore[override]
@@ -704,6 +706,21 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks,
                 raise E.GameOverError(f"the game is over before {text}")
             state = self.apply(state, self.play(state, seat, text))
         return count(state, depth)
+
+    # -- records ---------------------------------------------------------------------------
+    def export(self, game, fmt: str) -> str:
+        """The game as a `.cgn` record (`record.write_record`)."""
+        if fmt != "cgn":
+            return super().export(game, fmt)
+        from .record import write_record
+
+        return write_record(game)
+
+    def read(self, text: str):
+        """A `.cgn` record (it starts with a tag pair) as a `Game`, else None."""
+        from .record import looks_like_record, read_record
+
+        return read_record(text) if looks_like_record(text) else None
 
     # -- computer players ------------------------------------------------------------------
     def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:

@@ -333,7 +333,8 @@ class ReplayJson(MethodView):
 class ReplayFormat(MethodView):
     @blp.response(200, content_type="text/plain",
                   description="the record in one of the game's own formats (its catalog's "
-                              "`formats`: Corner Claim's `blksgf`, Pentobi's SGF)")
+                              "`formats`: Corner Claim's `blksgf`, Pentobi's SGF; "
+                              "Corners' `cgn`, its text record)")
     @documented_errors
     def get(self, game_id, fmt):
         """The game written in a format of its own; 404 no_such_format for a format the game

@@ -6,7 +6,7 @@ for every game the host offers.
     GET  /api/games/{id}/replay          the replay viewer's data (frames, series, result)
     GET  /api/games/{id}/board.svg       the board (final, or after move N) as SVG
     POST /api/replays                    import a record (any game's JSON log, or a game's
-                                         own format: .blksgf) to view here
+                                         own format: .blksgf, .cgn) to view here
     GET  /api/replays/{id}               an imported replay's viewer data
     GET  /api/replays/{id}/board.svg     its board; replay.json / replay.<ext>: the record
 
@@ -293,8 +293,8 @@ class Replays(MethodView):
     @documented(400, 413, 429)
     def post(self):
         """Import a game record to view on this host: the file itself as the body (any
-        game's JSON log, or a game's own format such as Pentobi's .blksgf). A malformed file
-        is refused (400, with where and why) and nothing is stored."""
+        game's JSON log, or a game's own format such as Pentobi's .blksgf or Corners' .cgn).
+        A malformed file is refused (400, with where and why) and nothing is stored."""
         request.max_content_length = MAX_IMPORT
         data = request.get_data(cache=False)
         try:
@@ -333,7 +333,8 @@ class ImportedBoardSvg(MethodView):
 class ImportedRecord(MethodView):
     @blp.response(200, content_type="application/octet-stream",
                   description="the record: our JSON log (replay.json) or a format of the "
-                              "game's own (Corner Claim: replay.blksgf)")
+                              "game's own (Corner Claim: replay.blksgf; Corners: "
+                              "replay.cgn)")
     @documented(404)
     def get(self, replay_id, ext):
         """The imported game as a record: `json` (our event log) or one of its game's

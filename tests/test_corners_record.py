@@ -1,0 +1,358 @@
+"""Corners' `.cgn` record: printing and reading agree on every variant (random games to
+their end, from–to moves, a set-up start, the ends only the tags carry), bad records are
+refused with the line, and the host exports and imports it (HTTP and the CLI)."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+
+import pytest
+
+from engine import registry
+from engine.core import Game, GameCreated
+from engine.corners import RULES, new_game, setup_state
+from engine.corners.errors import RecordError
+from engine.corners.record import (
+    parse,
+    parse_position,
+    position_text,
+    read_record,
+    write_record,
+)
+from engine.corners.variants import VARIANTS
+from engine.errors import LogError
+from server.cli import main
+from tests.server_fixtures import *  # noqa: F403 - the fixtures
+from tests.server_fixtures import bearer
+
+TWO = [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}]
+
+
+def random_game(variant: str, seed: int, plies: int = 1000, **options) -> Game:
+    """`variant` played by random legal moves (seeded) until it ends or `plies` are made."""
+    game = new_game(variant, ("Ann", "Bo"), {"reserve_s": 0, **options})
+    rng = random.Random(seed)
+    for _ in range(plies):
+        state = game.state
+        seat = state.to_move
+        if seat is None:
+            break
+        game.play(seat, rng.choice(RULES.legal(state, seat))["move"])
+    return game
+
+
+def same_game(a: Game, b: Game, ending: bool = True) -> None:
+    sa, sb = a.state, b.state
+    assert sb.variant == sa.variant and sb.board == sa.board
+    assert [m.path for m in sb.moves] == [m.path for m in sa.moves]
+    oa, ob = RULES.outcome(sa), RULES.outcome(sb)
+    assert ob == (oa if ending else replace(oa, ending=ob.ending))
+    assert sb.players == sa.players and sb.reserve_ms == sa.reserve_ms
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_a_random_game_of_every_variant_round_trips_to_its_end(variant):
+    game = random_game(variant, seed=len(variant))
+    assert game.state.end is not None, "random play ends every variant by its limits"
+    text = write_record(game)
+    assert f'[Variant "{variant}"]' in text and f'[Reason "{game.state.end[0]}"]' in text
+    assert all(len(line) <= 79 for line in text.splitlines())
+    back = read_record(text)
+    same_game(game, back)
+    assert write_record(back) == text
+    # the same record read through the host's record reader (any game's)
+    same_game(game, registry.read_record(text))
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_from_to_moves_read_as_the_full_paths(variant):
+    game = random_game(variant, seed=7, plies=24)
+    short = []
+    for line in write_record(game).splitlines():
+        words = [w if "-" not in w or w.count("-") < 2 else
+                 f"{w.split('-')[0]}-{w.split('-')[-1]}" for w in line.split()]
+        short.append(" ".join(words))
+    text = "\n".join(short)
+    assert text != write_record(game) or all(m.path and len(m.path) == 2
+                                             for m in game.state.moves)
+    back = read_record(text)
+    same_game(game, back)
+    assert write_record(back) == write_record(game)
+
+
+def test_a_game_played_out_by_the_computer_keeps_its_result_and_reason():
+    game = new_game("classic-3x3", ("Ann", "Computer L2"), {"reserve_s": 0})
+    seed = 3
+    while game.state.to_move is not None:
+        seat = game.state.to_move
+        game.play(seat, RULES.choose_move(game.state, seat, level=2, seed=seed), now=1.8e9)
+        seed += 1
+    outcome = RULES.outcome(game.state)
+    text = write_record(game)
+    token = {(1,): "1-0", (2,): "0-1", (1, 2): "1/2-1/2"}[outcome.winners]
+    assert f'[Result "{token}"]' in text and f'[Reason "{outcome.reason}"]' in text
+    assert '[Date "2027.01.15"]' in text and '[Clock "-"]' in text
+    assert text.rstrip().endswith(token)
+    back = read_record(text)
+    same_game(game, back)
+    assert write_record(back) == text  # the date too: the moves read are stamped with it
+
+
+def test_the_record_s_layout():
+    game = new_game("classic-3x3", ("Ann \"A\" Lee", "Bo"), {"reserve_s": 300,
+                                                              "increment_s": 3})
+    for seat, move in ((1, "c3-d3"), (2, "f6-e6"), (1, "c1-c3-e3"), (2, "g6-g5")):
+        game.play(seat, move, now=1_765_000_000.0 + seat)
+    text = write_record(game)
+    assert text == ('[Variant "classic-3x3"]\n[White "Ann \\"A\\" Lee"]\n[Black "Bo"]\n'
+                    '[Date "2025.12.06"]\n[Clock "300+3"]\n[Result "*"]\n\n'
+                    "1. c3-d3 f6-e6 2. c1-c3-e3 g6-g5 *\n")
+    back = read_record(text)
+    assert back.state.players == ('Ann "A" Lee', "Bo") and back.state.has_clock
+    assert RULES.outcome(back.state).reason == "playing"
+
+
+def test_takebacks_leave_only_the_moves_that_count():
+    game = new_game("classic-3x3", ("Ann", "Bo"), {"reserve_s": 0})
+    game.play(1, "c3-d3")
+    game.play(2, "f6-e6")
+    game.undo(2)
+    game.play(2, "g6-g5")
+    assert "1. c3-d3 g6-g5 *" in write_record(game)
+
+
+@pytest.mark.parametrize("action, result, reason", [
+    ("resign", "1-0", "resigned"), ("leave", "1-0", "resigned"),
+    ("draw", "1/2-1/2", "draw_agreed")])
+def test_an_end_no_move_makes_comes_back_from_the_tags(action, result, reason):
+    game = new_game("diagonal-3x3", ("Ann", "Bo"), {"reserve_s": 600, "increment_s": 5})
+    game.play(1, "c3-d4")
+    game.play(2, "f6-e5")
+    game.play(1, "b2-c3")
+    if action == "resign":
+        game.act(2, "resign")
+    elif action == "leave":
+        game.leave(2)
+    else:
+        game.act(2, "offer_draw")
+        game.act(1, "accept_draw")
+    text = write_record(game)
+    assert f'[Result "{result}"]\n[Reason "{reason}"]' in text
+    back = read_record(text)
+    same_game(game, back, ending=action != "leave")  # a seat that left: it resigned
+    assert RULES.outcome(back.state).reason == reason
+
+
+def test_a_loss_on_time_comes_back_with_the_flag_of_the_side_to_move():
+    game = new_game("classic-3x3", ("Ann", "Bo"), {"reserve_s": 60, "increment_s": 0})
+    game.play(1, "c3-d3", now=1000.0)
+    game.play(2, "f6-e6", now=1010.0)
+    game.append(RULES.expire(game.state, 1200.0))
+    text = write_record(game)
+    assert '[Result "0-1"]\n[Reason "timeout"]' in text
+    back = read_record(text)
+    same_game(game, back)
+    assert RULES.outcome(back.state).ending == "White's time ran out"
+    wrong = text.replace('"0-1"', '"1-0"').rstrip()[:-3] + "1-0"
+    with pytest.raises(RecordError, match="Black's clock is not running"):
+        read_record(wrong)
+    with pytest.raises(RecordError, match="without a clock cannot end by timeout"):
+        read_record(wrong.replace('[Clock "60+0"]', '[Clock "-"]'))
+
+
+def setup_game(variant: str, board, to_move: int, number: int) -> Game:
+    created = GameCreated(seq=1, game="corners", variant=variant, players=("Ann", "Bo"),
+                          options={"reserve_s": 0, "increment_s": 3})
+    state = setup_state(variant, board, to_move=to_move, number=number, reserve_s=0)
+    return Game(RULES, created, replace(state, players=("Ann", "Bo")))
+
+
+def test_a_set_up_start_is_written_as_its_position_and_read_from_it():
+    board = [0] * 64
+    for sq, who in ((0, 1), (1, 1), (9, 1), (18, 1), (63, 2), (62, 2), (54, 2), (45, 2)):
+        board[sq] = who
+    board = tuple(board)
+    # black to move at move 12: the record starts "12... "
+    game = setup_game("classic-3x3", board, to_move=2, number=12)
+    game.play(2, "f6-e6")
+    game.play(1, "c3-d3")
+    text = write_record(game)
+    assert '[Setup "6BB/6B1/5B2/8/8/2W5/1W6/WW6 b 12"]' in text
+    assert "12... f6-e6 13. c3-d3 *" in text
+    back = read_record(text)
+    same_game(game, back)
+    assert back.state_at(1).board == board and write_record(back) == text
+    assert parse_position(position_text(board, 2, 12), 8) == (board, 2, 12)
+
+
+def test_a_halma_position_has_sixteen_rows_and_two_digit_runs():
+    variant = VARIANTS["halma-16x16"]
+    board = variant.start_board()
+    text = position_text(board, 1, 1)
+    assert text.split()[0].split("/")[0] == "11BBBBB" and text.endswith("/WWWWW11 w 1")
+    assert parse_position(text, 16) == (board, 1, 1)
+
+
+@pytest.mark.parametrize("position, words", [
+    ("8/8 w 1", "has 8 rows, not 2"),
+    ("9/8/8/8/8/8/8/8 w 1", "row 8 of the set-up position has 9 squares"),
+    ("X7/8/8/8/8/8/8/8 w 1", "'X' is not W, B or a number"),
+    ("8/8/8/8/8/8/8/8 x 1", "the side to move is w or b"),
+    ("8/8/8/8/8/8/8/8 w 0", "the move number is a whole number"),
+    ("8/8/8/8/8/8/8/8", "the rows, the side to move and the move number"),
+])
+def test_a_bad_position_is_refused_with_what_is_wrong(position, words):
+    text = f'[Variant "classic-3x3"]\n[Setup "{position}"]\n\n*\n'
+    with pytest.raises(RecordError, match="line 2: .*" + words.replace("(", r"\(")):
+        read_record(text)
+
+
+def test_comments_numbers_and_case_are_read_leniently():
+    text = """; a game between friends
+[Variant "classic-3x3"]   [White "Ann"]
+[Black "Bo"] ; from the club
+[Event "club night"]
+
+{the usual opening} 1.C3-d3 f6-e6 ; black copies
+2. c1-e3 {a jump over c2… then over d3} $1 2... g6-g5
+3.b3-b4 1/2-1/2
+"""
+    record = parse(text)
+    assert record.tag("Event") == "club night" and record.result.text == "1/2-1/2"
+    game = read_record(text)
+    assert [RULES.public_view(game.state).board["moves"][i] for i in (0, 2)] == [
+        "c3-d3", "c1-c3-e3"]
+    assert RULES.outcome(game.state).reason == "draw_agreed"
+
+
+@pytest.mark.parametrize("text, words", [
+    ('[Variant "classic-9x9"]\n\n*', "line 1: Corners has no variant 'classic-9x9'"),
+    ('[White "Ann"]\n\n1. c3-d3 *', "line 1: the record names no variant"),
+    ('[Variant "classic-3x3"]\n[Variant "4x4"]\n', "line 2: the tag Variant is given twice"),
+    ('[Variant "classic-3x3"]\n[Clock "5 min"]\n', "line 2: the clock is"),
+    ('[Variant "classic-3x3"]\n[Clock "99999+0"]\n', "line 2: .*reserve"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 f6-e6\n2. c3-c5 *',
+     r"line 4: 2\. c3-c5: there is no white piece on c3"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 f6-e6\n2. c1-c3-c5 *', r"line 4: 2\. c1-c3-c5: "
+     "c1-c3-c5 is not a chain"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 zz9 *', r"line 3: 1\.\.\. zz9: .*not a path"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 f6-e6 3. c1-d1 *',
+     "line 3: move 3 is numbered where move 2 of white comes"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 {never closed\n *', "line 3: a comment { is never"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 (1. c3-c4) *', r"line 3: variations \( \)"),
+    ('[Variant "classic-3x3"]\n\n1. c3-d3 * f6-e6', "line 3: the result .* after the last"),
+    ('[Variant "classic-3x3"]\n[Result "1-0"]\n\n1. c3-d3 0-1', "line 4: the result 0-1 "
+     "after the moves is not the .Result. tag's 1-0"),
+    ('[Variant "classic-3x3"]\n[Result "2-0"]\n', "line 2: the result is one of"),
+    ('[Variant "classic-3x3"]\n[Reason "mate"]\n', "line 2: the reason is one of"),
+    ('[Variant "classic-3x3"]\n[Reason "target"]\n\n1-0',
+     "line 2: the moves do not end the game"),
+    ('[Variant "classic-3x3"]\n[Reason "resigned"]\n\n1/2-1/2',
+     "line 2: the moves do not end the game"),
+    ('[Variant "classic-3x3"\n', "line 1: a tag pair is"),
+])
+def test_a_bad_record_is_refused_with_its_line(text, words):
+    with pytest.raises(RecordError, match=words) as e:
+        read_record(text)
+    assert isinstance(e.value, LogError) and e.value.code == "bad_record"
+
+
+def test_a_finished_record_must_agree_with_its_moves():
+    game = random_game("classic-3x3", seed=2)
+    text = write_record(game)
+    token = text.rstrip().rsplit(None, 1)[1]
+    other = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}[token]
+    wrong = text.replace(f'"{token}"', f'"{other}"').rstrip()[:-len(token)] + other
+    with pytest.raises(RecordError, match=f"the moves end the game {token}"):
+        read_record(wrong)
+    extra = text.rstrip()[:-len(token)] + " a1-a2 " + token
+    with pytest.raises(RecordError, match=r"the game is over \("):
+        read_record(extra)
+
+
+def test_only_a_record_that_starts_with_a_tag_is_read_as_one():
+    assert RULES.read('{"format": "cornerclaim-log"}') is None
+    assert RULES.read("(;GM[Blokus Duo])") is None
+    assert RULES.read("1. c3-d3 *") is None
+    assert RULES.read('\n; made by hand\n[Variant "4x4"]\n\n*\n') is not None
+    with pytest.raises(LogError, match="not a game record this host reads .*cgn"):
+        registry.read_record("1. c3-d3 *")
+
+
+# -- the host --------------------------------------------------------------------------------
+
+
+def test_the_host_exports_a_game_and_imports_its_record(client):
+    catalog = {g["game"]: g for g in client.get("/api/catalog").json["games"]}
+    assert catalog["corners"]["formats"] == [
+        {"ext": "cgn", "mimetype": "text/plain", "label": "Corners game notation"}]
+    r = client.post("/api/games", json={"game": "corners", "variant": "classic-3x3",
+                                        "seats": TWO})
+    assert r.status_code == 201, r.json
+    gid, tokens = r.json["id"], r.json["tokens"]
+    for seat, move in ((1, "c3-d3"), (2, "f6-e6"), (1, "c1-e3")):
+        seq = client.get(f"/api/games/{gid}").json["seq"]
+        r = client.post(f"/api/games/{gid}/moves", json={"seat": seat, "move": move,
+                                                         "seq": seq},
+                        headers=bearer(tokens[str(seat)]))
+        assert r.status_code == 201, r.json
+    replay = client.get(f"/api/games/{gid}/replay").json
+    assert [f["ext"] for f in replay["formats"]] == ["json", "cgn"]
+    r = client.get(replay["links"]["cgn"])
+    assert r.status_code == 200 and r.mimetype == "text/plain"
+    text = r.get_data(as_text=True)
+    assert '[White "Ann"]\n[Black "Bo"]' in text and "1. c3-d3 f6-e6 2. c1-c3-e3 *" in text
+
+    r = client.post("/api/replays", data=text.encode(), headers={"Content-Type": "text/plain"})
+    assert r.status_code == 201, r.json
+    assert (r.json["game"], r.json["variant"], r.json["players"], r.json["moves"]) == (
+        "corners", "classic-3x3", ["Ann", "Bo"], 3)
+    rid = r.json["id"]
+    assert r.json["url"] == f"/replay.html?import={rid}"
+    imported = client.get(f"/api/replays/{rid}").json
+    assert imported["frames"][-1]["board"]["rows"] == replay["frames"][-1]["board"]["rows"]
+    again = client.get(imported["links"]["cgn"])
+    assert again.status_code == 200
+    # a game with a clock is read without times: the date is the one thing not kept
+    assert again.get_data(as_text=True) == re.sub(r'Date "[^"]*"', 'Date "????.??.??"', text)
+
+    r = client.post("/api/replays", data=text.replace("c1-c3-e3", "c1-e5").encode(),
+                    headers={"Content-Type": "text/plain"})
+    assert r.status_code == 400
+    assert r.json["error"]["code"] == "bad_record"
+    assert r.json["error"]["message"] == "line 8: 2. c1-e5: the piece on c1 cannot get to e5"
+
+
+def test_the_cli_exports_a_stored_game_as_cgn(tmp_path, capsys):
+    from server.store.sqlite import SqliteStore
+    from server.tables.service import GameService
+
+    store = SqliteStore(tmp_path)
+    service = GameService(store)
+    created = service.create("triangle", TWO, game="corners")
+    tokens = created["tokens"]
+    service.move(created["id"], 1, "d1-e1", 1, tokens["1"])
+    service.move(created["id"], 2, "e8-d8", 2, tokens["2"])
+    store.close()
+    assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
+                 "--format", "cgn"]) == 0
+    text = capsys.readouterr().out
+    assert '[Variant "triangle"]' in text and "1. d1-e1 e8-d8 *" in text
+    game = read_record(text)
+    assert game.state.players == ("Ann", "Bo") and len(game.state.moves) == 2
+    out = tmp_path / "game.cgn"
+    assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
+                 "--format", "cgn", "-o", str(out)]) == 0
+    assert out.read_text() == text
+
+
+def test_a_log_that_names_a_move_by_from_and_to_is_written_with_the_full_path():
+    log = ('{"format": "cornerclaim-log", "version": 1, "events": ['
+           '{"type": "game_created", "seq": 1, "game": "corners", "variant": "classic-3x3",'
+           ' "players": ["Ann", "Bo"], "options": {"reserve_s": 0}},'
+           '{"type": "corners_moved", "seq": 2, "seat": 1, "move": "c3-d3"},'
+           '{"type": "corners_moved", "seq": 3, "seat": 2, "move": "f6-e6"},'
+           '{"type": "corners_moved", "seq": 4, "seat": 1, "move": "c1-e3"}]}')
+    assert "1. c3-d3 f6-e6 2. c1-c3-e3 *" in write_record(Game.from_json(log))
