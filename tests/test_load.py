@@ -116,6 +116,15 @@ def test_two_processes_play_over_redis_or_are_refused_clearly(tmp_path, capsys):
     assert report.queue and report.store == "postgresql"
     assert [r["process"] for r in report.process_rows][:2] == ["host 1", "host 2"]
     assert report.process_rows[-1]["process"] == "redis-server"
+    # each process's own figures, and the club's in all
+    hosts, everything = report.per_process[:2], report.per_process[2]
+    assert [r["process"] for r in report.per_process] == ["host 1", "host 2", "all"]
+    assert sum(r["moves"] for r in hosts) == everything["moves"] == report.moves
+    assert everything["cpu_s"] == pytest.approx(sum(r["cpu_s"] for r in hosts))
+    assert everything["cpu_ms_per_move"] == pytest.approx(
+        1000 * everything["cpu_s"] / report.moves)
+    assert all(r["errors"] == 0 and r["lost"] == 0 and r["p50_ms"] <= r["p99_ms"]
+               for r in report.per_process)
 
 
 def test_errors_are_grouped_by_kind():
