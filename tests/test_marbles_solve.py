@@ -77,3 +77,17 @@ def test_the_expert_plays_an_optimal_move_where_the_solver_answers():
         assert key(state, move) in solved.best
         col, row = "abcdef".index(move[0]), int(move[1]) - 1
         assert state.board[cell_of(col, row)] < 6
+
+
+def test_the_review_of_a_solved_position_gives_the_optimal_move_and_the_exact_loss():
+    state = played_to("2p", 13, 9)
+    seat = state.to_move
+    truth = {m["move"]: minimax(RULES.apply(state, RULES.play(state, seat, m["move"])), seat)
+             for m in RULES.legal(state, seat)}
+    top = max(truth.values())
+    for move, value in truth.items():
+        got = RULES.analyse_ply(state, seat, move)
+        assert got.exact
+        assert truth[got.best] == top
+        assert (got.value_before, got.value_after, got.loss) == (top, value, top - value)
+        assert got.best == move if value == top else got.best != move

@@ -1,23 +1,30 @@
 """Corner's review of a finished game's moves (`engine.analysis`), in points: the value of a
 position is the score difference (the finished rounds' totals and the round under way, the
-doubling included) the mover's side ends the round with, under the search's play.
+doubling included) the mover's side ends the round with.
 
-`analyse_ply` searches every legal move of the position with the expert level's alpha-beta
-search (`ai.Search`, a full window, deepening one move at a time within `NODES` positions;
-`level` a lower level's depth), and scores the move played and the best one the same way.
-Late in a round the search sees to the round's end and the values are exact.
+`analyse_ply` first asks the exact solver (`solve.py`, from `SOLVE_FROM` takeable marbles
+left, within `SOLVE_NODES` positions): where it answers, the best move is optimal and every
+value exact (perfect play by both sides to the round's end), so the loss is exact. Before
+that it searches every legal move with the expert level's alpha-beta search (`ai.Search`, a
+full window, deepening one move at a time within `NODES` positions; `level` a lower level's
+depth, without the solver), and scores the move played and the best one the same way.
 """
 
 from __future__ import annotations
 
 from ..analysis import PlyReview, Thresholds
 from .ai import INF, LEVELS, Search, _Stop
+from .solve import solve, takeable
 
 #: A move's loss in points: 0 is a best move, under 2 a good one, then an inaccuracy, from 5
 #: a mistake and from 10 a blunder.
 THRESHOLDS = Thresholds("points", inaccuracy=2, mistake=5, blunder=10, best=0)
 #: The positions one move's review may search (every legal move, a full window).
 NODES = 60_000
+#: The solver is asked from this many takeable marbles left, within this many positions: it
+#: answers nearly every position of 24 marbles (scripts/bench_marbles_solver.py).
+SOLVE_FROM = 25
+SOLVE_NODES = 250_000
 
 
 def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> PlyReview:
@@ -26,6 +33,14 @@ def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> Ply
     from .rules import RULES
 
     line, cell = RULES.resolve(state, seat, move)
+    if (level is None or level >= max(LEVELS)) and takeable(state) <= SOLVE_FROM:
+        solved = solve(state, nodes=SOLVE_NODES)
+        if solved is not None:
+            values = dict(solved.moves)
+            after = values[(line, cell)]
+            best = (line, cell) if after == solved.value else solved.best[0]
+            return PlyReview(state.move_text(seat, *best), float(solved.value), float(after),
+                             exact=True)
     played = (line, -1 if cell is None else cell)
     lv = LEVELS[level if level in LEVELS else max(LEVELS)]
     depth = lv.depth if level is not None else 99
