@@ -1,7 +1,9 @@
-"""The replay viewer, the ladder and a player's page in real Chromium against a live host."""
+"""The replay viewer, the ladder and a player's page in real Chromium against a live host;
+Corners' `.cgn` record exported from a game and imported into the viewer."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import requests
@@ -142,4 +144,59 @@ def test_the_ladder_and_a_players_rating_chart(host, open_page):
     expect(page.locator("[data-testid=rating-chart] polyline")).to_have_count(1)
     expect(page.get_by_test_id("stat-all-wins")).to_have_text("2")
     expect(page.get_by_test_id("player-games").locator("li")).to_have_count(2)
+    assert page.errors == []
+
+
+CORNERS_SEATS = [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}]
+
+
+def test_a_corners_game_exports_cgn_and_the_viewer_imports_it(host, open_page, tmp_path):
+    """Corners' `.cgn` record: the game-over card and the viewer link it (from the catalog),
+    and the record downloaded opens in the viewer through its import form."""
+    game = host.create("classic-3x3", CORNERS_SEATS, game="corners")
+    gid, tokens = game["id"], game["tokens"]
+    for seat, move in ((1, "c3-d3"), (2, "f6-e6"), (1, "c1-e3")):
+        host.move(gid, seat, move, tokens[str(seat)])
+    r = requests.post(f"{host.url}/api/games/{gid}/actions",
+                      json={"seat": 2, "action": "resign", "seq": host.state(gid)["seq"]},
+                      headers={"Authorization": f"Bearer {tokens['2']}"}, timeout=10)
+    assert r.status_code == 201, r.text
+
+    storage = {"cornerclaim.v1": json.dumps({"name": "Ann", "games": {
+        gid: {"seats": {"1": tokens["1"]}}}})}
+    page = open_page("Pixel 7", f"/#/game/{gid}", storage)
+    link = page.get_by_test_id("replay-cgn")
+    expect(link).to_have_text("Replay (Corners game notation)")
+    assert link.get_attribute("href") == f"/api/games/{gid}/replay.cgn"
+    text = requests.get(host.url + link.get_attribute("href"), timeout=10).text
+    assert '[Result "1-0"]\n[Reason "resigned"]' in text
+    assert "1. c3-d3 f6-e6 2. c1-c3-e3 1-0" in text
+
+    page.get_by_test_id("replay-viewer").tap()
+    counter = page.get_by_test_id("replay-counter")
+    expect(counter).to_have_text(re.compile(r"Move (\d+) / \1"))  # opens at the end
+    last = counter.inner_text()
+    export = page.get_by_test_id("replay-export-cgn")
+    expect(export).to_have_text("Export .cgn (Corners game notation)")
+    assert export.get_attribute("href") == f"/api/games/{gid}/replay.cgn"
+
+    record = tmp_path / "game.cgn"
+    record.write_text(text)
+    page = open_page("Pixel 7", "/replay.html")
+    expect(page.get_by_test_id("import-note")).to_contain_text(
+        "a Corners .cgn file (Corners game notation)")
+    assert ".cgn" in page.get_by_test_id("import-file").get_attribute("accept")
+    page.get_by_test_id("import-file").set_input_files(str(record))
+    page.get_by_test_id("import-send").tap()
+    expect(page.get_by_test_id("replay-counter")).to_have_text(last)
+    expect(page.get_by_test_id("replay-result")).to_have_text("Game over: Ann wins")
+    expect(page.get_by_test_id("replay-ending")).to_have_text("Black resigned")
+    expect(page.get_by_test_id("replay-export-cgn")).to_be_visible()
+
+    record.write_text(text.replace("c1-c3-e3", "c1-e5"))
+    page = open_page("Pixel 7", "/replay.html")
+    page.get_by_test_id("import-file").set_input_files(str(record))
+    page.get_by_test_id("import-send").tap()
+    expect(page.get_by_test_id("import-error")).to_contain_text(
+        "line 9: 2. c1-e5: the piece on c1 cannot get to e5")
     assert page.errors == []

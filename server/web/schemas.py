@@ -87,7 +87,8 @@ class Claim(Strict):
 
 class MoveRequest(Strict):
     seat = fields.Integer(required=True, strict=True, validate=SEAT)
-    move = fields.String(required=True, validate=validate.Length(min=1, max=64),
+    # 256: the longest jump chain on Corners' 16×16 board, written out in full
+    move = fields.String(required=True, validate=validate.Length(min=1, max=256),
                          metadata={"example": "e9,d10,e10,f10,e11"})
     seq = fields.Integer(required=True, strict=True, validate=SEQ)
 
