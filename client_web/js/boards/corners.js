@@ -1,7 +1,8 @@
 // Corners' board module (served as /boards/corners.js; the interface is in docs/ui.md): the
-// 8×8 board, the move number / home deadline / game limit and both clocks above it, the move
-// list under it, the piece picked and where it can go, the path of a move, the last move, the
-// home-return warning.
+// board of the state's size (8×8, or 16×16 with a zoom where its squares are small), the move
+// number / home deadline / game limit and both clocks above it, the move list under it, the
+// piece picked and where it can go, the path of a move, the last move, the home-return
+// warning.
 //
 // It holds no rules. Picking one of your pieces asks the host, through the shell's
 // `host.legal(seat, {from: square})`, where that piece can go (each entry: the move's full
@@ -17,6 +18,7 @@ import { createMoveList } from "/js/boards/corners/movelist.js";
 import { createPaths } from "/js/boards/corners/paths.js";
 import { watchPointer } from "/js/boards/corners/pointer.js";
 import { installStyle } from "/js/boards/corners/style.js";
+import { createZoom } from "/js/boards/corners/zoom.js";
 
 export { clockText };
 
@@ -62,9 +64,11 @@ export function createBoard(ctx) {
   const paths = createPaths();
   const ghost = h("div.cn-ghost", { "data-testid": "drag-piece", hidden: true });
   const frame = h("div.cn-frame", {}, grid, paths.el, ghost);
+  const view = h("div.cn-view", { "data-testid": "board-view" }, frame);
+  const zoom = createZoom(view, () => paint());
   const moveList = ctx.readOnly ? null : createMoveList();
   const hint = h("p.cn-hint", { "data-testid": "move-hint", "aria-live": "polite" });
-  const root = h("div.cn", {}, info, clocks.el, frame, moveList?.el);
+  const root = h("div.cn", {}, info, clocks.el, view, moveList?.el);
   ctx.el.replaceChildren(root);
   if (ctx.side) ctx.side.prepend(hint);
   const confirm = ctx.readOnly ? null : createConfirm();
@@ -85,6 +89,7 @@ export function createBoard(ctx) {
     }
     grid.replaceChildren(...els);
     g.turned = null;
+    zoom.size(n);
   }
 
   /** Where a square sits on the screen (row, column from the top left). */
@@ -116,6 +121,7 @@ export function createBoard(ctx) {
     const seqChanged = !g.state || state.seq !== g.state.seq;
     const n = state.board.size || state.board.rows.length;
     if (g.n !== n) build(n);
+    else zoom.fit();
     g.state = state;
     g.view = view;
     if (view.shown) g.perspective = view.shown;
@@ -152,7 +158,8 @@ export function createBoard(ctx) {
     const lifted = !ghost.hidden && g.picked?.from;
     for (const [name, c] of g.cells) {
       const v = Number(b.rows[c.row][c.col]);
-      const parts = [...(c.coords || [])];
+      // Zoomed, every square shows its name (the edges' coordinates may be out of view).
+      const parts = zoom.on() ? [h("span.cn-coord.name", {}, name)] : [...(c.coords || [])];
       if (v) parts.push(h(`span.cn-piece.${v === 1 ? "w" : "b"}`));
       c.el.replaceChildren(...parts);
       const m = lit.get(name);
@@ -180,6 +187,7 @@ export function createBoard(ctx) {
     paths.draw(g.n, centre, lastPath, shown);
     paintInfo();
     paintHint(shown);
+    if (g.cursor !== g.revealed) zoom.reveal(g.cells.get((g.revealed = g.cursor))?.el);
   }
 
   /** The legal entry whose path is shown: under the finger, chosen, hovered or the cursor's. */
@@ -208,7 +216,7 @@ export function createBoard(ctx) {
     if (b.after_deadline) bits.push(h("span.warn", { "data-testid": "after-deadline" }, "Past the deadline: a piece back home loses"));
     if (b.pending_reply) bits.push(h("span.warn", { "data-testid": "pending-reply" }, `${nameOfSeat(2)} has the last move`));
     if (b.draw_offer) bits.push(h("span.warn", { "data-testid": "draw-offer" }, `${nameOfSeat(Number(b.draw_offer))} offers a draw`));
-    info.replaceChildren(...bits);
+    info.replaceChildren(...bits, zoom.el);
   }
 
   function paintHint(shown) {
@@ -433,6 +441,7 @@ export function createBoard(ctx) {
     onKey,
     destroy() {
       clocks.stop();
+      zoom.destroy();
       stopPointer();
       hint.remove();
       confirm?.remove();

@@ -21,7 +21,14 @@ const CSS = `
 .cn-clock[data-running="true"] .cn-time::before { content: "▶ "; font-size: .8rem; }
 .cn-clock.low .cn-time { color: #ff8a80; }
 .cn-frame { position: relative; width: 100%; aspect-ratio: 1; }
-@media (min-aspect-ratio: 1/1) { .cn-frame, .cn-moves { width: min(100%, calc(100vh - 230px)); margin-left: auto; margin-right: auto; } }
+@media (min-aspect-ratio: 1/1) { .cn-frame, .cn-moves, .cn-view.zoomed { width: min(100%, calc(100vh - 230px)); margin-left: auto; margin-right: auto; } }
+/* zoomed: big squares, panned inside the board's own square box; a finger pans, a tap moves */
+.cn-view.zoomed { aspect-ratio: 1; overflow: auto; overscroll-behavior: contain; border-radius: 4px; }
+.cn-view.zoomed .cn-frame { width: calc(var(--n) * var(--zoomed-square)); margin: 0; }
+.cn-view.zoomed .cn-board[data-active="true"] { touch-action: pan-x pan-y; }
+.cn-zoom { font: inherit; font-size: .85rem; padding: 2px 10px; min-height: 30px; border-radius: 999px;
+  border: 1px solid var(--line, #999); background: var(--panel, #eee); color: var(--text, #111); cursor: pointer; }
+.cn-zoom[aria-pressed="true"] { border-color: #3d7bf0; box-shadow: 0 0 0 1px #3d7bf0; }
 .cn-board { display: grid; grid-template-columns: repeat(var(--n), 1fr); grid-template-rows: repeat(var(--n), 1fr);
   position: absolute; inset: 0; border: 3px solid #5b4630; border-radius: 4px; touch-action: manipulation;
   -webkit-tap-highlight-color: transparent; user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; }
@@ -34,7 +41,7 @@ const CSS = `
 .cn-cell.home2::before { left: auto; bottom: auto; right: 0; top: 0; background: linear-gradient(225deg, #1b1b1b 50%, transparent 50%); }
 .cn-coord { position: absolute; font-size: 9px; line-height: 1; color: rgba(40,25,10,.75); pointer-events: none; }
 .cn-coord.file { right: 2px; bottom: 1px; }
-.cn-coord.rank { left: 2px; top: 1px; }
+.cn-coord.rank, .cn-coord.name { left: 2px; top: 1px; }
 .cn-piece { position: absolute; inset: 11%; border-radius: 50%; pointer-events: none; z-index: 1; }
 .cn-piece.w { background: radial-gradient(circle at 35% 30%, #fff, #e9e4d6 70%); border: 3px solid #2b2b2b; }
 .cn-piece.b { background: radial-gradient(circle at 35% 30%, #555, #111 70%); border: 2px solid #111;
