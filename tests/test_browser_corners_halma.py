@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+import requests
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
@@ -99,3 +100,18 @@ def test_halma_from_the_lobby_played_by_taps_on_a_phone(host, open_page):
     expect(view).to_have_attribute("data-zoomed", "false")
     assert board.bounding_box()["width"] <= width
     assert page.errors == []
+
+    # The replay viewer draws the 16×16 board with the same module; the board's SVG has the
+    # 16 × 16 squares and their labels.
+    moves = host.state(gid)["board"]["moves"]
+    replay = open_page("Pixel 7", f"/replay.html?game={gid}")
+    frame = replay.get_by_test_id("replay-board")
+    expect(frame.locator(".cn-cell")).to_have_count(256)
+    expect(frame.locator(".cn-piece.w")).to_have_count(19)
+    replay.get_by_test_id("replay-move-1").tap()
+    expect(frame.get_by_test_id("last-path")).to_have_attribute("data-path", moves[0])
+    assert no_sideways_scroll(replay)
+    svg = requests.get(f"{host.url}/api/games/{gid}/board.svg", timeout=10)
+    assert svg.status_code == 200 and svg.text.count('stroke-width="0.5"') == 256
+    assert ">p</text>" in svg.text and ">16</text>" in svg.text
+    assert replay.errors == []
