@@ -31,6 +31,10 @@ Config keys (all optional except DATA_DIR):
     PRESENCE_TTL       seconds after which a socket nobody vouched for is gone (10)
     BOT_LOCK_TTL       seconds one process holds a computer's move before another may
                        take it up (60)
+    ANALYSIS_LEVEL     the computer level finished games are analysed at (None: each
+                       game's own analysis, its strongest search)
+    ANALYSIS_AUTO      analyse a game against the computer when it ends, if no computer
+                       move is waiting (True)
     LOCK_DATA_DIR      hold the data dir's lock (True; tests that open two apps on one
                        folder in one process turn it off)
     ASYNC_MODE         Flask-SocketIO's async mode: "threading" (default; Werkzeug's server,
@@ -56,6 +60,7 @@ from werkzeug.routing import PathConverter
 import server.web.schemas as S
 from engine import registry
 from engine.errors import EngineError
+from server.bots.analysis import Analyses
 from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.host import KEY as HOST_KEY
@@ -89,7 +94,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 16 * 1024, "CLIENT_DIR": str(CLIENT_DIR), "START_BOTS": True,
     "BOT_WARM_UP": True, "WRITE_RATE": 20.0, "WRITE_BURST": 40, "MAX_GAMES": 300,
     "ASYNC_MODE": "threading", "MESSAGE_QUEUE": None, "HEARTBEAT": 3.0, "PRESENCE_TTL": 10.0,
-    "BOT_LOCK_TTL": 60.0,
+    "BOT_LOCK_TTL": 60.0, "ANALYSIS_LEVEL": None, "ANALYSIS_AUTO": True,
     # flask-compress: called for the phone UI's files only (`_compress_first_load`)
     "COMPRESS_REGISTER": False,
     "API_TITLE": "Corner Claim host", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
@@ -229,10 +234,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _socket_io_rule(app, socketio)
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,
                        lock_ttl=float(app.config["BOT_LOCK_TTL"]))
+    analyses = Analyses(service, store, runner, level=app.config["ANALYSIS_LEVEL"],
+                        auto=bool(app.config["ANALYSIS_AUTO"]),
+                        on_progress=lambda game_id, body: socketio.emit(
+                            "analysis", body, to=game_id))
     host = Host(store=store, service=service, ladder=ladder, bots=runner, cluster=cluster,
                 lock=lock, limiter=limiter,
                 imports=ImportShelf(Path(app.config["DATA_DIR"]) / "imports"),
-                replays=ReplayCache())
+                replays=ReplayCache(), analyses=analyses)
     app.extensions[HOST_KEY] = host
     host.start(bots=bool(app.config["START_BOTS"]))
 

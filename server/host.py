@@ -33,6 +33,7 @@ class Host:
     limiter: RateLimiter | None
     imports: Any  # server.web.ladder_api.ImportShelf
     replays: Any  # server.web.ladder_api.ReplayCache
+    analyses: Any = None  # server.bots.analysis.Analyses: finished games' reviews
 
     def start(self, *, bots: bool = True) -> None:
         """Start the bot runner (its workers warmed first, if asked) and the cluster's
@@ -41,6 +42,8 @@ class Host:
             if self.bots.pool.warm_up:
                 self.bots.pool.warm()  # workers start and warm up now, not at the first move
             self.bots.start()
+            if self.analyses is not None:
+                self.analyses.start()
         if self.cluster is not None:
             self.cluster.ticks.append(self.service.scan)
             self.cluster.start()
@@ -51,6 +54,8 @@ class Host:
         if self.cluster is not None:
             self.cluster.stop()
         self.bots.stop()
+        if self.analyses is not None:
+            self.analyses.stop()
         self.bots.pool.shutdown()
         self.service.stop()
         self.store.close()

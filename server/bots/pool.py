@@ -91,6 +91,32 @@ def hint_in_worker(log_json: str, seat: int,
     return hints.hint(game.state, seat)
 
 
+#: The analysis worker's last game: (its log, the folded `Game`, its moves).
+_reviewing: list = []
+
+
+def analyse_in_worker(log_json: str, index: int, level: int | None,
+                      modules: tuple[str, ...] | list[str] = ()) -> dict[str, Any] | None:
+    """Runs in an analysis worker: review the log's move number `index` (from 0) with the
+    game's `Analysis` at `level` (None: the game's own); the `engine.analysis.Ply` as a
+    dict, or None past the last move or for a game without an analysis."""
+    from engine.analysis import moves_of, review_ply
+    from engine.capabilities import Analysis
+    from engine.core import Game
+
+    _know_games(modules)
+    if not _reviewing or _reviewing[0] != log_json:
+        game = Game.from_json(log_json)
+        _reviewing[:] = [log_json, game, moves_of(game)]
+    game, moves = _reviewing[1], _reviewing[2]
+    analyst = capability(game.rules, Analysis)
+    if analyst is None or index >= len(moves):
+        return None
+    seq, step, before = moves[index]
+    return review_ply(analyst, analyst.analysis_thresholds, index + 1, seq, step.seat,
+                      step.move, before, level=level).to_dict()
+
+
 def _warmed_up(rules) -> bool:
     """Whether this worker may call `rules`' computer players without compiling: its
     warm-up has ended or never started. False only while a game that has a `quick_move`
@@ -104,12 +130,15 @@ def _warmed_up(rules) -> bool:
     return True
 
 
-def start_worker(warm: bool, modules: tuple[str, ...] | list[str] = ()) -> None:
-    """A worker's initializer: exit with the host, import the host's other games' modules,
+def start_worker(warm: bool, modules: tuple[str, ...] | list[str] = (), nice: int = 0) -> None:
+    """A worker's initializer: exit with the host, lower its own priority by `nice` (the
+    analysis lane's workers), import the host's other games' modules,
     then, if asked, start warming up every game (`Rules.warm_up`), each in a thread of its
     own, and return (the worker takes jobs meanwhile: `choose_in_worker`). A failed import
     or warm-up is logged, never raised (a raising initializer would break the pool); the
     worker then compiles on demand."""
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
@@ -159,9 +188,10 @@ def default_workers() -> int:
 class BotPool:
     """A spawn-context ProcessPoolExecutor that replaces itself when a worker dies."""
 
-    def __init__(self, workers: int | None = None, *, warm: bool = True) -> None:
+    def __init__(self, workers: int | None = None, *, warm: bool = True, nice: int = 0) -> None:
         self.workers = workers or default_workers()
         self.warm_up = warm
+        self.nice = nice  # how much lower than the host's its workers' priority is
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
@@ -174,7 +204,8 @@ class BotPool:
                 ctx = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx,
                                                  initializer=start_worker,
-                                                 initargs=(self.warm_up, registry.modules()))
+                                                 initargs=(self.warm_up, registry.modules(),
+                                                           self.nice))
             return self._pool
 
     def warm(self) -> None:
@@ -284,6 +315,8 @@ class BotRunner:
         self._lock = threading.Lock()
         self._timers: set[threading.Timer] = set()
         self._stopped = False
+        #: Called (from any thread) when the last computer job of this process has ended.
+        self.on_idle: list[Callable[[], None]] = []
         service.listeners.append(self._on_change)
 
     def start(self) -> None:
@@ -409,6 +442,15 @@ class BotRunner:
     def _release(self, game_id: str) -> None:
         with self._lock:
             self._busy.discard(game_id)
+            idle = not self._busy
+        if idle:
+            for listener in self.on_idle:
+                listener()
+
+    def idle(self) -> bool:
+        """Whether no computer move of this process is waiting or being computed."""
+        with self._lock:
+            return not self._busy
 
     def _thinking(self, game_id: str, seat: int, thinking: bool) -> None:
         if self.on_thinking is not None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.store.base import (
+    ANALYSIS_STATUSES,
     HUMAN_KINDS,
+    AnalysisRecord,
     EventStore,
     GameRecord,
     Head,
@@ -29,7 +31,8 @@ from server.store.base import (
 )
 
 __all__ = [
-    "HUMAN_KINDS", "EventStore", "GameRecord", "Head", "RecordConflict", "SeatRecord",
+    "ANALYSIS_STATUSES", "AnalysisRecord", "HUMAN_KINDS", "EventStore", "GameRecord", "Head",
+    "RecordConflict", "SeatRecord",
     "SeqConflict", "SharedStore", "StoreBusy", "StoreError", "StoreUnavailable",
     "is_database_url", "load_game", "open_store",
 ]

@@ -110,6 +110,27 @@ class GameRecord:
     game: str = "cornerclaim"  # the game's id in `engine.registry`
 
 
+#: An analysis's states: waiting for the bot pool, under way, finished, given up.
+ANALYSIS_STATUSES = ("queued", "running", "done", "failed")
+
+
+@dataclass
+class AnalysisRecord:
+    """A finished game's computer review, kept beside its log (never in it): its `status`,
+    the moves reviewed so far (`plies`, dicts of `engine.analysis.Ply`, in log order) out of
+    `total`, the level asked for (None: the game's own analysis), the log's last seq it
+    reviews, why it failed (`error`) and when it last moved on (`updated`, epoch seconds)."""
+
+    game_id: str
+    status: str
+    total: int
+    plies: list[dict[str, Any]]
+    level: int | None = None
+    seq: int = 0
+    error: str | None = None
+    updated: float = 0.0
+
+
 class EventStore(Protocol):
     """What the host needs from durable storage: the service (games, their logs, seats and
     record), the ladder (finish times), mDNS (the host id) and `store copy` (whole games with
@@ -148,6 +169,10 @@ class EventStore(Protocol):
         """Note on the old game's record the rematch that followed it."""
         ...
 
+    def put_analysis(self, record: AnalysisRecord) -> None:
+        """Store the game's analysis as it stands now (replacing the one stored)."""
+        ...
+
     def host_id(self) -> str:
         """The id of the host this store belongs to: made at random when first asked and kept
         in the store, so it outlives restarts and every process sharing the store (a club's
@@ -174,6 +199,14 @@ class EventStore(Protocol):
 
     def seats(self, game_id: str) -> list[SeatRecord]:
         """The game's seat records, by seat number."""
+        ...
+
+    def analysis(self, game_id: str) -> AnalysisRecord | None:
+        """The game's analysis (None: never asked for)."""
+        ...
+
+    def analyses(self, statuses: tuple[str, ...] = ANALYSIS_STATUSES) -> list[AnalysisRecord]:
+        """Every analysis in one of `statuses`, oldest change first."""
         ...
 
     def close(self) -> None: ...

@@ -70,6 +70,18 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN touched bigint NOT NULL DEFAULT nextval('games_touched');
     CREATE INDEX games_by_touched ON games (touched);
     """,
+    """
+    CREATE TABLE analyses (
+        game_id  text PRIMARY KEY REFERENCES games (id),
+        status   text NOT NULL,
+        total    integer NOT NULL,
+        plies    text NOT NULL,
+        level    integer,
+        seq      integer NOT NULL,
+        error    text,
+        updated  double precision NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -42,6 +42,8 @@ import psycopg
 from psycopg import conninfo, errors, pq
 
 from server.store.base import (
+    ANALYSIS_STATUSES,
+    AnalysisRecord,
     GameRecord,
     Head,
     RecordConflict,
@@ -315,6 +317,18 @@ class PostgresStore:
 
         return self._run(run)
 
+    def put_analysis(self, record: AnalysisRecord) -> None:
+        def run(conn: psycopg.Connection) -> None:
+            conn.execute(
+                "INSERT INTO analyses VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (game_id) DO UPDATE SET status = excluded.status,"
+                " total = excluded.total, plies = excluded.plies, level = excluded.level,"
+                " seq = excluded.seq, error = excluded.error, updated = excluded.updated",
+                (record.game_id, record.status, record.total, json.dumps(record.plies),
+                 record.level, record.seq, record.error, record.updated))
+
+        self._run(run)
+
     def host_id(self) -> str:
         def run(conn: psycopg.Connection) -> str:
             conn.execute("INSERT INTO host (id) VALUES (%s) ON CONFLICT (one) DO NOTHING",
@@ -385,10 +399,26 @@ class PostgresStore:
             " WHERE s.game_id = %s ORDER BY s.seat", (game_id,))
         return [SeatRecord(*r) for r in rows]
 
+    def analysis(self, game_id: str) -> AnalysisRecord | None:
+        rows = self._query("SELECT game_id, status, total, plies, level, seq, error, updated"
+                           " FROM analyses WHERE game_id = %s", (game_id,))
+        return _analysis(rows[0]) if rows else None
+
+    def analyses(self, statuses: tuple[str, ...] = ANALYSIS_STATUSES) -> list[AnalysisRecord]:
+        rows = self._query("SELECT game_id, status, total, plies, level, seq, error, updated"
+                           " FROM analyses WHERE status = ANY(%s) ORDER BY updated",
+                           (list(statuses),))
+        return [_analysis(r) for r in rows]
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
         self._drop_idle()
+
+
+def _analysis(row: tuple) -> AnalysisRecord:
+    game_id, status, total, plies, level, seq, error, updated = row
+    return AnalysisRecord(game_id, status, total, json.loads(plies), level, seq, error, updated)
 
 
 def _bump(conn: psycopg.Connection, game_id: str, version: int | None) -> int:

@@ -25,7 +25,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from server.store.base import GameRecord, SeatRecord, SeqConflict, StoreError
+from server.store.base import (
+    ANALYSIS_STATUSES,
+    AnalysisRecord,
+    GameRecord,
+    SeatRecord,
+    SeqConflict,
+    StoreError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +74,16 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     seat        INTEGER NOT NULL,
     token_hash  TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id  TEXT PRIMARY KEY REFERENCES games(id),
+    status   TEXT NOT NULL,
+    total    INTEGER NOT NULL,
+    plies    TEXT NOT NULL,
+    level    INTEGER,
+    seq      INTEGER NOT NULL,
+    error    TEXT,
+    updated  REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS host (
     one  INTEGER PRIMARY KEY CHECK (one = 1),
@@ -244,6 +261,11 @@ class SqliteStore:
     def link_rematch(self, old_id: str, new_id: str) -> None:
         self._write([("UPDATE games SET rematch_id = ? WHERE id = ?", (new_id, old_id))])
 
+    def put_analysis(self, record: AnalysisRecord) -> None:
+        self._write([("INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      (record.game_id, record.status, record.total, json.dumps(record.plies),
+                       record.level, record.seq, record.error, record.updated))])
+
     # -- reading ---------------------------------------------------------------------------
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._lock:
@@ -281,6 +303,18 @@ class SqliteStore:
             " WHERE s.game_id = ? ORDER BY s.seat", (game_id,))
         return [SeatRecord(*r) for r in rows]
 
+    def analysis(self, game_id: str) -> AnalysisRecord | None:
+        rows = self._query("SELECT game_id, status, total, plies, level, seq, error, updated"
+                           " FROM analyses WHERE game_id = ?", (game_id,))
+        return _analysis(rows[0]) if rows else None
+
+    def analyses(self, statuses: tuple[str, ...] = ANALYSIS_STATUSES) -> list[AnalysisRecord]:
+        marks = ", ".join("?" * len(statuses))
+        rows = self._query("SELECT game_id, status, total, plies, level, seq, error, updated"
+                           f" FROM analyses WHERE status IN ({marks}) ORDER BY updated",
+                           tuple(statuses))
+        return [_analysis(r) for r in rows]
+
     def host_id(self) -> str:
         rows = self._query("SELECT id FROM host")
         if not rows:
@@ -297,3 +331,8 @@ class SqliteStore:
                         "longest %.0f ms", self.slow_commits, SLOW_COMMIT_S * 1000,
                         self.slowest_commit_s * 1000)
 
+
+
+def _analysis(row: tuple) -> AnalysisRecord:
+    game_id, status, total, plies, level, seq, error, updated = row
+    return AnalysisRecord(game_id, status, total, json.loads(plies), level, seq, error, updated)

@@ -316,6 +316,25 @@ class EventsView(MethodView):
         return {"game_id": game_id, "seq": service().state(game_id)["seq"], "events": events}
 
 
+@blp.route("/games/<game_id>/analysis")
+class AnalysisView(MethodView):
+    @blp.response(200, S.Analysis)
+    @documented_errors
+    def get(self, game_id):
+        """The computer's review of a finished game as it stands: its status, progress and
+        one entry per move reviewed, in log order (404 no_analysis if nobody asked for
+        one). A socket in the game's room hears `analysis` with the same body as it goes."""
+        return current_host().analyses.get(game_id)
+
+    @blp.response(202, S.Analysis)
+    @documented_errors
+    def post(self, game_id):
+        """Have the computer review a finished game, each move next to its best move there
+        (409 game_in_play while the game is played). A done analysis is given as it is,
+        never computed again."""
+        return current_host().analyses.request(game_id)
+
+
 @blp.route("/games/<game_id>/replay.json")
 class ReplayJson(MethodView):
     @blp.response(200, content_type="application/json",

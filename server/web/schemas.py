@@ -302,6 +302,41 @@ class Hint(ma.Schema):
     move = fields.String(allow_none=True, metadata={"description": "the move text, or null"})
 
 
+class AnalysedMove(ma.Schema):
+    ply = fields.Integer(required=True, metadata={"description": "the move's number in the "
+                                                  "log's moves, from 1"})
+    seq = fields.Integer(required=True, metadata={"description": "the move's event"})
+    seat = fields.Integer(required=True)
+    move = fields.String(required=True, metadata={"description": "the move played"})
+    best = fields.String(required=True, allow_none=True, metadata={
+        "description": "the engine's move in that position, in the game's notation"})
+    value_before = fields.Float(required=True, metadata={
+        "description": "the position's value for the mover with the best move (the "
+                       "analysis's unit)"})
+    value_after = fields.Float(required=True, metadata={
+        "description": "its value for the mover after the move played"})
+    loss = fields.Float(required=True, metadata={"description": "what the move gave away, "
+                                                 "0 or more"})
+    label = fields.String(required=True, validate=validate.OneOf(
+        ["book", "best", "good", "inaccuracy", "mistake", "blunder"]))
+
+
+class Analysis(ma.Schema):
+    game_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["queued", "running", "done", "failed"]))
+    progress = fields.Float(required=True, metadata={"description": "0 to 1"})
+    unit = fields.String(required=True, allow_none=True, validate=validate.OneOf(
+        ["win", "points"]), metadata={"description": "win: a win chance from 0 to 1 "
+                                      "(Corner Claim, Corners); points: the expected score "
+                                      "difference (Corner)"})
+    level = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the level asked for (null: the game's own analysis)"})
+    plies = fields.List(fields.Nested(AnalysedMove), required=True, metadata={
+        "description": "one entry per move of the log reviewed so far, in log order"})
+    error = fields.String(metadata={"description": "why a failed analysis failed"})
+
+
 class EventResult(ma.Schema):
     event = EventBody(required=True)
 
