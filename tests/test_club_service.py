@@ -15,7 +15,7 @@ import pytest
 from engine import registry
 from engine.core import Game
 from server.errors import ApiError
-from server.store import GameRecord, RecordConflict, SeatRecord
+from server.store import GameRecord, RecordConflict, SeatRecord, SeqConflict
 from server.tables.service import GameService
 from tests.server_fixtures import wait_for
 
@@ -288,3 +288,30 @@ def test_a_process_started_later_knows_the_takeback_request_waiting(processes):
     late, = processes(1)  # starts with the game's request on the record
     assert late.table_set.held()[gid].undo_request.waiting == [2]
     assert late.undo_answer(gid, 2, True, bob)["event"]["type"] == "move_taken_back"
+
+
+def test_a_move_at_the_seq_a_process_holds_skips_the_catch_up_and_the_store_still_decides(
+        pg_url):
+    """A move acting on the seq the table holds goes straight to the append: a seat claimed
+    on another process meanwhile is found by a catch-up after the check refused, and a move
+    another process made first is refused by the append's seq check, changing nothing."""
+    one, two = (GameService(PostgresStore(pg_url), shared=True) for _ in range(2))
+    try:
+        gid, _ = duo(one, ("open", "open"))
+        assert two.state(gid)["seq"] == 1  # two holds the game from before the claims
+        ann = one.claim(gid, 1, "Ann")["token"]
+        one.claim(gid, 2, "Bo")
+        first, other = (m["move"] for m in one.legal(gid, 1)["moves"][:2])
+        # two's table is at seq 1, with both seats still open: the token is known after a
+        # catch-up
+        assert two.move(gid, 1, first, 1, ann)["seq"] == 2
+        # one's table is still at seq 1: its check passes, the store refuses (the host
+        # answers it as stale_seq, server.errors.from_store)
+        with pytest.raises(SeqConflict):
+            one.move(gid, 1, other, 1, ann)
+        assert [e["move"] for e in stored(one, gid) if e["type"].endswith("placed")] == [first]
+        assert one.state(gid)["seq"] == 2
+    finally:
+        for service in (one, two):
+            service.stop()
+            service.store.close()

@@ -69,8 +69,15 @@ class Coordination(Protocol):
     def start(self, tables: list[Table]) -> None:
         """At start-up, after the games were folded: their record versions and requests."""
 
-    def locked(self, table: Table, reading: bool) -> Any:
-        """`with coordination.locked(table, reading) as table`: its lock held, caught up."""
+    def locked(self, table: Table, reading: bool, at_seq: int | None = None) -> Any:
+        """`with coordination.locked(table, reading) as table`: its lock held, caught up.
+        A command acting on `at_seq`, the table's own seq, may skip the catch-up: the
+        append's seq check refuses it if another process appended meanwhile, and a check
+        the table refuses is asked again after a catch-up (`recheck`)."""
+
+    def recheck(self, table: Table) -> bool:
+        """After a command's check refused on a table entered without its catch-up: catch
+        up, and whether the check is worth asking again (the table may have moved)."""
 
     def sync(self, table: Table, head: Head | None = None) -> None:
         """Catch the table up with the store (the caller holds its lock)."""
@@ -115,8 +122,11 @@ class Local:
     def start(self, tables: list[Table]) -> None:
         pass
 
-    def locked(self, table: Table, reading: bool) -> Table:
+    def locked(self, table: Table, reading: bool, at_seq: int | None = None) -> Table:
         return table  # entering it takes its lock
+
+    def recheck(self, table: Table) -> bool:
+        return False  # the table is the truth: a refusal stands
 
     def sync(self, table: Table, head: Head | None = None) -> None:
         pass
@@ -178,10 +188,19 @@ class Shared(Local):
             elif head is not None:
                 table.version = head.version
 
-    def locked(self, table: Table, reading: bool) -> _Synced:
+    def locked(self, table: Table, reading: bool, at_seq: int | None = None) -> _Synced:
         """For a read (`reading`) a store that cannot be reached is no error: the table is
-        never ahead of the store, so what it holds was true a moment ago."""
-        return _Synced(self, table, reading)
+        never ahead of the store, so what it holds was true a moment ago. A command on the
+        table's own seq (`at_seq`) skips the head read: a phone acting on the last event it
+        was pushed through this process finds the table there already."""
+        return _Synced(self, table, reading, at_seq)
+
+    def recheck(self, table: Table) -> bool:
+        head = self.core.store.head(table.id)
+        if head is None or (head.seq == table.seq and head.version == table.version):
+            return False
+        self.sync(table, head)
+        return True
 
     def sync(self, table: Table, head: Head | None = None) -> None:
         """Bring the table up to the store's head: the events another process appended, and
@@ -303,13 +322,17 @@ class Shared(Local):
 class _Synced:
     """`Shared.locked`: the lock, then the catch-up."""
 
-    __slots__ = ("coordination", "table", "reading")
+    __slots__ = ("coordination", "table", "reading", "at_seq")
 
-    def __init__(self, coordination: Shared, table: Table, reading: bool) -> None:
+    def __init__(self, coordination: Shared, table: Table, reading: bool,
+                 at_seq: int | None) -> None:
         self.coordination, self.table, self.reading = coordination, table, reading
+        self.at_seq = at_seq
 
     def __enter__(self) -> Table:
         self.table.lock.acquire()
+        if self.at_seq is not None and self.at_seq == self.table.seq:
+            return self.table  # the append's seq check stands in for the catch-up
         try:
             self.coordination.sync(self.table)
         except StoreUnavailable:

@@ -43,10 +43,10 @@ class Core:
         self.reads = Reads(self, hinter)
         coord.bind(self)
 
-    def locked(self, game_id: str, *, reading: bool = False) -> Any:
+    def locked(self, game_id: str, *, reading: bool = False, at_seq: int | None = None) -> Any:
         """`with core.locked(game_id) as table`: the game's table, its lock held, caught up
-        with the store (see `Coordination.locked`)."""
-        return self.coord.locked(self.tables.table(game_id), reading)
+        with the store (see `Coordination.locked`; `at_seq`: the seq a command acts on)."""
+        return self.coord.locked(self.tables.table(game_id), reading, at_seq)
 
     def notify(self, news: TableNews) -> None:
         for listener in list(self.listeners):

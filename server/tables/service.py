@@ -161,7 +161,8 @@ class GameService:
             require_playing(table)
 
         return self.writes.command(game_id, check, lambda g: g.play(seat, move, seq=seq,
-                                                                    now=time.time()))
+                                                                    now=time.time()),
+                                   at_seq=seq)
 
     def act(self, game_id: str, seat: int, action: str, seq: int,
             token: str | None) -> dict[str, Any]:

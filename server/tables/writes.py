@@ -52,13 +52,21 @@ class WritePath:
 
     def command(self, game_id: str, check: Callable[[Table], bool | None], action: Action,
                 *, then: Callable[[Table], None] | None = None,
-                refused: Callable[[ApiError], None] | None = None) -> dict[str, Any] | None:
+                refused: Callable[[ApiError], None] | None = None,
+                at_seq: int | None = None) -> dict[str, Any] | None:
         """Lock, catch up, check, append, notify: `check(table)` raises (or returns False:
         nothing to do, None is answered), what the clock made due is committed, then
         `action`'s event, then `then(table)`. `refused(error)` takes a refusal of the catch-up
-        or the action instead of raising it (None is answered)."""
-        with self.core.locked(game_id) as table:
-            if check(table) is False:
+        or the action instead of raising it (None is answered). A command acting on `at_seq`
+        may skip the catch-up when the table is at that seq (`Coordination.locked`)."""
+        with self.core.locked(game_id, at_seq=at_seq) as table:
+            try:
+                wanted = check(table)
+            except ApiError:
+                if at_seq is None or not self.core.coord.recheck(table):
+                    raise
+                wanted = check(table)
+            if wanted is False:
                 return None
             try:
                 self.core.clocks.catch_up(table)
