@@ -16,9 +16,10 @@ from .errors import BadOptionError
 class OptionSpec:
     """One option a variant takes at creation (a number of rounds, a clock), with its default.
 
-    `kind` is "int" (between `minimum` and `maximum`), "bool", "choice" (one of `choices`)
-    or "strings" (a list of at most `maximum` strings, which the game checks further when the
-    game is created: the marble game's given setups).
+    `kind` is "int" (between `minimum` and `maximum`), "bool", "choice" (one of `choices`),
+    "strings" (a list of at most `maximum` strings, which the game checks further when the
+    game is created: the marble game's given setups) or "text" (one string of at most
+    `maximum` characters, checked further by the game: Corners' set-up position).
     `computer_default` (None: the same as `default`) is the value a table with a computer seat
     gets when its creator did not set the option (Corners: no clock against the computer).
     `rematch` False: a rematch starts with the default instead of this game's value (the
@@ -58,6 +59,12 @@ class OptionSpec:
             if self.maximum is not None and len(value) > self.maximum:
                 raise BadOptionError(f"option {self.name} takes at most {self.maximum}",
                                      option=self.name, maximum=self.maximum)
+        elif self.kind == "text":
+            if not isinstance(value, str):
+                raise BadOptionError(f"option {self.name} must be a text", option=self.name)
+            if self.maximum is not None and len(value) > self.maximum:
+                raise BadOptionError(f"option {self.name} takes at most {self.maximum} "
+                                     "characters", option=self.name, maximum=self.maximum)
         elif self.kind == "choice":
             if value not in self.choices:
                 raise BadOptionError(f"option {self.name} must be one of {', '.join(self.choices)}",
@@ -69,7 +76,7 @@ class OptionSpec:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "label": self.label, "default": self.default,
                              "kind": self.kind, "description": self.description}
-        if self.kind in ("int", "strings"):
+        if self.kind in ("int", "strings", "text"):
             d.update(minimum=self.minimum, maximum=self.maximum)
         if self.kind == "choice":
             d["choices"] = list(self.choices)

@@ -293,6 +293,11 @@ class BaseRules(Perft):
             return False
         return True
 
+    def practice(self, state) -> bool:
+        """Whether the game is played for practice: unrated and never on the ladder (Corners:
+        its practice option, a set-up position, the solo race). The default: no."""
+        return False
+
     def ladder(self, state) -> tuple[LadderSeat, ...]:
         outcome = self.outcome(state)
         points = outcome.points or tuple(

@@ -178,6 +178,7 @@ class Replay:
         return {
             "game": self.game_id, "title": self.rules.title, "variant": self.variant,
             "options": dict(self.created.options),
+            "practice": self.rules.practice(final.state),
             "players": list(self.players), "colours": list(self.colours),
             "seq": self.game.seq, "over": is_over(self.game),
             "show_takebacks": self.show_takebacks,

@@ -80,10 +80,14 @@ def test_the_catalog_lists_corners_with_its_variants_options_and_actions(client)
     c = games["corners"]
     assert c["title"] == "Corners" and c["board_url"] == "/boards/corners.js"
     assert [v["name"] for v in c["variants"]] == VARIANTS
-    assert all(v["seats"] == [2] and v["colours"] == ["white", "black"] for v in c["variants"])
+    # two seats, or one: the solo race
+    assert all(v["seats"] == [2, 1] and v["colours"] == ["white", "black"]
+               for v in c["variants"])
     assert {v["name"] for v in c["variants"] if v["rated"]} == {
         "classic-3x3", "classic-3x4", "diagonal-3x3"}
-    reserve, increment = c["variants"][0]["options"]
+    reserve, increment, practice, setup = c["variants"][0]["options"]
+    assert (practice["name"], practice["kind"], setup["name"], setup["kind"]) == (
+        "practice", "bool", "setup", "text")
     assert (reserve["name"], reserve["default"], reserve["computer_default"]) == (
         "reserve_s", 300, 0)
     assert (increment["name"], increment["default"]) == ("increment_s", 3)
@@ -112,7 +116,8 @@ def test_the_clock_is_set_by_clock_or_options_and_is_off_against_the_computer(
     client = make_app(START_BOTS=False).test_client()
     g = new_corners(client, seats=seats, **extra)
     s = state(client, g["id"])
-    assert s["options"] == options
+    assert {k: s["options"][k] for k in options} == options
+    assert (s["options"]["practice"], s["practice"]) == (False, False)
     clock = s["board"]["clock"]
     if options["reserve_s"]:
         assert clock == {"reserve_ms": options["reserve_s"] * 1000,

@@ -52,7 +52,7 @@ def test_the_catalog():
                      "diagonal-3x4": False, "triangle": False, "4x4": False,
                      "halma-16x16": False}
     opts = {o["name"]: o["default"] for o in cat["variants"][0]["options"]}
-    assert opts == {"reserve_s": 300, "increment_s": 3}
+    assert opts == {"reserve_s": 300, "increment_s": 3, "practice": False, "setup": ""}
     assert [lv["number"] for lv in cat["levels"]] == [1, 2, 3, 4]
     assert all(lv["seconds"] <= 2 for lv in cat["levels"])
     assert VARIANT_SPECS["classic-3x3"].colours == ("white", "black")

@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from ..capabilities import Actions, Clocked, Computer, Hints, Records, Takebacks
-from ..capabilities import Analysis
+from ..capabilities import Actions, Analysis, Clocked, Computer, Hints, Records, Takebacks
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -37,9 +36,11 @@ from ..rules import (
     VariantSpec,
 )
 from . import errors as E
+from . import practice as P
 from .moves import (
     at_home,
     chains,
+    fills,
     has_move,
     in_target,
     judge,
@@ -181,6 +182,8 @@ class State:
     last_at_ms: int | None = None
     draw_offer: int | None = None
     offered_at: tuple[int, int] = (-1, -1)  # the seat's own moves when it last offered a draw
+    solo: bool = False  # the solo race: white alone, every move white's (`practice`)
+    practice: bool = False  # unrated, off the ladder, no clock (a set-up or solo game too)
     before: State | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -193,12 +196,19 @@ class State:
 
     @property
     def to_move(self) -> int | None:
-        return None if self.end is not None else 1 + len(self.moves) % 2
+        if self.end is not None:
+            return None
+        return 1 if self.solo else 1 + len(self.moves) % 2
 
     @property
     def number(self) -> int:
-        """The number of the move to be made next (a number is a pair: white, then black)."""
-        return len(self.moves) // 2 + 1
+        """The number of the move to be made next (a number is a pair: white, then black;
+        in the solo race every move has its own)."""
+        return len(self.moves) + 1 if self.solo else len(self.moves) // 2 + 1
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return (1,) if self.solo else (1, 2)
 
     @property
     def has_clock(self) -> bool:
@@ -270,7 +280,8 @@ class State:
                     board[f], board[t] = seat, 0
                     if bad:
                         continue
-                out.append((reach[t], loses_by_return(variant, number, seat, t)))
+                out.append((reach[t], not self.solo
+                            and loses_by_return(variant, number, seat, t)))
         return out
 
 
@@ -293,8 +304,10 @@ def _clock(minutes: int, increment: int) -> PresetSpec:
 #: The clocks the lobby offers with one tap: minutes each + seconds a move, or none.
 CLOCKS = (_clock(1, 0), _clock(3, 2), _clock(5, 3), _clock(10, 5),
           PresetSpec("No clock", (("reserve_s", 0),), "no time limit"))
-VARIANT_SPECS = {v.name: VariantSpec(v.name, v.label, (2,), COLOURS, rated=v.rated,
-                                     options=OPTIONS, description=v.description,
+#: Two seats, or one: the solo race.
+VARIANT_SPECS = {v.name: VariantSpec(v.name, v.label, (2, 1), COLOURS, rated=v.rated,
+                                     options=OPTIONS + P.OPTIONS,
+                                     description=v.description + "; 1 player: the solo race",
                                      presets=CLOCKS, presets_label="Clock")
                  for v in VARIANTS.values()}
 
@@ -342,12 +355,19 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
                 variant=created.variant)
         options = VARIANT_SPECS[variant.name].option_values(created.options)
         players = created.players or ("White", "Black")
-        if len(players) != 2:
-            raise E.EngineError(f"Corners has 2 seats, not {len(players)}")
-        reserve = options["reserve_s"] * 1000
+        if len(players) not in (1, 2):
+            raise E.EngineError(f"Corners has 2 seats (1 for the solo race), not {len(players)}")
+        solo = len(players) == 1
+        practice = solo or options["practice"] or bool(options["setup"])
+        reserve = 0 if practice else options["reserve_s"] * 1000  # practice: no clock
         state = State(variant, created.seq, tuple(players), reserve,
-                      options["increment_s"] * 1000, variant.start_board(),
-                      clock=(reserve, reserve))
+                      options["increment_s"] * 1000,
+                      P.solo_board(variant) if solo else variant.start_board(),
+                      clock=(reserve, reserve), solo=solo, practice=practice)
+        if options["setup"]:
+            board, to_move, number = P.parse_setup(variant, options["setup"])
+            P.check_setup(variant, board, to_move, number, solo=solo)
+            return _placed(state, board, to_move, number)
         return replace(state, positions=(state.key(),))
 
     def apply(self, state: State, event: Event) -> State:
@@ -385,6 +405,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
         board = list(state.board)
         f, t = path[0], path[-1]
         board[f], board[t] = 0, seat
+        if state.solo:
+            return _solo_moved(state, event, path, board)
         number = state.number
         reason, winner, pending = judge(variant, board, seat, number, t, state.pending)
         # the clock: charge the mover, add the increment, start the other side's clock
@@ -428,6 +450,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             return replace(state, seq=event.seq, end=("resigned", 3 - seat), draw_offer=None,
                            last_at_ms=last, **_stopped(state, event.at_ms))
         if isinstance(event, DrawOffered):
+            if state.solo:
+                raise E.DrawOfferRefusedError("the solo race has nobody to offer a draw to")
             if state.draw_offer == seat:
                 raise E.DrawOfferRefusedError("your draw offer is waiting for an answer")
             if state.draw_offer == 3 - seat:
@@ -488,7 +512,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
     def undo(self, state: State, seat: int, *, now: float | None = None) -> MoveTakenBack:
         """Take back `seat`'s latest move and every move after it."""
         self._check_seat(state, seat)
-        own = [m.seq for m in state.moves if m.seat == seat]
+        own = [m.seq for m in state.moves if m.seat == seat and m.seq]  # not a setup's
         if not own:
             raise E.NothingToUndoError(f"seat {seat} has no move to take back")
         event = MoveTakenBack(seq=state.seq + 1, seat=seat, from_seq=own[-1])
@@ -557,6 +581,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
 
     def outcome(self, state: State) -> Outcome:
         """Scores are the pieces each side has in its target; points 2 a win, 1 a draw."""
+        if state.solo:
+            return _solo_outcome(state)
         scores = (state.in_target(1), state.in_target(2))
         if state.end is None:
             return Outcome((), ("draw", "draw"), scores, "playing", (1, 1))
@@ -644,21 +670,29 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             "homes": {"1": sorted((name(s) for s in variant.homes[0]), key=_name_key),
                       "2": sorted((name(s) for s in variant.homes[1]), key=_name_key)},
             "to_move": state.to_move, "move_number": state.number,
-            "home_deadline": variant.deadline, "move_limit": variant.limit,
-            "after_deadline": state.number > variant.deadline,
+            # the solo race has neither a home deadline nor a move limit
+            "home_deadline": None if state.solo else variant.deadline,
+            "move_limit": None if state.solo else variant.limit,
+            "after_deadline": not state.solo and state.number > variant.deadline,
             "pending_reply": state.pending,
             "clock": clock, "draw_offer": state.draw_offer,
             "last_move": path_text(last.path) if last else None,
             "status": state.end[0] if state.end else "playing",
             # The table's move list: every move's path, white's first.
-            "moves": [path_text(m.path) for m in state.moves],
+            # (a set-up position's moves before it are not listed: `first_ply` counts them)
+            "moves": [path_text(m.path) for m in state.moves if m.seq],
+            "first_ply": sum(1 for m in state.moves if not m.seq),
+            "practice": state.practice,
+            # the solo race: the moves made and the fewest known (None: not a solo race)
+            "solo": {"moves": sum(1 for m in state.moves if m.seq),
+                     "best": P.best_known(variant.name)} if state.solo else None,
         }
         seats = tuple(SeatView(
             colour=COLOURS[s - 1], left=s in state.left, score=state.in_target(s),
             can_move=state.to_move == s,
             view={"pieces_home": sum(1 for q in variant.home(s) if state.board[q] == s),
                   "pieces_in_target": state.in_target(s)},
-        ) for s in (1, 2))
+        ) for s in state.seats)
         last_move = ({"seat": last.seat, "move": path_text(last.path), "seq": last.seq}
                      if last else None)
         return PublicView(board, seats, last_move)
@@ -671,7 +705,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             if index is not None:
                 path = state.moves[index].path
                 details.update(number=index // 2 + 1, jumps=_jumps(path, state.variant.size),
-                               notation=_pair_prefix(index)
+                               notation=(f"{index + 1}. " if state.solo
+                                         else _pair_prefix(index))
                                + state.variant.board.path_text(path))
             return Step("move", event.seat, event.move, details)
         for cls, (kind, text) in STEP_WORDS.items():
@@ -691,7 +726,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
         return tuple(LadderSeat(outcome.points[s - 1], {
             "pieces_home": state.in_target(s),
             "filled_target": state.in_target(s) == state.variant.pieces,
-        }) for s in (1, 2))
+        }) for s in state.seats)
 
     def perft(self, variant, depth: int, moves=()) -> int:
         """Legal move sequences of length `depth` from `variant`'s start (a variant's name,
@@ -727,6 +762,21 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
         from .ai import choose_move
 
         return choose_move(state, seat, level=level, seed=seed)
+
+    def hint(self, state: State, seat: int) -> str | None:
+        """The move of level `hint_level` (a practice game: the strongest level); the solo
+        race's: the first move of a beam search's line (`solo.best_move`)."""
+        if state.solo:
+            return P.solo_hint(state)
+        if state.practice:
+            from .ai import LEVELS
+
+            return self.choose_move(state, seat, level=max(LEVELS), seed=0)
+        return super().hint(state, seat)
+
+    def practice(self, state: State) -> bool:
+        """A practice game (the option, a set-up position, the solo race): off the ladder."""
+        return state.practice
 
     # -- reviewing a finished game (engine.corners.analysis) -------------------------------
     @property
@@ -790,18 +840,18 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             seen.add(b)
 
     def _check_seat(self, state: State, seat: int) -> None:
-        self.check_seat(seat, 2)
+        self.check_seat(seat, len(state.seats))
 
     def _check_open(self, state: State, seat: int) -> None:
-        self.check_open(state, seat, 2)
+        self.check_open(state, seat, len(state.seats))
 
     def _check_turn(self, state: State, seat: int, at_ms: int | None) -> None:
-        self.check_turn(state, seat, 2)
+        self.check_turn(state, seat, len(state.seats))
         if state.flag_down(at_ms):
             raise E.TimeUpError(f"seat {seat}'s time is up", seat=seat)
 
     def _check_undo(self, state: State, seat: int, from_seq: int) -> None:
-        self.check_undo_seat(state, seat, 2)
+        self.check_undo_seat(state, seat, len(state.seats))
         if state.end is not None and state.end[0] not in MOVE_ENDS:
             raise E.GameOverError(f"the game is over ({state.end[0]})")
         refusal = self.takeback_refusal(state)
@@ -848,10 +898,14 @@ RULES = CornersRules()
 
 def move_list(game_or_state) -> list[str]:
     """The moves in pairs as the table lists them: `12. c3-e3-e5 f6-e6` (a `Game` or a
-    `State`)."""
+    `State`); from a set-up position black's first move reads `12. … f6-e6`; in the solo race
+    every move has its own number."""
     state = getattr(game_or_state, "state", game_or_state)
-    texts = [state.variant.board.path_text(m.path) for m in state.moves]
-    return [f"{i // 2 + 1}. " + " ".join(texts[i:i + 2]) for i in range(0, len(texts), 2)]
+    texts = [state.variant.board.path_text(m.path) if m.seq else "…" for m in state.moves]
+    if state.solo:
+        return [f"{i + 1}. {text}" for i, text in enumerate(texts) if text != "…"]
+    rows = [texts[i:i + 2] for i in range(0, len(texts), 2)]  # a set-up's rows before: none
+    return [f"{i + 1}. " + " ".join(row) for i, row in enumerate(rows) if row != ["…"] * len(row)]
 
 
 def new_game(variant: str = "classic-3x3", players: tuple[str, ...] = (),
@@ -864,27 +918,83 @@ def new_game(variant: str = "classic-3x3", players: tuple[str, ...] = (),
     return Game(RULES, created, RULES.initial_state(created))
 
 
-def start_state(variant: str = "classic-3x3", **options) -> State:
-    """The start position of `variant` (options: reserve_s, increment_s)."""
+def start_state(variant: str = "classic-3x3", *, players: tuple[str, ...] = (),
+                **options) -> State:
+    """The start position of `variant` (options: reserve_s, increment_s, practice, setup;
+    one player: the solo race)."""
     return RULES.initial_state(GameCreated(seq=1, game=GAME, variant=variant,
-                                           options=options))
+                                           players=tuple(players), options=options))
 
 
 def setup_state(variant: str, board, *, to_move: int = 1, number: int = 1,
-                **options) -> State:
+                playable: bool = False, **options) -> State:
     """A state for a position set up by hand (analysis, tests): `board` is size² numbers (64,
     or 256 on 16×16; 0 empty, 1 white, 2 black; a1 first, then b1 … h1, a2 …), `to_move` the
     side to move and `number` its move number. The moves before it are placeholders (seq 0,
-    no path) that cannot be taken back."""
-    state = start_state(variant, **options)
+    no path) that cannot be taken back.
+
+    `playable=True` holds the position to what a game may start from (`practice.check_setup`:
+    each side's number of pieces, not decided yet, a move for the side to move) and gives
+    the state of a game created with the `setup` option of the same text: the one way a game
+    starts from a set-up position (`practice.setup_text` writes the option)."""
+    variant_ = VARIANTS.get(variant)
+    if variant_ is None:
+        raise E.NoSuchGameError(f"Corners has no variant {variant!r} ({', '.join(VARIANTS)})",
+                                variant=variant)
     board = tuple(board)
-    if len(board) != state.variant.squares:
-        raise E.EngineError(f"a {state.variant.label} board has {state.variant.squares} "
+    if len(board) != variant_.squares:
+        raise E.EngineError(f"a {variant_.label} board has {variant_.squares} "
                             f"squares, not {len(board)}", squares=len(board))
-    plies = 2 * (number - 1) + (to_move - 1)
-    moves = tuple(Played(0, 1 + i % 2, (), None) for i in range(plies))
+    if any(x not in (0, 1, 2) for x in board) or to_move not in (1, 2) or number < 1:
+        raise E.EngineError("a board holds 0, 1 or 2 per square; the side to move is 1 or 2; "
+                            "move numbers start at 1")
+    if playable:
+        text = P.setup_text(variant_, board, to_move, number)
+        return start_state(variant, setup=text, **options)
+    return _placed(start_state(variant, **options), board, to_move, number)
+
+
+def _placed(state: State, board, to_move: int, number: int) -> State:
+    """`state` with `board` on the board and `to_move` to make move `number`: the moves before
+    it are placeholders (seq 0, no path)."""
+    plies = (number - 1) if state.solo else 2 * (number - 1) + (to_move - 1)
+    moves = tuple(Played(0, 1 if state.solo else 1 + i % 2, (), None) for i in range(plies))
     state = replace(state, board=tuple(board), moves=moves)
     return replace(state, positions=(state.key(),))
+
+
+def _solo_moved(state: State, event: Moved, path: tuple[int, ...], board: list[int]) -> State:
+    """The solo race's move: no deadline, limit or repetition; over once the target is
+    filled (or, from a set-up position, when no move is left)."""
+    variant = state.variant
+    end = None
+    if fills(board, 1, variant):
+        end = ("target", 1)
+    elif not has_move(board, 1, variant):
+        end = ("no_move", 0)
+    new = replace(state, seq=event.seq, board=tuple(board),
+                  moves=state.moves + (Played(event.seq, 1, path, event.at_ms),),
+                  last_at_ms=_later(state.last_at_ms, event.at_ms), end=end, before=state)
+    return replace(new, positions=state.positions + (new.key(),))
+
+
+def _solo_outcome(state: State) -> Outcome:
+    """The solo race's one seat: a win once the target is filled, a loss if it gave up."""
+    scores = (state.in_target(1),)
+    if state.end is None:
+        return Outcome((), ("draw",), scores, "playing", (1,))
+    reason = state.end[0]
+    made = sum(1 for m in state.moves if m.seq)
+    best = P.best_known(state.variant.name)
+    if reason == "target":
+        known = f" (the best known: {best[0]})" if best else ""
+        ending = f"White filled the target in {made} move{'s' * (made != 1)}{known}"
+        return Outcome((1,), ("win",), scores, reason, (2,), ending)
+    if reason == "resigned":
+        ending = f"White gave up the race after {made} move{'s' * (made != 1)}"
+    else:
+        ending = f"White has no move left after {made} move{'s' * (made != 1)}"
+    return Outcome((), ("loss",), scores, reason, (0,), ending)
 
 
 def perft(state_or_variant, depth: int, moves=()) -> int:

@@ -119,8 +119,8 @@ def summarise(game_id: str, finished_at: float, game: Game, seats: Iterable[Any]
     `seat`, `kind`, `name`, `level`, like `server.store.SeatRecord`); None while it runs."""
     rules = game.rules
     state = game.state
-    if game.closed is not None or not rules.is_over(state):
-        return None
+    if game.closed is not None or not rules.is_over(state) or rules.practice(state):
+        return None  # a practice game never reaches the ladder
     created = game.events[0]
     assert isinstance(created, GameCreated)
     outcome = rules.outcome(state)

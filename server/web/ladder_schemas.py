@@ -166,6 +166,8 @@ class ReplaySchema(ma.Schema):
     title = fields.String(required=True)
     variant = fields.String(required=True)
     options = fields.Dict(required=True)
+    practice = fields.Boolean(required=True, metadata={
+        "description": "a practice game: unrated, never on the ladder"})
     players = fields.List(fields.String(), required=True)
     colours = fields.List(fields.String(), required=True)
     seq = fields.Integer(required=True)

@@ -289,6 +289,10 @@ def option_schema(option: OptionSpec) -> dict[str, Any]:
         schema = {"type": "array", "items": {"type": "string", "maxLength": STRING_LENGTH}}
         if option.maximum is not None:
             schema["maxItems"] = option.maximum
+    elif option.kind == "text":
+        schema = {"type": "string"}
+        if option.maximum is not None:
+            schema["maxLength"] = option.maximum
     else:  # a kind the catalog does not know: any value; the game checks it
         schema = {}
     schema["description"] = " ".join(p for p in (option.label + ":", option.description,

@@ -248,6 +248,8 @@ class GameState(ma.Schema):
     game = fields.String()
     variant = fields.String()
     options = fields.Dict()
+    practice = fields.Boolean(metadata={"description": "a practice game: unrated, never on "
+                                        "the ladder (the game's rules say)"})
     status = fields.String(metadata={"enum": ["open", "running", "finished"]})
     closed = fields.Boolean()
     seq = fields.Integer()
@@ -276,6 +278,7 @@ class LobbyEntry(ma.Schema):
     game = fields.String()
     variant = fields.String()
     options = fields.Dict()
+    practice = fields.Boolean()
     status = fields.String()
     seq = fields.Integer()
     created_at = fields.Float()
