@@ -11,16 +11,10 @@ from dataclasses import replace
 import pytest
 
 from engine import registry
-from engine.core import Game, GameCreated
-from engine.corners import RULES, new_game, setup_state
+from engine.core import Game
+from engine.corners import RULES, new_game
 from engine.corners.errors import RecordError
-from engine.corners.record import (
-    parse,
-    parse_position,
-    position_text,
-    read_record,
-    write_record,
-)
+from engine.corners.record import parse, read_record, write_record
 from engine.corners.variants import VARIANTS
 from engine.errors import LogError
 from server.cli import main
@@ -162,51 +156,71 @@ def test_a_loss_on_time_comes_back_with_the_flag_of_the_side_to_move():
         read_record(wrong.replace('[Clock "60+0"]', '[Clock "-"]'))
 
 
-def setup_game(variant: str, board, to_move: int, number: int) -> Game:
-    created = GameCreated(seq=1, game="corners", variant=variant, players=("Ann", "Bo"),
-                          options={"reserve_s": 0, "increment_s": 3})
-    state = setup_state(variant, board, to_move=to_move, number=number, reserve_s=0)
-    return Game(RULES, created, replace(state, players=("Ann", "Bo")))
+NEAR = "W:a1,a2,a3,b1,b2,b3,c1,c2,d3 B:e8,f6,f7,f8,g6,g7,g8,h6,h7 b 12"
 
 
-def test_a_set_up_start_is_written_as_its_position_and_read_from_it():
-    board = [0] * 64
-    for sq, who in ((0, 1), (1, 1), (9, 1), (18, 1), (63, 2), (62, 2), (54, 2), (45, 2)):
-        board[sq] = who
-    board = tuple(board)
+def test_a_set_up_start_is_written_as_its_setup_and_read_from_it():
+    game = new_game("classic-3x3", ("Ann", "Bo"), {"setup": NEAR})
     # black to move at move 12: the record starts "12... "
-    game = setup_game("classic-3x3", board, to_move=2, number=12)
-    game.play(2, "f6-e6")
-    game.play(1, "c3-d3")
+    game.play(2, "e8-e7")
+    game.play(1, "d3-d4")
     text = write_record(game)
-    assert '[Setup "6BB/6B1/5B2/8/8/2W5/1W6/WW6 b 12"]' in text
-    assert "12... f6-e6 13. c3-d3 *" in text
+    assert f'[Mode "practice"]\n[Result "*"]\n[Setup "{NEAR}"]' in text
+    assert "12... e8-e7 13. d3-d4 *" in text
     back = read_record(text)
     same_game(game, back)
-    assert back.state_at(1).board == board and write_record(back) == text
-    assert parse_position(position_text(board, 2, 12), 8) == (board, 2, 12)
+    assert back.events[0].options["setup"] == NEAR and write_record(back) == text
+    # the setup is in the log: the JSON log of the game read gives the same game
+    same_game(game, Game.from_json(back.to_json()))
 
 
-def test_a_halma_position_has_sixteen_rows_and_two_digit_runs():
-    variant = VARIANTS["halma-16x16"]
-    board = variant.start_board()
-    text = position_text(board, 1, 1)
-    assert text.split()[0].split("/")[0] == "11BBBBB" and text.endswith("/WWWWW11 w 1")
-    assert parse_position(text, 16) == (board, 1, 1)
-
-
-@pytest.mark.parametrize("position, words", [
-    ("8/8 w 1", "has 8 rows, not 2"),
-    ("9/8/8/8/8/8/8/8 w 1", "row 8 of the set-up position has 9 squares"),
-    ("X7/8/8/8/8/8/8/8 w 1", "'X' is not W, B or a number"),
-    ("8/8/8/8/8/8/8/8 x 1", "the side to move is w or b"),
-    ("8/8/8/8/8/8/8/8 w 0", "the move number is a whole number"),
-    ("8/8/8/8/8/8/8/8", "the rows, the side to move and the move number"),
+@pytest.mark.parametrize("setup, words", [
+    ("W:a1 B:h8 w 1", "White has 1 piece; Classic 3×3 is played with 9"),
+    ("W:a1,z9 B:h8", "'z9' is not a square a1 to h8"),
+    ("f6 g6", "a setup lists the pieces as W:"),
+    (NEAR.replace(" b 12", " x 12"), "the side to move is w or b"),
 ])
-def test_a_bad_position_is_refused_with_what_is_wrong(position, words):
-    text = f'[Variant "classic-3x3"]\n[Setup "{position}"]\n\n*\n'
-    with pytest.raises(RecordError, match="line 2: .*" + words.replace("(", r"\(")):
+def test_a_bad_setup_is_refused_with_what_is_wrong(setup, words):
+    text = f'[Variant "classic-3x3"]\n[Setup "{setup}"]\n\n*\n'
+    with pytest.raises(RecordError, match="line 2: .*" + words):
         read_record(text)
+
+
+def test_a_practice_game_and_a_solo_race_say_so():
+    game = new_game("diagonal-3x3", ("Ann", "Computer L4"), {"practice": True})
+    game.play(1, "c3-d4")
+    text = write_record(game)
+    assert '[Clock "-"]\n[Mode "practice"]\n[Result "*"]' in text
+    back = read_record(text)
+    assert back.state.practice and not back.state.solo
+    same_game(game, back)
+
+    race = new_game("classic-3x3", ("Ann",))
+    rng = random.Random(5)
+    for _ in range(12):
+        race.play(1, rng.choice(RULES.legal(race.state, 1))["move"])
+    race.act(1, "resign")
+    text = write_record(race)
+    assert '[White "Ann"]\n[Date' in text and "[Black" not in text
+    assert '[Mode "solo"]\n[Result "0-1"]\n[Reason "resigned"]' in text
+    assert " 2. " in text and " 12. " in text and "..." not in text  # a number a move
+    back = read_record(text)
+    assert back.state.solo and back.state.players == ("Ann",)
+    same_game(race, back)
+    with pytest.raises(RecordError, match="only the filled target wins it"):
+        read_record(text.replace('"0-1"', '"1-0"').rstrip()[:-3] + "1-0")
+
+
+def test_a_solo_race_to_its_end_round_trips():
+    # a race set up one step from its end: e7-e8 fills the target
+    setup = "W:e7,f7,f8,g6,g7,g8,h5,h6,h7,h8 B: w 4"
+    race = new_game("triangle", ("Ann",), {"setup": setup})
+    race.play(1, "e7-e8")
+    assert race.state.end == ("target", 1)
+    text = write_record(race)
+    assert f'[Result "1-0"]\n[Reason "target"]\n[Setup "{setup}"]' in text
+    assert text.endswith("\n\n4. e7-e8 1-0\n")
+    same_game(race, read_record(text))
 
 
 def test_comments_numbers_and_case_are_read_leniently():
@@ -346,6 +360,10 @@ def test_the_cli_exports_a_stored_game_as_cgn(tmp_path, capsys):
     assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
                  "--format", "cgn", "-o", str(out)]) == 0
     assert out.read_text() == text
+    assert main(["replay", "show", str(out)]) == 0  # the record shown like any other
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0] == "triangle · move 2 of 2: Bo played e8-d8"
+    assert shown[1] == "8 . . . K . K K K" and shown[8] == "1 W W W . W . . ."
 
 
 def test_a_log_that_names_a_move_by_from_and_to_is_written_with_the_full_path():

@@ -18,21 +18,23 @@ give when the moves do not reach one (a resignation, a flag fall, an agreed draw
 and printing sit next to each other so the two agree. A record that cannot be read raises
 `RecordError` (a `LogError`, code `bad_record`) naming the line.
 
-A game started from a set-up position carries `[Setup "…"]`: the board's rows from the top,
-`/` between rows, `W` a white piece, `B` a black one, a number a run of empty squares, then
-the side to move (`w` or `b`) and the move number (`3W4/…/WWW5 w 1`). Reading it starts the
-game from `rules.setup_state`.
+A practice game says so (`[Mode "practice"]`), and the solo race too (`[Mode "solo"]`: one
+player, white, every move numbered on its own). A game started from a set-up position
+carries `[Setup "…"]`, the text of its `setup` option (`practice.setup_text`: `W:a1,b1,c1
+B:f6,g7,h8 w 1`); reading it creates the game with that option, the one way a game starts
+from a set-up position (`rules.setup_state`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..core import Game, GameCreated
 from .errors import EngineError, RecordError
-from .rules import COLOURS, GAME, REASONS, RULES, State, setup_state
+from .practice import setup_text
+from .rules import COLOURS, GAME, REASONS, RULES, State
 from .variants import VARIANTS
 
 EXT = "cgn"
@@ -44,7 +46,10 @@ MAX_CHARS = 1_000_000
 #: The result tokens: a seat's win, or a draw; `*` a game not finished.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: The order tags are written in; others are read and kept, never written.
-TAG_ORDER = ("Variant", "White", "Black", "Date", "Clock", "Result", "Reason", "Setup")
+TAG_ORDER = ("Variant", "White", "Black", "Date", "Clock", "Mode", "Result", "Reason",
+             "Setup")
+#: The `Mode` tag's values: a practice game, the solo race (none: a game on the ladder).
+MODES = ("practice", "solo")
 #: The ends a record gives when its moves do not reach an end themselves.
 TAG_ENDS = ("resigned", "timeout", "draw_agreed")
 
@@ -77,67 +82,6 @@ class Record:
         return 1 if entry is None else entry[1]
 
 
-# -- positions ---------------------------------------------------------------------------------
-
-
-def position_text(board, to_move: int, number: int) -> str:
-    """A position as `[Setup]` writes it: rows from the top (`W`, `B`, a number for a run of
-    empty squares) joined by `/`, the side to move `w`/`b`, the move number."""
-    size = round(len(board) ** 0.5)  # 8, or 16
-    rows = []
-    for r in range(size - 1, -1, -1):
-        out, empty = [], 0
-        for c in range(size):
-            cell = board[r * size + c]
-            if cell == 0:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            out.append("W" if cell == 1 else "B")
-        if empty:
-            out.append(str(empty))
-        rows.append("".join(out))
-    return f"{'/'.join(rows)} {'wb'[to_move - 1]} {number}"
-
-
-def parse_position(text: str, size: int) -> tuple[tuple[int, ...], int, int]:
-    """(board, side to move, move number) of a `[Setup]` position on a `size`-square board;
-    RecordError saying what is wrong."""
-    parts = text.split()
-    if len(parts) != 3:
-        raise RecordError(f"a set-up position is the rows, the side to move and the move "
-                          f"number (\"{'/'.join([str(size)] * 2)}/… w 1\"), not {text!r}")
-    rows_text, side, number_text = parts
-    rows = rows_text.split("/")
-    if len(rows) != size:
-        raise RecordError(f"a set-up position has {size} rows, not {len(rows)}")
-    board = [0] * (size * size)
-    for i, row in enumerate(rows):
-        r = size - 1 - i
-        c = 0
-        for run in re.findall(r"\d+|.", row):
-            if run.isdigit():
-                c += int(run)
-                continue
-            piece = {"W": 1, "B": 2}.get(run.upper())
-            if piece is None:
-                raise RecordError(f"row {r + 1} of the set-up position: {run!r} is not W, B "
-                                  "or a number of empty squares")
-            if c < size:
-                board[r * size + c] = piece
-            c += 1
-        if c != size:
-            raise RecordError(f"row {r + 1} of the set-up position has {c} squares, not "
-                              f"{size}")
-    if side.lower() not in ("w", "b"):
-        raise RecordError(f"the side to move is w or b, not {side!r}")
-    if not number_text.isdigit() or int(number_text) < 1:
-        raise RecordError(f"the move number is a whole number from 1, not {number_text!r}")
-    return tuple(board), 1 + (side.lower() == "b"), int(number_text)
-
-
 # -- printing ----------------------------------------------------------------------------------
 
 
@@ -146,8 +90,12 @@ def _quote(value: str) -> str:
 
 
 def result_token(state: State) -> str:
+    """`1-0` white won, `0-1` black won (the solo race: white did not make it), `1/2-1/2`
+    a draw, `*` not over."""
     if state.end is None:
         return "*"
+    if state.solo:
+        return "1-0" if state.end[0] == "target" else "0-1"
     return ("1/2-1/2", "1-0", "0-1")[state.end[1]]
 
 
@@ -159,36 +107,37 @@ def _date(game: Game) -> str:
     return "????.??.??"
 
 
-def _is_setup(start: State) -> bool:
-    return bool(start.moves) or start.board != start.variant.start_board()
-
-
 def write_record(game: Game) -> str:
     """The `.cgn` text of a Corners `Game`: its tags, the moves that count (takebacks
     leave out the moves they took back) as full paths in numbered pairs, the result."""
     state: State = game.state
-    start: State = game.state_at(1)
     names = state.players
-    tags = {"Variant": state.variant.name, "White": names[0], "Black": names[1],
-            "Date": _date(game),
+    tags = {"Variant": state.variant.name, "White": names[0], "Date": _date(game),
             "Clock": (f"{state.reserve_ms // 1000}+{state.increment_ms // 1000}"
                       if state.has_clock else "-"),
             "Result": result_token(state)}
+    if not state.solo:
+        tags["Black"] = names[1]
+    if state.solo or state.practice:
+        tags["Mode"] = "solo" if state.solo else "practice"
     if state.end is not None:
         tags["Reason"] = state.end[0]
-    if _is_setup(start):
-        tags["Setup"] = position_text(start.board, start.to_move or 1, start.number)
+    if game.events[0].options.get("setup"):
+        start: State = game.state_at(1)
+        tags["Setup"] = setup_text(start.variant, start.board, start.to_move or 1,
+                                   start.number)
     head = [f'[{k} "{_quote(tags[k])}"]' for k in TAG_ORDER if k in tags]
     path_text = state.variant.board.path_text
     units = []
-    played = [m for m in state.moves if m.path]  # a set-up start's placeholders have none
+    played = [m for m in state.moves if m.seq]  # a set-up start's placeholders have none
     ply = len(state.moves) - len(played)
     for m in played:
-        number, black = ply // 2 + 1, ply % 2 == 1
-        if not black:
-            units.append(f"{number}. {path_text(m.path)}")
+        if state.solo:
+            units.append(f"{ply + 1}. {path_text(m.path)}")
+        elif ply % 2 == 0:
+            units.append(f"{ply // 2 + 1}. {path_text(m.path)}")
         elif not units:
-            units.append(f"{number}... {path_text(m.path)}")
+            units.append(f"{ply // 2 + 1}... {path_text(m.path)}")
         else:
             units.append(path_text(m.path))
         ply += 1
@@ -309,35 +258,32 @@ def _options(record: Record) -> dict[str, int]:
 
 
 def _start(record: Record) -> Game:
-    """The game before the record's first move: its variant, players, clock, set-up."""
-    variant_name = record.tag("Variant")
-    if variant_name is None:
-        raise _fail(1, 'the record names no variant ([Variant "classic-3x3"])')
-    variant = VARIANTS.get(variant_name)
+    """The game before the record's first move: its variant, players, clock, mode, set-up
+    position (the game's `setup` option)."""
+    variant = record.tag("Variant")
     if variant is None:
-        raise _fail(record.line_of("Variant"), f"Corners has no variant {variant_name!r} "
+        raise _fail(1, 'the record names no variant ([Variant "classic-3x3"])')
+    if variant not in VARIANTS:
+        raise _fail(record.line_of("Variant"), f"Corners has no variant {variant!r} "
                     f"({', '.join(VARIANTS)})")
-    players = (record.tag("White") or "White", record.tag("Black") or "Black")
-    options = _options(record)
+    mode = record.tag("Mode")
+    if mode is not None and mode not in MODES:
+        raise _fail(record.line_of("Mode"), f"the mode is {' or '.join(MODES)} (or no tag: "
+                    f"a game on the ladder), not {mode!r}")
+    white = record.tag("White") or "White"
+    players = (white,) if mode == "solo" else (white, record.tag("Black") or "Black")
+    options: dict = _options(record)
+    if mode == "practice":
+        options["practice"] = True
+    if record.tag("Setup"):
+        options["setup"] = record.tag("Setup")
     try:
-        options = RULES.variants[variant.name].option_values(options)
-        created = GameCreated(seq=1, game=GAME, variant=variant.name, players=players,
-                              options=options)
-        initial = RULES.initial_state(created)  # checks the clock's options
-        setup = record.tag("Setup")
-        if setup is not None:
-            try:
-                board, to_move, number = parse_position(setup, variant.size)
-                initial = setup_state(variant.name, board, to_move=to_move, number=number,
-                                      **options)
-            except EngineError as e:
-                raise _fail(record.line_of("Setup"), e.message) from None
-            initial = replace(initial, players=players)
-    except RecordError:
-        raise
+        created = GameCreated(seq=1, game=GAME, variant=variant, players=players,
+                              options=RULES.variants[variant].option_values(options))
+        return Game(RULES, created, RULES.initial_state(created))
     except EngineError as e:
-        raise _fail(record.line_of("Clock"), e.message) from None
-    return Game(RULES, created, initial)
+        tag = "Setup" if e.details.get("option") == "setup" else "Clock"
+        raise _fail(record.line_of(tag), e.message) from None
 
 
 def _moment(record: Record, clock: bool, timed: bool) -> float | None:
@@ -419,6 +365,9 @@ def _finish(game: Game, expected: str, reason: str | None, line: int, reason_lin
     reason = reason or ("draw_agreed" if draw else "resigned")
     if reason not in TAG_ENDS or (reason == "draw_agreed") != draw:
         raise _fail(reason_line, f"the moves do not end the game ({expected} by {reason})")
+    if state.solo and (expected, reason) != ("0-1", "resigned"):
+        raise _fail(reason_line, f"the moves do not end the race ({expected} by {reason}): "
+                    "only the filled target wins it, and 0-1 is giving up")
     seat = state.to_move or 1
     try:
         if reason == "draw_agreed":
