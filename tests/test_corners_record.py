@@ -12,7 +12,7 @@ import pytest
 
 from engine import registry
 from engine.core import Game
-from engine.corners import RULES, new_game
+from engine.corners import RULES, new_game, setup_state
 from engine.corners.errors import RecordError
 from engine.corners.record import parse, read_record, write_record
 from engine.corners.variants import VARIANTS
@@ -170,6 +170,9 @@ def test_a_set_up_start_is_written_as_its_setup_and_read_from_it():
     back = read_record(text)
     same_game(game, back)
     assert back.events[0].options["setup"] == NEAR and write_record(back) == text
+    start = setup_state("classic-3x3", game.state_at(1).board, to_move=2, number=12,
+                        playable=True)
+    assert back.state_at(1).board == start.board and back.state_at(1).moves == start.moves
     # the setup is in the log: the JSON log of the game read gives the same game
     same_game(game, Game.from_json(back.to_json()))
 
