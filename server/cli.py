@@ -5,6 +5,7 @@ and `run(args) -> int`; an entry "module:name" names an object in that module wi
 
     cornerclaim replay show FILE [--move N] [--takebacks]
     cornerclaim replay export GAME_ID [--data-dir DIR] [--format EXT] [-o FILE]
+    cornerclaim analyse RECORD [--level N]
     cornerclaim perft --game GAME --variant V --depth D [--moves "c3-d3 f6-e6"]
     cornerclaim store copy SRC DST
     cornerclaim warm-up
@@ -15,6 +16,7 @@ its game offers (`json`, or one of `rules.formats`: Corner Claim's `blksgf`, Cor
 the default for a game that has one), to stdout without `-o`. `perft` prints how many legal
 move sequences of length D there are from a variant's start (after the moves given): the
 game's `Rules.perft`.
+`analyse` prints the computer's review of a record (replays.analyse), as the host's analysis.
 `store copy` copies every game between a SQLite data folder and a PostgreSQL database, either
 way (server.store.copy). `warm-up` readies the computer players (server.warm_up), as set-up
 does.
@@ -32,6 +34,7 @@ SUBCOMMANDS = {
     "serve": ("server.serve", "start the LAN host"),
     "discover": ("server.lan.discover", "list Corner Claim hosts on the LAN"),
     "replay": ("server.cli:ReplayCommand", "show a game record, or export a stored game"),
+    "analyse": ("replays.analyse", "the computer's review of a game record, move by move"),
     "perft": ("server.cli:PerftCommand",
               "count a game's legal move sequences of a given length (tests a move generator)"),
     "store": ("server.store.copy:StoreCommand",
