@@ -4,7 +4,8 @@ the opposite one.
 `rules` holds the events, the state, the clock and the ends, and `RULES`, the game's
 `engine.rules.Rules`; `board`, `variants` and `moves` the squares, the homes and the move
 generator under it; `ai` the computer levels; `perft` counts move sequences for testing;
-`record` writes and reads the `.cgn` text record. Only `engine.registry` imports this package from outside it.
+`record` writes and reads the `.cgn` text record. Only `engine.registry` imports this package
+from outside it.
 """
 
 from .rules import (
