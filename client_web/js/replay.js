@@ -9,6 +9,7 @@ import { catalog, colourFill, colourMark, gameEntry, loadBoard } from "./catalog
 import { h, title } from "./dom.js";
 import { lineChart } from "./charts.js";
 import { resultText } from "./results.js";
+import { createReview } from "./review/review.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1000; // one move a second at 1×
@@ -78,6 +79,11 @@ function mountViewer(source, id) {
   let poll = null;
 
   const heading = h("h1", { "data-testid": "replay-title" }, "Replay");
+  // a practice game (unrated, never on the ladder), as the host says
+  const practiceBadge = h("span.tag", { "data-testid": "replay-practice", hidden: true }, "practice");
+  // "Set up from here": the position shown, in the lobby's editor (a board module's setupOf)
+  const setupLink = h("a.btn.small", { "data-testid": "replay-setup", hidden: true,
+    title: "Start a game from the position shown" }, "Set up from here");
   const error = h("p.error", { role: "alert", "data-testid": "replay-error" });
   const boardBox = h("div.rv-board", { "data-testid": "replay-board", role: "img", "aria-label": "Board" });
   const counter = h("span.rv-counter", { "data-testid": "replay-counter", "aria-live": "polite" });
@@ -103,7 +109,11 @@ function mountViewer(source, id) {
   let board = null; // the game's board module, read-only
   let entry = null; // the game's catalog line
   let boardGame = null;
+  let boardModule = null; // its exports (setupOf)
   let numbers = null; // the counter's number per frame (counting), or null: the frame's index
+  // The computer's review of a finished game on this host (review/review.js).
+  const review = source === "game" ? createReview({ gameId: id, go: (i) => { stop(); go(i); },
+    redraw: () => { if (data) { review.decorate(moveList); render(); } }, colourFill, colourMark }) : null;
 
   function go(i) {
     if (!data) return;
@@ -130,7 +140,13 @@ function mountViewer(source, id) {
   function render() {
     const f = data.frames[index];
     const last = data.frames.length - 1;
-    board?.render(frameState(f), { finished: !!f.result, readOnly: true });
+    // "Show the better move": the position before the move, with the computer's move drawn
+    const better = review?.better(index);
+    if (better && board?.previewMove) {
+      const before = data.frames[better.frame];
+      board.render(frameState(before), { finished: false, readOnly: true });
+      board.previewMove(better.move, better.seat);
+    } else board?.render(frameState(f), { finished: !!f.result, readOnly: true });
     boardBox.setAttribute("aria-label", numbers ? `Board at move ${numbers[index]}` : `Board after move ${f.index}`);
     counter.textContent = numbers ? `Move ${numbers[index]} / ${numbers[last]}` : `Move ${index} / ${last}`;
     slider.max = last;
@@ -156,6 +172,13 @@ function mountViewer(source, id) {
       }
     }
     if (chart) chart.mark(index);
+    review?.mark(index);
+    const setup = boardModule?.setupOf?.(f);
+    setupLink.hidden = !setup?.setup;
+    if (setup?.setup) {
+      setupLink.href = `/#/setup/${encodeURIComponent(data.game)}/${encodeURIComponent(data.variant)}/`
+        + encodeURIComponent(setup.setup);
+    }
   }
 
   function build() {
@@ -163,6 +186,7 @@ function mountViewer(source, id) {
     const variant = entry?.variants.find((v) => v.name === data.variant);
     heading.textContent = `${kind} · ${data.title || entry?.title || data.game} · ${variant?.label || title(data.variant)} · ${data.players.join(", ")}`;
     document.title = heading.textContent;
+    practiceBadge.hidden = !data.practice;
     const frameButton = (f, label, number = true) => h("button", { type: "button", "data-index": f.index,
       "data-testid": `replay-move-${f.index}`, title: moveLabel(f, data, board), onclick: () => { stop(); go(f.index); } },
     number ? h("span", {}, String(f.index)) : null,
@@ -194,6 +218,7 @@ function mountViewer(source, id) {
       values: data.series.scores[i] })), { label: "Score after each move, per seat", testid: "replay-chart" });
     chartBox.replaceChildren(h("h3", {}, "Score over the game"), chart.el);
     takebacksLabel.hidden = !data.takebacks;
+    review?.decorate(moveList);
     const a = (href, text, testid, download) => h("a.btn.small", { href, "data-testid": testid, download }, text);
     const api_ = `/api${base}`;
     const name = `${data.game}-${data.id}`;
@@ -210,6 +235,7 @@ function mountViewer(source, id) {
     boardGame = data.game;
     entry = await gameEntry(data.game);
     const mod = await loadBoard(entry);
+    boardModule = mod;
     board?.destroy();
     board = mod.createBoard({ el: boardBox, side: null, entry, readOnly: true, host: null,
       play: () => Promise.resolve(false), say: () => {} });
@@ -223,6 +249,7 @@ function mountViewer(source, id) {
       data = fresh;
       await ensureBoard();
       build();
+      review?.setData(data);
       if (first) index = data.frames.length - 1;
       else if (reset || atEnd) index = data.frames.length - 1;
       go(index);
@@ -248,7 +275,7 @@ function mountViewer(source, id) {
   document.addEventListener("keydown", onKey);
 
   root.append(h("div.replay", {},
-    h("header.bar", {}, heading,
+    h("header.bar", {}, heading, practiceBadge,
       h("span.controls", {}, h("a.btn.small", { href: "/ladder.html", "data-testid": "to-ladder" }, "Ladder"),
         h("a.btn.small", { href: "/", "data-testid": "to-lobby" }, "Lobby"))),
     error,
@@ -260,7 +287,7 @@ function mountViewer(source, id) {
           playBtn,
           btn("Forward one move", "replay-forward", () => { stop(); go(index + 1); }, "▶"),
           btn("Last move", "replay-last", () => { stop(); go(data.frames.length - 1); }, "Last »")),
-        h("div.controls", {}, counter, speedSel)),
+        h("div.controls", {}, counter, speedSel, setupLink), review?.graphBox, review?.el),
       h("section.card", { "aria-label": "Position" }, status, turn, result, ending, takebacksLabel,
         h("h3", {}, "Moves"), moveList)),
     h("section.card", {}, chartBox, links)));

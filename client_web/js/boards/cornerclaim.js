@@ -411,6 +411,16 @@ export function createBoard(ctx) {
     return false;
   }
 
+  /** Draw `seat`'s placement `move` (its squares, "e9,e10,…") over the position rendered: a
+   * ghost piece in the seat's colour (the replay's better move); render() clears it. */
+  function previewMove(move, seat) {
+    const cells = String(move || "").split(",").map(parseCell);
+    if (!g.grid || !cells.length || cells.some((c) => !c)) return false;
+    g.grid.el.style.setProperty("--h", palette[colourOf(seat)]?.fill || "#888");
+    g.grid.setPreview(cells, "better");
+    return true;
+  }
+
   /** A replay's move line: the piece and its squares. */
   const describeMove = (frame) => (frame.details?.piece ? `${frame.details.piece} ${frame.move}` : frame.move);
 
@@ -419,6 +429,7 @@ export function createBoard(ctx) {
     seatDetail,
     describeMove,
     showHint,
+    previewMove,
     onKey,
     destroy() {
       handInfo.remove();

@@ -38,6 +38,7 @@ export function createBoard(ctx) {
     slots: new Map(), // "bottom:c" -> element
     drag: null, // {groove, start, moved}: a finger sliding my arrow along its groove
     flying: new Set(), // marbles on their way to a tray
+    preview: null, // {seat, line, cell}: a move drawn over the position (previewMove)
   };
   const say = (text) => {
     g.said = text;
@@ -268,6 +269,7 @@ export function createBoard(ctx) {
     const before = g.state?.seq;
     g.state = state;
     g.view = view;
+    g.preview = null;
     if (seqChanged || !view.active) g.line = null;
     if (seqChanged) g.said = null; // the shell clears its message on a move
     if (view.shown) g.perspective = view.shown;
@@ -296,6 +298,7 @@ export function createBoard(ctx) {
       el.classList.toggle("take", take);
       el.classList.toggle("focus", take && focused === name);
       el.classList.toggle("last", !letter && name === last);
+      el.classList.toggle("better", g.preview?.cell === name);
       el.dataset.marble = letter || "";
       el.dataset.take = String(take);
       el.setAttribute("aria-label", `${name}, ${letter ? MARBLES[letter] : "empty"}${letter === "K" ? ", cannot be taken" : ""}${take ? ", you can take it" : ""}`);
@@ -308,18 +311,22 @@ export function createBoard(ctx) {
       const [groove, line] = key.split(":");
       const owner = seatOfGroove(groove);
       const arrow = arrows.find((a) => a.seat === owner && a.line === line);
+      const ghost = g.preview && groove === grooveOf(g.preview.seat) && line === g.preview.line
+        ? arrowOf(g.preview.seat)?.side || "red" : null;
       const myGroove = seat && groove === grooveOf(seat) && !ctx.readOnly;
       const legal = myGroove && lines.includes(line);
       el.classList.toggle("mine", !!mine && groove === grooveOf(mine));
       el.classList.toggle("legal", !!legal);
       el.classList.toggle("chosen", !!legal && g.line === line);
+      el.classList.toggle("better", !!ghost);
       el.dataset.legal = String(!!legal);
       el.dataset.arrow = arrow ? String(arrow.seat) : "";
       el.tabIndex = legal ? 0 : -1;
       // The seat to move's slots carry the short test ids, so a test taps "line-c".
       el.dataset.testid = myGroove ? `line-${line}` : `groove-${groove}-${line}`;
       el.replaceChildren(h("span.mb-coord", { "aria-hidden": "true" }, line),
-        ...(arrow ? [h(`span.arrow.${arrow.side}`, { "aria-hidden": "true" }, pointing(el.dataset.edge))] : []));
+        ...(arrow && !ghost ? [h(`span.arrow.${arrow.side}`, { "aria-hidden": "true" }, pointing(el.dataset.edge))] : []),
+        ...(ghost ? [h(`span.arrow.ghost.${ghost}`, { "aria-hidden": "true" }, pointing(el.dataset.edge))] : []));
       el.setAttribute("aria-label", `${groove} groove, line ${line}${arrow ? `, ${arrow.side} arrow` : ""}${legal ? ", you can slide here" : ""}`);
     }
     frame.dataset.lines = lines.join(" ");
@@ -330,6 +337,7 @@ export function createBoard(ctx) {
     const fresh = g.legal?.moves && g.legal.seq === g.state.seq && g.legal.seat === seat;
     frame.dataset.legal = !seat || ctx.readOnly ? "none" : fresh ? "ready" : "loading";
     frame.dataset.opening = String(!!b.opening);
+    frame.dataset.preview = g.preview?.move || "";
     const seen = arrowOf(g.perspective)?.side;
     frame.setAttribute("aria-label", ctx.readOnly || !seen ? "Board" : `Board, ${seen} groove at the bottom`);
     paintInfo(b);
@@ -397,11 +405,30 @@ export function createBoard(ctx) {
     return true;
   }
 
+  /** Draw `seat`'s move `move` (the game's notation: "c4", or a line "c" / "4" opening a round)
+   * over the position rendered: its arrow ghosted on the new line and a dashed ring on the
+   * marble it takes; render() clears it. False if the text names no line of the seat's. */
+  function previewMove(move, seat) {
+    const text = String(move || "").trim().toLowerCase();
+    const columns = ["top", "bottom"].includes(grooveOf(seat));
+    let line = null;
+    let cell = null;
+    if (/^[a-f][1-6]$/.test(text)) {
+      cell = text;
+      line = columns ? text[0] : text[1];
+    } else if (columns ? /^[a-f]$/.test(text) : /^[1-6]$/.test(text)) line = text;
+    if (!line) return false;
+    g.preview = { seat, line, cell, move: text };
+    paint();
+    return true;
+  }
+
   return {
     render,
     seatDetail,
     describeMove,
     showHint,
+    previewMove,
     onKey,
     destroy() {
       for (const m of g.flying) m.remove();

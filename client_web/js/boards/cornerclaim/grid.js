@@ -81,9 +81,10 @@ export class Board {
     }
   }
 
-  /** Show the piece in hand: `verdict` is "legal", "illegal" or "pending" (list not loaded). */
+  /** Show the piece in hand: `verdict` is "legal", "illegal" or "pending" (list not loaded);
+   * "better": a move drawn over the position (the replay's better move). */
   setPreview(cells, verdict) {
-    for (const c of this.preview) c.classList.remove("pv", "pv-legal", "pv-illegal", "pv-pending");
+    for (const c of this.preview) c.classList.remove("pv", "pv-legal", "pv-illegal", "pv-pending", "pv-better");
     this.preview = [];
     for (const [x, y] of cells) {
       const c = this.inside([x, y]) && this.cells[y][x];

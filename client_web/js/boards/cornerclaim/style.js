@@ -24,6 +24,8 @@ const CSS = `
   background: none; opacity: 1; font-weight: 900; font-size: .85em; line-height: 1; }
 .cc-board .cell.pv-legal { background: var(--h); box-shadow: inset 0 0 0 2px #fff, inset 0 0 0 3px #111, 0 0 6px 1px var(--h); z-index: 1; }
 .cc-board .cell.pv-legal::after { content: "✓"; color: #fff; text-shadow: 0 0 2px #000, 0 0 1px #000; }
+.cc-board .cell.pv-better { background: color-mix(in srgb, var(--h) 70%, transparent); box-shadow: inset 0 0 0 2px #35d07f, 0 0 6px 1px var(--h); z-index: 1; }
+.cc-board .cell.pv-better::after { content: "★"; color: #fff; text-shadow: 0 0 2px #000, 0 0 1px #000; }
 .cc-board .cell.pv-pending { background: color-mix(in srgb, var(--h) 55%, #888); }
 .cc-board .cell.pv-illegal { background: #2b2b2b repeating-linear-gradient(45deg, transparent 0 2px, rgba(255,255,255,.45) 2px 3.5px);
   outline: 2px dashed #fff; outline-offset: -2px; z-index: 1; }

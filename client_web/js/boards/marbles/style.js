@@ -31,6 +31,8 @@ const CSS = `
   box-shadow: 0 0 0 2px #fff; z-index: 2; }
 .mb-cell.take.focus::after { border-width: 5px; box-shadow: 0 0 0 3px #fff, 0 0 10px 5px #8fb8ff; }
 .mb-cell.last::after { content: ""; position: absolute; inset: 14%; border-radius: 50%; border: 3px dotted #ffd600; z-index: 2; }
+.mb-cell.better::after { content: ""; position: absolute; inset: 1%; border-radius: 50%; border: 4px dashed #35d07f;
+  box-shadow: 0 0 0 2px #000; z-index: 2; }
 .mb-slot { position: relative; display: grid; place-items: center; min-width: 0; font-size: clamp(14px, 5vw, 26px);
   line-height: 1; color: rgba(255,255,255,.25); border: 2px solid transparent; border-radius: 7px; margin: 1px;
   background: transparent; padding: 0; font-family: inherit; }
@@ -39,6 +41,8 @@ const CSS = `
 .mb-slot.g-left::before, .mb-slot.g-right::before { top: 0; bottom: 0; left: 40%; right: 40%; }
 .mb-slot .arrow { position: relative; z-index: 1; font-weight: 900; -webkit-text-stroke: 1px #000; }
 .mb-slot .arrow.red { color: #ff5a4f; } .mb-slot .arrow.yellow { color: #ffe04a; }
+.mb-slot .arrow.ghost { opacity: .75; -webkit-text-stroke: 1px #35d07f; }
+.mb-slot.better { border: 2px dashed #35d07f; }
 .mb-coord { position: absolute; z-index: 1; font: 700 13px/1 system-ui, sans-serif; color: #f3e6d4;
   text-shadow: 0 1px 1px #000; pointer-events: none; }
 .mb-slot.g-top .mb-coord, .mb-slot.g-bottom .mb-coord { left: 4px; top: 50%; transform: translateY(-50%); }
