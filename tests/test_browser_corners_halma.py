@@ -59,6 +59,9 @@ def test_halma_from_the_lobby_played_by_taps_on_a_phone(host, open_page):
     box = board.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= width - 40
     assert no_sideways_scroll(page)
+    square = page.get_by_test_id("cell-h8").bounding_box()["width"]
+    assert square >= 24  # 16 squares across 412 px less the page's margins
+    expect(page.get_by_test_id("board-view")).to_have_attribute("data-small", "true")
     screenshot(page, "corners-halma")
 
     tokens = json.loads(page.evaluate("localStorage.getItem('cornerclaim.v1')"))["games"][gid]

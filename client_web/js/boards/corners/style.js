@@ -52,6 +52,8 @@ const CSS = `
 .cn-cell.target::after { content: ""; position: absolute; inset: 33%; border: 3px solid #1560d4; background: rgba(255,255,255,.55);
   transform: rotate(45deg); z-index: 2; }
 .cn-cell.target.chosen::after { background: #1560d4; border-color: #fff; inset: 27%; }
+/* small squares (16×16 on a phone, not zoomed): bigger targets */
+.cn-view[data-small="true"]:not(.zoomed) .cn-cell.target::after { inset: 22%; }
 .cn-cell.target.loses::after { content: "×"; transform: none; inset: 18%; border: 3px dashed #c62828; border-radius: 50%;
   background: rgba(255,255,255,.7); color: #c62828; font-weight: 900; display: grid; place-items: center; font-size: 1.1em; }
 .cn-cell.target.loses.chosen::after { background: #c62828; color: #fff; border-color: #fff; }

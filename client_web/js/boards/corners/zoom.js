@@ -1,9 +1,10 @@
 // The zoom of Corners' board, for a board whose squares are small on this screen (16×16 on a
 // phone): a toggle (`board-zoom`, aria-pressed) offered only while a square would be narrower
-// than MIN_SQUARE pixels. Zoomed, every square is ZOOMED_SQUARE pixels and the board pans
-// inside its own square box (`board-view`, scrolled by a finger or a wheel; the page never
-// scrolls sideways); a tap still picks and moves. Zooming in shows the bottom left corner as
-// seen, the home of the side at the bottom.
+// than MIN_SQUARE pixels (then `board-view`'s `data-small` is true: the styles draw bigger
+// targets). Zoomed, every square is ZOOMED_SQUARE pixels and the board pans inside its own
+// square box (`board-view`, scrolled by a finger or a wheel; the page never scrolls
+// sideways); a tap still picks and moves. Zooming in shows the bottom left corner as seen,
+// the home of the side at the bottom.
 
 import { h } from "/js/dom.js";
 
@@ -39,6 +40,7 @@ export function createZoom(view, changed) {
     const small = n > 0 && width > 0 && width / n < MIN_SQUARE;
     if (!small && zoomed) set(false);
     button.hidden = !small;
+    view.dataset.small = String(small);
   }
 
   /** Scroll the zoomed box just enough to show a cell. */
