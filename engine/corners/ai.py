@@ -1,24 +1,23 @@
 """Corners' computer players: four levels, from a beginner to a timed alpha-beta search.
 
-Levels 2 and 3 read the position through one evaluation: each side's remaining distance, over
+Level 2 reads the position through an evaluation: each side's remaining distance, over
 its pieces outside the target the distance (steps: Manhattan with four directions, king moves
 with eight) to the nearest target square it has not filled, plus a penalty per piece still at
 home that grows as the home deadline nears. A position is worth the other side's remaining
-distance minus one's own. Level 4 has its own evaluation (`DeepSearch`).
+distance minus one's own. Levels 3 and 4 search with their own (`DeepSearch`).
 
 1. Beginner: one move ahead, picking at random with the better moves likelier; often does not
    see a chain of more than one jump, and never takes a move that loses outright.
 2. Casual: one move ahead, the best by the evaluation (ties broken by the seed).
-3. Club: alpha-beta search three plies deep (its move, the reply, its next move).
-4. Expert: `DeepSearch`, a principal variation search deepened a ply at a time for a second
-   of its thread's CPU time, from the third ply on only the ten moves that bring a piece
-   nearest its far corner, its table kept from move to move.
+3. Club: `DeepSearch` three plies deep (its move, the reply, its next move), every move.
+4. Expert: `DeepSearch` for a second of its thread's CPU time, as deep as that allows, from
+   the third ply on only the ten moves that bring a piece nearest its far corner, its table
+   kept from move to move.
 
-Level 3's search deepens one ply at a time (the best move so far searched first, a table of
-the best move per position for the order) and stops at `TIME_CAP` seconds of its own CPU time
-whatever its depth, keeping the best move of the last depth completed; other work on the
-machine does not change the move it plays. Level 4 stops at its budget (`Level.seconds`, at
-most `TIME_CAP`), so how deep it gets, and at times its move, depend on the machine's speed.
+Level 3 stops at `TIME_CAP` seconds of its own CPU time whatever its depth, keeping the best
+move of the last depth completed; other work on the machine does not change the move it
+plays. Level 4 stops at its budget (`Level.seconds`, at most `TIME_CAP`), so how deep it
+gets, and at times its move, depend on the machine's speed.
 
 The seed breaks ties (and the beginner's draws), so levels 1–3 replay the same game for the
 same seed. `greedy_move` is the plain one-ply player the match runner measures against.
@@ -48,7 +47,7 @@ class Level:
     width: int = 0  # moves kept below the root's children (0: all)
     temperature: float = 0.0  # the beginner's randomness (0: the best move)
     miss_chains: float = 0.0  # how often the beginner overlooks chains of several jumps
-    timed: bool = False  # the deep search, as deep as `seconds` of CPU time allow
+    deep: bool = False  # `DeepSearch`: to `depth` plies if above 1, else as deep as `seconds` allow
     outside: float = 1.0  # the deep search's cost per piece outside the target
     straggle: float = 0.0  # its cost per square the rearmost piece trails beyond the slack
     slack: float = 2.0
@@ -61,15 +60,17 @@ LEVELS: dict[int, Level] = {
              "jump chains", 0.01, temperature=1.5, miss_chains=0.5),
     2: Level("Casual", "plays the move that gains the most right now", 0.02),
     3: Level("Club", "looks at its move, the reply and its next move (alpha-beta, three "
-             "plies)", 0.3, depth=3),
+             "plies)", 0.3, depth=3, deep=True),
     4: Level("Expert", "thinks a second a move, as deep as that allows (alpha-beta, seven to "
              "nine plies), from its third ply on only the ten moves that gain the most", 1.0,
-             timed=True, width=10, lmr=3, keep=True),
+             deep=True, width=10, lmr=3, keep=True),
 }
 #: A search stops after this many seconds of its thread's CPU time whatever its budget (a slow
 #: machine): with the check
 #: every 256 positions and the move's own bookkeeping, a move stays within 2 s.
 TIME_CAP = 1.8
+#: The deepest a timed search goes (a won or lost position ends it sooner).
+MAX_DEPTH = 60
 
 
 # -- evaluation tables -------------------------------------------------------------------------
@@ -533,6 +534,7 @@ class DeepSearch:
         return best
 
     def root(self, rng: random.Random, max_depth: int = 99) -> tuple[int, int]:
+        """The best move, deepening a ply at a time up to `max_depth` or the time's end."""
         s = self.plies % 2
         moves = legal_pairs(self.board, s + 1, self.variant)
         rng.shuffle(moves)  # ties go to the seed
@@ -591,9 +593,11 @@ def choose_pair(state, seat: int, *, level: int, seed: int) -> tuple[int, int] |
     rng = random.Random(seed * 1_000_003 + plies)
     if lv.temperature:
         return _beginner(state, seat, pairs, lv, rng)
-    if lv.timed:
-        stop_at = time.thread_time() + min(lv.seconds, TIME_CAP)
-        return DeepSearch(variant, board, plies, pending, stop_at, lv).root(rng)
+    if lv.deep:
+        fixed = lv.depth > 1
+        stop_at = time.thread_time() + (TIME_CAP if fixed else min(lv.seconds, TIME_CAP))
+        search = DeepSearch(variant, board, plies, pending, stop_at, lv)
+        return search.root(rng, lv.depth if fixed else MAX_DEPTH)
     if lv.depth <= 1:
         search = Search(variant, board, plies, pending)
         return search.root(seat, 1, rng, 0.5)
