@@ -11,11 +11,13 @@ casual level (level 2, seed = ply) until `k` takeable marbles are left.
 2. `--optimal`: for each `k` in 22–26, the share of positions where level 4 plays an
    optimal move (its move's exact value equals the best, from a solve without a budget),
    with the search alone (as before the solver) and as shipped (the solver first from
-   `SOLVE_FROM` marbles left); and the share of positions the shipped level solved.
+   `SOLVE_FROM` marbles left); the share of positions the shipped level solved, and of
+   those, the share it played optimally.
 
   python scripts/bench_marbles_solver.py --positions 20
   python scripts/bench_marbles_solver.py --positions 20 --variant 4p
   python scripts/bench_marbles_solver.py --positions 20 --optimal
+  python scripts/bench_marbles_solver.py --positions 20 --nodes 250000 --cpu 5 --low 22
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ def positions(variant: str, k: int, count: int, seed: int):
 
 
 def reach(args) -> None:
-    print(f"Solver reach, {args.variant}, budget {NODES:,} positions and {ai.TIME_CAP} s CPU, "
+    nodes = args.nodes
+    print(f"Solver reach, {args.variant}, budget {nodes:,} positions and {args.cpu} s CPU, "
           f"{args.positions} positions per row; every move's value (the analysis) and the "
           "best moves' only (level 4 in play)")
     print("| takeable left | positions | every move: answered | CPU s median, max | "
@@ -76,7 +79,7 @@ def reach(args) -> None:
             seconds, answered = [], 0
             for p in ps:
                 t = time.thread_time()
-                got = solve(p, nodes=NODES, cpu=ai.TIME_CAP, every=every)
+                got = solve(p, nodes=nodes, cpu=args.cpu, every=every)
                 seconds.append(time.thread_time() - t)
                 answered += got is not None
             row += [f"{100 * answered / max(1, len(ps)):.0f} %",
@@ -86,14 +89,16 @@ def reach(args) -> None:
 
 def optimal(args) -> None:
     shipped = ai.LEVELS[4]
-    search_only = replace(shipped, solve=0)
+    search_only = replace(shipped, solve=0, solve4=0)
+    reach = ai.SOLVE_FROM[2 if args.variant == "2p" else 4]
     print(f"Level 4's optimal moves, {args.variant}, {args.positions} positions per row "
-          f"(the solver from {ai.SOLVE_FROM} takeable marbles left)")
-    print("| takeable left | positions | search alone optimal | shipped optimal | shipped solved |")
-    print("| --- | --- | --- | --- | --- |")
-    for k in range(22, 27):
+          f"(the solver from {reach} takeable marbles left)")
+    print("| takeable left | positions | search alone optimal | shipped optimal | shipped solved "
+          "| shipped optimal where solved |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for k in range(args.optimal_low, args.optimal_low + 5):
         ps = positions(args.variant, k, args.positions, args.seed)
-        before = after = solved = 0
+        before = after = solved = solved_right = 0
         for i, p in enumerate(ps):
             truth = solve(p, nodes=0)
             values = dict(truth.moves)
@@ -106,10 +111,14 @@ def optimal(args) -> None:
             m1 = ai.choose(p, seat, level=4, seed=i)
             before += values[m0] == truth.value
             after += values[m1] == truth.value
-            solved += k <= ai.SOLVE_FROM and solve(p, nodes=NODES, cpu=ai.TIME_CAP) is not None
+            answered = k <= reach and solve(p, nodes=NODES, cpu=ai.TIME_CAP,
+                                            every=False) is not None
+            solved += answered
+            solved_right += answered and values[m1] == truth.value
         n = max(1, len(ps))
+        where = f"{100 * solved_right / solved:.0f} %" if solved else "—"
         print(f"| {k} | {len(ps)} | {100 * before / n:.0f} % | {100 * after / n:.0f} % | "
-              f"{100 * solved / n:.0f} % |")
+              f"{100 * solved / n:.0f} % | {where} |")
 
 
 def main() -> None:
@@ -119,6 +128,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--low", type=int, default=18)
     ap.add_argument("--high", type=int, default=28)
+    ap.add_argument("--nodes", type=int, default=NODES,
+                    help="the solver's budget of positions (the review's: 250000)")
+    ap.add_argument("--cpu", type=float, default=ai.TIME_CAP,
+                    help="the solver's cap on CPU seconds")
+    ap.add_argument("--optimal-low", type=int, default=22,
+                    help="the fewest marbles left of the --optimal table's five rows")
     ap.add_argument("--optimal", action="store_true",
                     help="level 4's optimal moves at 22–26 marbles left instead of the reach")
     args = ap.parse_args()

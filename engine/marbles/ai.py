@@ -44,14 +44,17 @@ class Level:
     depth: int = 1
     nodes: int = 0  # the iterative deepening's budget of positions (0: a fixed depth)
     temperature: float = 0.0  # the beginner's randomness (0: the best move)
-    #: From this many takeable marbles left, the exact solver is asked first (0: never);
-    #: where it answers within its budget the move is optimal, else the search plays.
+    #: From this many takeable marbles left (2 players; `solve4` with 4), the exact solver
+    #: is asked first (0: never); where it answers within its budget the move is optimal,
+    #: else the search plays.
     solve: int = 0
+    solve4: int = 0
 
 
-#: The expert asks the exact solver from this many takeable marbles left: it answers within
-#: its budget there nearly always (scripts/bench_marbles_solver.py, docs/marbles.md).
-SOLVE_FROM = 24
+#: The expert asks the exact solver from this many takeable marbles left, by seats: where it
+#: answers within its budget most of the time (scripts/bench_marbles_solver.py,
+#: docs/marbles.md).
+SOLVE_FROM = {2: 24, 4: 17}
 
 LEVELS: dict[int, Level] = {
     1: Level("Beginner", "takes a marble at random, a little likelier the more it gains", 0.01,
@@ -59,7 +62,8 @@ LEVELS: dict[int, Level] = {
     2: Level("Casual", "takes the marble that gains the most right now", 0.01),
     3: Level("Club", "looks four moves ahead (alpha-beta)", 0.02, depth=4),
     4: Level("Expert", "solves a round's end exactly, and searches 25,000 positions deep "
-             "before that (alpha-beta)", 0.3, depth=40, nodes=25_000, solve=SOLVE_FROM),
+             "before that (alpha-beta)", 0.3, depth=40, nodes=25_000, solve=SOLVE_FROM[2],
+             solve4=SOLVE_FROM[4]),
 }
 #: A search stops after this many seconds of its own CPU time (its thread's) whatever its
 #: budget, on a slow machine; other work on the machine does not change the move it plays.
@@ -319,7 +323,8 @@ def choose(state, seat: int, *, level: int, seed: int) -> tuple[int, int | None]
     moves = search.moves(seat)
     if not moves:
         return None
-    if lv.solve and _takeable(search.mask) <= lv.solve:
+    reach = lv.solve if state.seats == 2 else lv.solve4
+    if reach and _takeable(search.mask) <= reach:
         from .solve import NODES, solve
 
         solved = solve(state, nodes=NODES, cpu=TIME_CAP, win=True, every=False)

@@ -3,11 +3,12 @@ position is the score difference (the finished rounds' totals and the round unde
 doubling included) the mover's side ends the round with.
 
 `analyse_ply` first asks the exact solver (`solve.py`, from `SOLVE_FROM` takeable marbles
-left, within `SOLVE_NODES` positions): where it answers, the best move is optimal and every
-value exact (perfect play by both sides to the round's end), so the loss is exact. Before
-that it searches every legal move with the expert level's alpha-beta search (`ai.Search`, a
-full window, deepening one move at a time within `NODES` positions; `level` a lower level's
-depth, without the solver), and scores the move played and the best one the same way.
+left by seats, within `SOLVE_NODES` positions): where it answers, the best move is optimal
+and every value exact (perfect play by both sides to the round's end), so the loss is exact.
+Before that it searches every legal move with the expert level's alpha-beta search
+(`ai.Search`, a full window, deepening one move at a time within `NODES` positions; `level` a
+lower level's depth, without the solver), and scores the move played and the best one the
+same way.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from .solve import solve, takeable
 THRESHOLDS = Thresholds("points", inaccuracy=2, mistake=5, blunder=10, best=0)
 #: The positions one move's review may search (every legal move, a full window).
 NODES = 60_000
-#: The solver is asked from this many takeable marbles left, within this many positions: it
-#: answers nearly every position of 24 marbles (scripts/bench_marbles_solver.py).
-SOLVE_FROM = 25
+#: The solver is asked from this many takeable marbles left (by seats), within this many
+#: positions (scripts/bench_marbles_solver.py: the reach, docs/marbles.md).
+SOLVE_FROM = {2: 25, 4: 19}
 SOLVE_NODES = 250_000
 
 
@@ -33,7 +34,7 @@ def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> Ply
     from .rules import RULES
 
     line, cell = RULES.resolve(state, seat, move)
-    if (level is None or level >= max(LEVELS)) and takeable(state) <= SOLVE_FROM:
+    if (level is None or level >= max(LEVELS)) and takeable(state) <= SOLVE_FROM[state.seats]:
         solved = solve(state, nodes=SOLVE_NODES)
         if solved is not None:
             values = dict(solved.moves)
