@@ -168,12 +168,12 @@ class Analyses:
         self.store.put_analysis(record)
         if record.status == "done":
             return record
+        self._told(record)  # queued: told before the first move can be reviewed
         with self._lock:
             self._jobs[game_id] = (record, log_json)
             self._queue.append(game_id)
         log.info("game %s: analysis queued (%d of %d moves reviewed)", game_id, plies, total)
         self._wake.set()
-        self._told(record)
         return record
 
     def _on_news(self, news: TableNews) -> None:
