@@ -56,6 +56,7 @@ def test_a_random_game_of_every_variant_round_trips_to_its_end(variant):
     back = read_record(text)
     same_game(game, back)
     assert write_record(back) == text
+    same_game(game, Game.from_json(back.to_json()))  # the game read has a log of its own
     # the same record read through the host's record reader (any game's)
     same_game(game, registry.read_record(text))
 
@@ -148,6 +149,7 @@ def test_a_loss_on_time_comes_back_with_the_flag_of_the_side_to_move():
     assert '[Result "0-1"]\n[Reason "timeout"]' in text
     back = read_record(text)
     same_game(game, back)
+    same_game(game, Game.from_json(back.to_json()))
     assert RULES.outcome(back.state).ending == "White's time ran out"
     wrong = text.replace('"0-1"', '"1-0"').rstrip()[:-3] + "1-0"
     with pytest.raises(RecordError, match="Black's clock is not running"):
@@ -242,6 +244,12 @@ def test_comments_numbers_and_case_are_read_leniently():
     assert [RULES.public_view(game.state).board["moves"][i] for i in (0, 2)] == [
         "c3-d3", "c1-c3-e3"]
     assert RULES.outcome(game.state).reason == "draw_agreed"
+
+
+def test_a_date_before_host_times_is_kept_out_of_the_moves():
+    text = '[Variant "4x4"]\n[Date "1969.07.20"]\n\n1. d4-d5 *'
+    game = read_record(text)
+    assert game.events[1].at_ms is None and '[Date "????.??.??"]' in write_record(game)
 
 
 @pytest.mark.parametrize("text, words", [

@@ -297,6 +297,8 @@ def _moment(record: Record, clock: bool, timed: bool) -> float | None:
     try:
         day = datetime.strptime(date, "%Y.%m.%d").replace(tzinfo=UTC)
     except ValueError:
+        day = None
+    if day is None or day.year < 1970:  # host times start in 1970
         return 0.0 if timed else None
     return day.timestamp()
 
