@@ -65,7 +65,7 @@ from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.host import KEY as HOST_KEY
 from server.host import Host, host_of
-from server.realtime.sockets import init_realtime, resync_rooms
+from server.realtime.sockets import JsonPacket, init_realtime, resync_rooms
 from server.store import StoreError, is_database_url, open_store
 from server.tables.service import GameService
 from server.web.api import blp
@@ -229,7 +229,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         queue_options["client_manager"] = manager
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=64 * 1024,
                         ping_interval=10, ping_timeout=10, async_handlers=False,
-                        **queue_options)
+                        serializer=JsonPacket, **queue_options)
     thinking = init_realtime(socketio, service, limiter)
     _socket_io_rule(app, socketio)
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,

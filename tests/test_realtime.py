@@ -255,3 +255,34 @@ def test_a_phone_that_leaves_a_game_no_longer_holds_its_seat(live):
     finally:
         ann.close()
         fan.close()
+
+
+def test_pushes_are_sent_as_json_without_a_scan_for_binary_parts(live, monkeypatch):
+    """The host sends JSON only: python-socketio's walk over every pushed state looking for
+    bytes is never made (`JsonPacket`)."""
+    from socketio.packet import Packet
+
+    scan = Packet.data_is_binary
+    pushes = []
+
+    def scanned(cls, data):  # the test's own clients use Packet too: only the pushes count
+        if isinstance(data, list) and data[:1] == ["event"]:
+            pushes.append(data)
+        return scan(data)
+
+    monkeypatch.setattr(Packet, "data_is_binary", classmethod(scanned))
+    host = live()
+    gid, tok = new_duo(host.url)
+    ann, bob = Phone(host.url), Phone(host.url)
+    try:
+        assert ann.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["1"]]})["ok"]
+        assert bob.call("join", {"game_id": gid, "last_seq": 0, "tokens": [tok["2"]]})["ok"]
+        r = ann.call("move", {"game_id": gid, "seat": 1, "move": PLUS, "seq": 1,
+                              "token": tok["1"]})
+        assert r["ok"]
+        assert bob.next("event")["state"]["seq"] == 2
+        assert ann.next("event")["state"]["seq"] == 2
+        assert pushes == []
+    finally:
+        ann.close()
+        bob.close()

@@ -18,6 +18,7 @@ import marshmallow as ma
 from flask import request
 from flask_socketio import SocketIO, join_room, leave_room
 from marshmallow import fields, validate
+from socketio.packet import Packet
 
 import server.tables.views as views
 import server.web.schemas as S
@@ -31,6 +32,14 @@ log = logging.getLogger(__name__)
 
 TOKEN = fields.String(validate=validate.Length(min=1, max=200))
 GAME_ID = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class JsonPacket(Packet):
+    """A Socket.IO packet of JSON only. The host never sends bytes, so python-socketio's scan
+    of every pushed state for binary parts (a walk over the whole state, per push and per
+    process) is skipped."""
+
+    uses_binary_events = False
 
 
 class JoinMsg(S.Strict):
