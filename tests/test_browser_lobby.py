@@ -132,7 +132,7 @@ def test_the_header_names_the_host_and_the_picker_says_what_each_game_is(host, p
     ours = picker.locator("option:is([value=cornerclaim], [value=corners], [value=marbles])")
     expect(ours).to_have_text([
         "Corner Claim — polyomino territory, 2–4 players",
-        "Corners — Ugolki, 8×8 race, 2 players",
+        "Corners — Ugolki, a race across 8×8 or 16×16, 2 players",
         "Corner — marbles, 2 or 4 players"])
     # Each variant button says its label once: no "2 players · 2 players".
     picker.select_option("marbles")

@@ -330,7 +330,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
 
     game = GAME
     title = "Corners"
-    tagline = "Ugolki, 8×8 race, 2 players"
+    tagline = "Ugolki, a race across 8×8 or 16×16, 2 players"
     palette = {"white": ColourSpec("#f4f1e8", "#111", "○"),
                "black": ColourSpec("#141414", "#fff", "●")}
     variants = VARIANT_SPECS
