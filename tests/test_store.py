@@ -14,6 +14,7 @@ import pytest
 
 from engine.core import Game
 from server.store import (
+    AnalysisRecord,
     EventStore,
     GameRecord,
     SeatRecord,
@@ -228,6 +229,20 @@ CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT
 CREATE TABLE seat_tokens (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
     token_hash TEXT NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
 """
+
+
+def test_an_analysis_is_kept_beside_the_log_and_replaced_as_it_goes(store):
+    _new(store)
+    assert store.analysis("g1") is None and store.analyses() == []
+    ply = {"ply": 1, "seq": 2, "seat": 1, "move": "e9,d10,e10,f10,e11", "best": "j5",
+           "value_before": 0.5, "value_after": 0.25, "loss": 0.25, "label": "blunder"}
+    store.put_analysis(AnalysisRecord("g1", "running", 2, [ply], None, 3, updated=5.0))
+    store.put_analysis(AnalysisRecord("g1", "done", 2, [ply, {**ply, "ply": 2}], 1, 3,
+                                      updated=6.0))
+    got = store.analysis("g1")
+    assert got == AnalysisRecord("g1", "done", 2, [ply, {**ply, "ply": 2}], 1, 3, None, 6.0)
+    assert store.analyses(("queued", "running")) == [] and store.analyses() == [got]
+    assert len(store.events_since("g1", 0)) == 1  # the log has none of it
 
 
 def old_store(folder) -> None:
