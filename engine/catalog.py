@@ -25,6 +25,8 @@ class OptionSpec:
     `rematch` False: a rematch starts with the default instead of this game's value (the
     marble game's given setups are for one game; its rematch is dealt at random).
     `placeholder` shows a value's format in an empty input (the marble game's setups).
+    `editor` "board": the game's board module edits the value as well as its field (its
+    `editSetup`: Corners' set-up position, placed on a board).
     """
 
     name: str
@@ -38,6 +40,7 @@ class OptionSpec:
     computer_default: Any = None
     rematch: bool = True
     placeholder: str = ""
+    editor: str = ""
 
     def check(self, value: Any) -> Any:
         """`value` if it is allowed, else EngineError saying why."""
@@ -86,6 +89,8 @@ class OptionSpec:
             d["rematch"] = False
         if self.placeholder:
             d["placeholder"] = self.placeholder
+        if self.editor:
+            d["editor"] = self.editor
         return d
 
 

@@ -5,7 +5,7 @@
 // (js/options.js). Nothing here names a game.
 
 import { api, memory, seatTokens } from "./api.js";
-import { catalog, colourMark, usePalette, variantOf } from "./catalog.js";
+import { catalog, colourMark, loadBoard, usePalette, variantOf } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { optionField, presetRow } from "./options.js";
 
@@ -48,7 +48,8 @@ function gameLine(g, games) {
   const open = (g.open_seats || []).length;
   const label = describe(g, games);
   return h("li.game-line", { "data-testid": `game-${g.id}`, "data-game": g.game || "" },
-    h("span.game-desc", {}, label, open ? h("span.tag", {}, `${open} open`) : null),
+    h("span.game-desc", {}, label, open ? h("span.tag", {}, `${open} open`) : null,
+      g.practice ? h("span.tag", { "data-testid": `practice-${g.id}` }, "practice") : null),
     h("span.game-actions", {},
       open && g.status === "open"
         ? h("a.btn.primary", { href: `#/game/${g.id}`, "data-testid": `join-${g.id}`, "aria-label": `Join ${label}` }, "Join")
@@ -94,7 +95,9 @@ function refocus(form, kept) {
   }
 }
 
-export function mountLobby(root) {
+/** `preset`: {game, variant, options} to start the form with (the replay's "Set up from
+ *  here": a variant and its setup option, the board editor open). */
+export function mountLobby(root, preset = null) {
   let games = []; // the catalog's games
   let entry = null; // the chosen game
   let variant = null; // the chosen variant
@@ -114,6 +117,27 @@ export function mountLobby(root) {
   const lists = h("div.lists");
 
   const levels = () => entry?.levels || [];
+  // The editor of an option the game's board module edits (its `editSetup`): kept across
+  // redraws of the form, closed when the variant changes.
+  const editorBox = h("div.option-editor", { "data-testid": "option-editor" });
+  let editor = null;
+  function closeEditor() {
+    editor?.destroy();
+    editor = null;
+    editorBox.replaceChildren();
+  }
+  async function openEditor(o) {
+    if (editor) return;
+    const mod = await loadBoard(entry);
+    if (typeof mod.editSetup !== "function" || editor) return;
+    editor = mod.editSetup({ el: editorBox, option: o, value: options[o.name] || "",
+      onChange: (text) => {
+        options[o.name] = text;
+        touched.add(o.name);
+        const input = form.querySelector(`[data-testid="option-${o.name}"]`);
+        if (input && input !== document.activeElement) input.value = text;
+      } });
+  }
   function resetSpecs() {
     const computer = levels().length ? "computer" : "local";
     specs = Array.from({ length: players }, (_, i) =>
@@ -131,6 +155,7 @@ export function mountLobby(root) {
       count = variant.seats[0];
       options = Object.fromEntries((variant.options || []).map((o) => [o.name, o.default]));
       touched = new Set();
+      closeEditor();
       optionErrors = {};
     }
     if (count !== undefined) {
@@ -154,7 +179,7 @@ export function mountLobby(root) {
     const countButtons = variant.seats.length > 1
       ? h("div.counts", { role: "group", "aria-label": "Number of players" },
         variant.seats.map((n) => h("button.count", { type: "button", "data-testid": `players-${n}`,
-          "aria-pressed": pressed(n === players), onclick: () => choose({ count: n }) }, `${n} players`)))
+          "aria-pressed": pressed(n === players), onclick: () => choose({ count: n }) }, `${n} player${n === 1 ? "" : "s"}`)))
       : null;
     // The first seat on this device is mine: it carries my remembered name.
     const mine = specs.findIndex((s) => s.kind === "local");
@@ -184,13 +209,14 @@ export function mountLobby(root) {
       options[o.name] = value;
       touched.add(o.name);
       presets?.sync();
-    }, optionErrors[o.name]));
+      if (o.editor === "board") editor?.set(value);
+    }, optionErrors[o.name], o.editor === "board" ? () => openEditor(o) : null));
     const kept = focusOf(form);
     form.replaceChildren(...[
       h("div.field", {}, gamePick), // labelled "Game"; its lines say what each game is
       variantButtons, countButtons,
       h("p.note", { "data-testid": "variant-note" }, variant.description || variant.label),
-      h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), presets, optionRows,
+      h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), presets, optionRows, editorBox,
         h("button.btn.primary.big", { type: "submit", "data-testid": "create" }, "Create game"))].filter(Boolean));
     refocus(form, kept);
   }
@@ -256,6 +282,18 @@ export function mountLobby(root) {
       return;
     }
     choose({ game: games[0].game });
+    if (preset?.game && games.some((e) => e.game === preset.game)) {
+      choose({ game: preset.game });
+      if (variantOf(entry, preset.variant)) choose({ variantName: preset.variant });
+      for (const [name, value] of Object.entries(preset.options || {})) {
+        if (!(variant.options || []).some((o) => o.name === name)) continue;
+        options[name] = value;
+        touched.add(name);
+      }
+      draw();
+      const edited = (variant.options || []).find((o) => o.editor === "board" && preset.options?.[o.name]);
+      if (edited) openEditor(edited);
+    }
   }).catch((err) => {
     form.replaceChildren();
     error.textContent = `Cannot read the host's games: ${err.message}`;

@@ -39,15 +39,19 @@ function inputOf(opt, value, onChange, attrs) {
 }
 
 /** One option's field: its label, its input, what it does and (after a refused create) the
- *  host's message about it. */
-export function optionField(opt, value, onChange, error = "") {
+ *  host's message about it. An option the game's board module edits too (`editor: "board"`:
+ *  Corners' set-up position) has a button that opens that editor (`onEdit`). */
+export function optionField(opt, value, onChange, error = "", onEdit = null) {
   const attrs = { "data-testid": `option-${opt.name}`, "aria-label": opt.label, title: opt.description || "",
     "aria-invalid": error ? "true" : undefined, "aria-describedby": error ? `option-error-${opt.name}` : undefined };
   const computerNote = opt.computer_default !== undefined && opt.computer_default !== null
     ? ` (against the computer: ${typeof opt.computer_default === "boolean" ? (opt.computer_default ? "on" : "off") : opt.computer_default})` : "";
-  return h(`label.field.option.k-${opt.kind}`, {}, h("span.option-label", {}, opt.label), inputOf(opt, value, onChange, attrs),
+  const field = h(`label.field.option.k-${opt.kind}`, {}, h("span.option-label", {}, opt.label), inputOf(opt, value, onChange, attrs),
     opt.description || computerNote ? h("span.note", {}, `${opt.description || ""}${computerNote}`) : null,
     error ? h("span.error", { id: `option-error-${opt.name}`, "data-testid": `option-error-${opt.name}` }, error) : null);
+  if (opt.editor !== "board" || !onEdit) return field;
+  return h("div.option-with-editor", {}, field,
+    h("button.btn", { type: "button", "data-testid": `edit-${opt.name}`, onclick: onEdit }, "Place pieces on a board"));
 }
 
 const slug = (label) => label.toLowerCase().replace(/[^a-z0-9+]+/g, "-");

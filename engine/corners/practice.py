@@ -27,15 +27,19 @@ from .variants import Variant
 LETTERS = "abcdefghijklmnop"
 SETUP_LIMIT = 1200  # characters: 2 × 19 squares of three characters and the rest fit easily
 
-OPTIONS = (
-    OptionSpec("practice", "Practice", False, "bool",
-               description="unrated and off the ladder, no clock, takebacks at once, hints "
-                           "from the strongest level"),
-    OptionSpec("setup", "Set-up position", "", "text", 0, SETUP_LIMIT,
-               description="start from this position instead (a practice game): white's "
-                           "squares, black's, the side to move and its move number",
-               placeholder="W:a1,b1,c1 B:f6,g7,h8 w 1"),
-)
+PRACTICE = OptionSpec("practice", "Practice", False, "bool",
+                      description="unrated and off the ladder, no clock, takebacks at once, "
+                                  "hints from the strongest level")
+
+
+def options(variant: Variant) -> tuple[OptionSpec, ...]:
+    """The practice room's options of `variant`: `practice`, and `setup`, whose placeholder
+    is the variant's start position written as a setup (the board editor starts from it)."""
+    return (PRACTICE, OptionSpec(
+        "setup", "Set-up position", "", "text", 0, SETUP_LIMIT,
+        description="start from this position instead (a practice game): white's squares, "
+                    "black's, the side to move and its move number",
+        placeholder=setup_text(variant, variant.start_board()), editor="board"))
 
 
 def _bad(message: str, problem: str, **details) -> BadOptionError:

@@ -306,7 +306,7 @@ CLOCKS = (_clock(1, 0), _clock(3, 2), _clock(5, 3), _clock(10, 5),
           PresetSpec("No clock", (("reserve_s", 0),), "no time limit"))
 #: Two seats, or one: the solo race.
 VARIANT_SPECS = {v.name: VariantSpec(v.name, v.label, (2, 1), COLOURS, rated=v.rated,
-                                     options=OPTIONS + P.OPTIONS,
+                                     options=OPTIONS + P.options(v),
                                      description=v.description + "; 1 player: the solo race",
                                      presets=CLOCKS, presets_label="Clock")
                  for v in VARIANTS.values()}
@@ -704,7 +704,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             details: dict = {"colour": COLOURS[event.seat - 1]}
             if index is not None:
                 path = state.moves[index].path
-                details.update(number=index // 2 + 1, jumps=_jumps(path, state.variant.size),
+                details.update(number=index + 1 if state.solo else index // 2 + 1,
+                               jumps=_jumps(path, state.variant.size),
                                notation=(f"{index + 1}. " if state.solo
                                          else _pair_prefix(index))
                                + state.variant.board.path_text(path))

@@ -373,7 +373,7 @@ class OptionSpec(ma.Schema):
     name = fields.String()
     label = fields.String()
     default = fields.Raw()
-    kind = fields.String(metadata={"enum": ["int", "bool", "choice", "strings"]})
+    kind = fields.String(metadata={"enum": ["int", "bool", "choice", "strings", "text"]})
     description = fields.String()
     minimum = fields.Integer(allow_none=True)
     maximum = fields.Integer(allow_none=True)
@@ -384,6 +384,9 @@ class OptionSpec(ma.Schema):
         "description": "false: a rematch does not carry this option over (it takes its default)"})
     placeholder = fields.String(metadata={
         "description": "the value's format, shown in an empty input"})
+    editor = fields.String(metadata={
+        "description": "board: the game's board module edits the value too (Corners' set-up "
+                       "position, placed on a board)"})
 
 
 class PresetSpec(ma.Schema):

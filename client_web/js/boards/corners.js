@@ -14,6 +14,7 @@ import { h, title } from "/js/dom.js";
 import { createClocks, clockText } from "/js/boards/corners/clocks.js";
 import { createConfirm } from "/js/boards/corners/confirm.js";
 import { boardKeys } from "/js/boards/corners/keys.js";
+import { setupText } from "/js/boards/corners/editor.js";
 import { createMoveList } from "/js/boards/corners/movelist.js";
 import { createPaths } from "/js/boards/corners/paths.js";
 import { watchPointer } from "/js/boards/corners/pointer.js";
@@ -21,6 +22,20 @@ import { installStyle } from "/js/boards/corners/style.js";
 import { createZoom } from "/js/boards/corners/zoom.js";
 
 export { clockText };
+export { editSetup } from "/js/boards/corners/editor.js";
+
+/** "Set up from here" in the replay viewer: a frame's position as the setup option's text
+ *  (white's squares, black's, the side to move, its move number); null in a solo race. */
+export function setupOf(frame) {
+  const b = frame.board;
+  if (!b?.rows || b.solo) return null;
+  const n = b.rows.length;
+  const pieces = new Map();
+  b.rows.forEach((row, i) => row.forEach((v, col) => {
+    if (v) pieces.set(`${COLUMNS[col]}${n - i}`, Number(v));
+  }));
+  return { setup: setupText(pieces, Number(b.to_move) === 2 ? 2 : 1, b.move_number || 1) };
+}
 
 /** The seat colours as the shell shows them: chip fill, text on it, the chip's sign. */
 export const palette = {
@@ -130,7 +145,7 @@ export function createBoard(ctx) {
     // Nothing of a turn stays once it is not this phone's: no cursor or hint ring (the end).
     if (!view.active) g.cursor = null;
     clocks.set(state, g.turned);
-    moveList?.render(state.board.moves || []);
+    moveList?.render(state.board.moves || [], state.board.first_ply || 0, !!state.board.solo);
     paint();
   }
 
@@ -208,11 +223,18 @@ export function createBoard(ctx) {
 
   function paintInfo() {
     const b = g.state.board;
-    const bits = [
-      h("span", { "data-testid": "move-number" }, "Move ", h("b", {}, String(b.move_number ?? 1))),
-      h("span", { "data-testid": "home-deadline" }, "Leave home by ", h("b", {}, String(b.home_deadline ?? "—"))),
-      h("span", { "data-testid": "move-limit" }, "Limit ", h("b", {}, String(b.move_limit ?? "—"))),
-    ];
+    const bits = b.solo
+      ? [ // the solo race: my moves so far and the fewest known for this variant
+        h("span", { "data-testid": "solo-moves" }, "Moves ", h("b", {}, String(b.solo.moves))),
+        h("span", { "data-testid": "solo-best", title: b.solo.best ? `found by ${b.solo.best[1]}` : "" },
+          "Best known ", h("b", {}, b.solo.best ? String(b.solo.best[0]) : "—")),
+      ]
+      : [
+        h("span", { "data-testid": "move-number" }, "Move ", h("b", {}, String(b.move_number ?? 1))),
+        h("span", { "data-testid": "home-deadline" }, "Leave home by ", h("b", {}, String(b.home_deadline ?? "—"))),
+        h("span", { "data-testid": "move-limit" }, "Limit ", h("b", {}, String(b.move_limit ?? "—"))),
+      ];
+    if (b.practice) bits.unshift(h("span.tag", { "data-testid": "practice-badge" }, b.solo ? "Solo race" : "Practice"));
     if (b.after_deadline) bits.push(h("span.warn", { "data-testid": "after-deadline" }, "Past the deadline: a piece back home loses"));
     if (b.pending_reply) bits.push(h("span.warn", { "data-testid": "pending-reply" }, `${nameOfSeat(2)} has the last move`));
     if (b.draw_offer) bits.push(h("span.warn", { "data-testid": "draw-offer" }, `${nameOfSeat(Number(b.draw_offer))} offers a draw`));

@@ -1,0 +1,174 @@
+// Corners' set-up editor: place white and black pieces on an empty board by taps, choose who
+// moves and the move number; it writes the setup option's text ("W:a1,b1 B:h8 w 1"), and
+// the host decides whether the position can be played (its message shows under the form).
+// The board's size and the variant's start position come from the option's placeholder (the
+// host writes the start position there), so nothing here knows a variant.
+
+import { h } from "/js/dom.js";
+import { installStyle } from "/js/boards/corners/style.js";
+
+const COLUMNS = "abcdefghijklmnop";
+const CSS = `
+.cn-setup { display: grid; gap: 8px; margin: 8px 0; }
+.cn-setup .cn-cell { border: 0; padding: 0; margin: 0; font: inherit; border-radius: 0; }
+.cn-setup-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.cn-setup-row input[type=number] { width: 5em; }
+`;
+
+/** A setup text as {pieces: Map(square -> 1|2), side: 1|2, number}; null if it has none. */
+export function parseSetup(text) {
+  const pieces = new Map();
+  let side = 1;
+  let number = 1;
+  const rest = [];
+  let any = false;
+  for (const token of (text || "").trim().split(/\s+/).filter(Boolean)) {
+    const m = token.match(/^([WB]):(.*)$/i);
+    if (m) {
+      any = true;
+      for (const sq of m[2].split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))
+        pieces.set(sq, m[1].toUpperCase() === "W" ? 1 : 2);
+    } else rest.push(token);
+  }
+  if (!any) return null;
+  if (rest[0]) side = rest[0].toLowerCase().startsWith("b") ? 2 : 1;
+  if (rest[1] && /^\d+$/.test(rest[1])) number = Number(rest[1]);
+  return { pieces, side, number };
+}
+
+const squareKey = (name) => [COLUMNS.indexOf(name[0]), Number(name.slice(1))];
+
+/** The setup text of a position: squares in the order a1, a2, …, b1, … */
+export function setupText(pieces, side, number) {
+  const order = [...pieces.keys()].sort((a, b) => {
+    const [ca, ra] = squareKey(a);
+    const [cb, rb] = squareKey(b);
+    return ca - cb || ra - rb;
+  });
+  const of = (seat) => order.filter((sq) => pieces.get(sq) === seat).join(",");
+  return `W:${of(1)} B:${of(2)} ${side === 1 ? "w" : "b"} ${number}`;
+}
+
+/** The board's size: the far corner of the start position (h8 → 8, p16 → 16). */
+function sizeOf(start) {
+  let size = 8;
+  for (const sq of start?.pieces.keys() || []) {
+    const [c, r] = squareKey(sq);
+    size = Math.max(size, c + 1, r);
+  }
+  return size;
+}
+
+/**
+ * ctx: {el, option (the catalog's setup option), value (the current text), onChange(text)}.
+ * Returns {set(text), destroy()}.
+ */
+export function editSetup(ctx) {
+  installStyle();
+  if (!document.head.querySelector("style[data-board=corners-setup]")) {
+    document.head.append(h("style", { "data-board": "corners-setup" }, CSS));
+  }
+  const start = parseSetup(ctx.option.placeholder || "");
+  const n = sizeOf(start);
+  const given = parseSetup(ctx.value);
+  const g = {
+    pieces: new Map(given ? given.pieces : start ? start.pieces : []),
+    side: given ? given.side : 1,
+    number: given ? given.number : 1,
+    tool: 1, // 1 white, 2 black, 0 empty
+  };
+
+  const cells = new Map();
+  const grid = h("div.cn-board.board.cn-setup-board", { "data-testid": "setup-board", role: "grid",
+    "aria-label": "Set-up board: tap a square to place or remove a piece" });
+  grid.style.setProperty("--n", n);
+  for (let row = n; row >= 1; row--) {
+    for (let col = 0; col < n; col++) {
+      const name = `${COLUMNS[col]}${row}`;
+      const el = h(`button.cn-cell${(row + col) % 2 === 0 ? "" : ".dark"}`, { type: "button", role: "gridcell",
+        "data-testid": `setup-cell-${name}`, "aria-label": name, onclick: () => place(name) });
+      cells.set(name, el);
+    }
+  }
+  grid.replaceChildren(...cells.values());
+
+  const toolButton = (tool, label, id) => h("button.count", { type: "button", "data-testid": `setup-tool-${id}`,
+    onclick: () => {
+      g.tool = tool;
+      paint();
+    } }, label);
+  const tools = [toolButton(1, "○ White", "white"), toolButton(2, "● Black", "black"), toolButton(0, "Empty", "empty")];
+  const side = h("select", { "data-testid": "setup-to-move", "aria-label": "Side to move",
+    onchange: (e) => {
+      g.side = Number(e.target.value);
+      changed();
+    } }, h("option", { value: "1" }, "White"), h("option", { value: "2" }, "Black"));
+  const number = h("input", { type: "number", min: 1, step: 1, inputmode: "numeric", "data-testid": "setup-number",
+    "aria-label": "Move number", style: "--digits: 3",
+    oninput: (e) => {
+      const v = Number(e.target.value);
+      if (Number.isInteger(v) && v >= 1) {
+        g.number = v;
+        changed();
+      }
+    } });
+  const counts = h("p.note", { "data-testid": "setup-counts", "aria-live": "polite" });
+  const el = h("div.cn-setup", { "data-testid": "setup-editor" },
+    h("div.counts", { role: "group", "aria-label": "Piece to place" }, tools),
+    h("div.cn-frame", {}, grid),
+    h("div.cn-setup-row", {},
+      h("label.field", {}, "To move ", side), h("label.field", {}, "Move ", number),
+      h("button.btn", { type: "button", "data-testid": "setup-clear", onclick: () => {
+        g.pieces.clear();
+        changed();
+      } }, "Empty board"),
+      h("button.btn", { type: "button", "data-testid": "setup-start", onclick: () => {
+        g.pieces = new Map(start ? start.pieces : []);
+        g.side = 1;
+        g.number = 1;
+        changed();
+      } }, "Start position")),
+    counts);
+  ctx.el.replaceChildren(el);
+
+  function place(name) {
+    const now = g.pieces.get(name) || 0;
+    if (g.tool === 0 || now === g.tool) g.pieces.delete(name);
+    else g.pieces.set(name, g.tool);
+    changed();
+  }
+
+  function paint() {
+    for (const [name, cell] of cells) {
+      const v = g.pieces.get(name) || 0;
+      cell.dataset.piece = v === 1 ? "white" : v === 2 ? "black" : "";
+      cell.replaceChildren(...(v ? [h(`span.cn-piece.${v === 1 ? "w" : "b"}`)] : []));
+    }
+    tools.forEach((b, i) => b.setAttribute("aria-pressed", String([1, 2, 0][i] === g.tool)));
+    side.value = String(g.side);
+    if (document.activeElement !== number) number.value = String(g.number);
+    const count = (seat) => [...g.pieces.values()].filter((v) => v === seat).length;
+    counts.textContent = `White ${count(1)} · Black ${count(2)} pieces`;
+  }
+
+  function changed() {
+    paint();
+    ctx.onChange(setupText(g.pieces, g.side, g.number));
+  }
+
+  paint();
+  if (!given) ctx.onChange(setupText(g.pieces, g.side, g.number));
+  return {
+    set(text) {
+      const p = parseSetup(text);
+      if (!p) return;
+      g.pieces = p.pieces;
+      g.side = p.side;
+      g.number = p.number;
+      paint();
+    },
+    destroy() {
+      el.remove();
+    },
+  };
+}
