@@ -61,8 +61,9 @@ LEVELS: dict[int, Level] = {
     2: Level("Casual", "plays the move that gains the most right now", 0.02),
     3: Level("Club", "looks at its move, the reply and its next move (alpha-beta, three "
              "plies)", 0.3, depth=3, deep=True),
-    4: Level("Expert", "thinks a second a move, as deep as that allows (alpha-beta, seven to "
-             "nine plies), from its third ply on only the ten moves that gain the most", 1.0,
+    4: Level("Expert", "thinks about a second a move and looks six to eight plies ahead on "
+             "the classic board (alpha-beta), from its third ply on only the ten moves that "
+             "gain the most", 1.0,
              deep=True, width=10, lmr=3, keep=True),
 }
 #: A search stops after this many seconds of its thread's CPU time whatever its budget (a slow
