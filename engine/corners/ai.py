@@ -332,7 +332,7 @@ class DeepSearch:
         if lv.keep:  # positions of earlier plies cannot come again: they go first
             tt = _KEPT.get(variant.name, {})
             if len(tt) > KEPT_ENTRIES // 2:
-                tt = {k: e for k, e in tt.items() if k[1] >= plies}
+                tt = {k: e for k, e in list(tt.items()) if k[1] >= plies}
                 if len(tt) > KEPT_ENTRIES // 2:
                     tt = {}
             self.tt = _KEPT[variant.name] = tt
