@@ -139,6 +139,7 @@ export function createBoard(ctx) {
     else zoom.fit();
     g.state = state;
     g.view = view;
+    g.preview = null;
     if (view.shown) g.perspective = view.shown;
     orient(!ctx.readOnly && g.perspective === 2);
     if (seqChanged || !view.active || (g.picked && g.picked.seat !== view.active)) putDown();
@@ -199,7 +200,8 @@ export function createBoard(ctx) {
     grid.dataset.cursor = g.cursor || "";
     grid.dataset.targets = [...lit.keys()].sort().join(" ");
     grid.setAttribute("aria-label", `Board, ${g.turned ? "black" : "white"} side at the bottom`);
-    paths.draw(g.n, centre, lastPath, shown);
+    paths.draw(g.n, centre, lastPath, g.preview ? { move: g.preview } : shown);
+    grid.dataset.preview = g.preview || "";
     paintInfo();
     paintHint(shown);
     if (g.cursor !== g.revealed) zoom.reveal(g.cells.get((g.revealed = g.cursor))?.el);
@@ -452,8 +454,18 @@ export function createBoard(ctx) {
     return true;
   }
 
+  /** Draw a move's path ("c3-e3-e5") over the position rendered; render() clears it. */
+  function previewMove(text) {
+    const path = String(text || "").split("-");
+    if (path.length < 2 || path.some((sq) => !g.cells.has(sq))) return false;
+    g.preview = path.join("-");
+    paint();
+    return true;
+  }
+
   return {
     render,
+    previewMove,
     // The words of its actions' buttons (the shell's): resigning is asked first.
     actions: { resign: { confirm: "The other side wins this game.", danger: true } },
     seatDetail,
