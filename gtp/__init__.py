@@ -5,7 +5,8 @@ A game that speaks GTP gives a protocol handler (`Rules.gtp_session`; Corner Cla
 adapter only finds that game by its variant in the registry, hands the handler file access
 for `loadsgf`/`savesgf`, and pumps lines. The options are `pentobi-gtp`'s, so a controller's
 command line works unchanged; Pentobi's search options (`--quiet`, `--nobook`, `--noresign`,
-`--threads`) are accepted and ignored.
+`--threads`) are accepted and ignored. `--seconds S` is the most a move may think; the
+adapter hands the session the process's monotonic clock to time its own moves with.
 """
 
 from __future__ import annotations
@@ -35,9 +36,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="computer level for genmove (highest available at or below)")
     parser.add_argument("--seed", "-r", type=int, default=None,
                         help="seed for genmove, making its moves repeatable")
+    parser.add_argument("--seconds", type=_positive, default=None, metavar="S",
+                        help="the most a move may think, in seconds (default: the level's "
+                             "own budget; GTP's time_settings/time_left may give less)")
     for flag in ("--quiet", "--nobook", "--noresign"):
         parser.add_argument(flag, action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--threads", type=int, default=1, help=argparse.SUPPRESS)
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     nothing), so the first `genmove` of a fresh install is as quick as the later ones. With
     `--seed` the moves must repeat, so the warm-up comes first and every `genmove` searches.
     """
+    import time
     from datetime import date
 
     from engine.capabilities import Computer, capability
@@ -67,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     session = rules.gtp_session(args.game, level=args.level, seed=args.seed,
                                 read_file=read_file, write_file=write_file,
                                 today=lambda: date.today().isoformat(),
-                                quick=lambda: not warmed.is_set())
+                                quick=lambda: not warmed.is_set(),
+                                seconds=args.seconds, clock=time.monotonic)
     try:
         for line in sys.stdin:
             response = session.handle(line)

@@ -6,7 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.cornerclaim.gtp import GtpSession, format_response, split_command
+from engine.cornerclaim.gtp import (
+    MIN_BUDGET,
+    SAFETY,
+    Clock,
+    GtpSession,
+    TimeSettings,
+    format_response,
+    move_budget,
+    spend,
+    split_command,
+)
 from engine.cornerclaim.sgf import load_game, read_sgf
 from tests.conftest import PENTOBI, load_record, pentobi_records
 
@@ -355,7 +365,7 @@ def test_cornerclaim_gtp_answers_genmove_while_its_warm_up_still_runs(monkeypatc
     monkeypatch.setattr(registry.get("cornerclaim"), "warm_up", lambda: release.wait() or 0.0)
     monkeypatch.setattr(sys, "stdin", io.StringIO("1 genmove b\n2 quit\n"))
     try:
-        assert gtp.run(argparse.Namespace(game="duo", level=3, seed=None)) == 0
+        assert gtp.run(argparse.Namespace(game="duo", level=3, seed=None, seconds=None)) == 0
     finally:
         release.set()
     answers = capsys.readouterr().out.split("\n\n")
@@ -376,6 +386,128 @@ def test_with_a_seed_cornerclaim_gtp_warms_up_before_it_answers(monkeypatch, cap
     monkeypatch.setattr(registry.get("cornerclaim"), "warm_up",
                         lambda: where.append(threading.current_thread()) or 0.0)
     monkeypatch.setattr(sys, "stdin", io.StringIO("1 genmove b\n"))
-    assert gtp.run(argparse.Namespace(game="duo", level=1, seed=3)) == 0
+    assert gtp.run(argparse.Namespace(game="duo", level=1, seed=3, seconds=None)) == 0
     assert where == [threading.main_thread()]
     assert capsys.readouterr().out.startswith("=1 ")
+
+
+# -- time controls ---------------------------------------------------------------------------
+
+
+def test_time_commands_are_known():
+    listed = ok(GtpSession("duo"), "list_commands").split("\n")
+    assert {"time_settings", "time_left"} <= set(listed)
+
+
+def test_without_clock_or_cap_the_level_keeps_its_own_budget():
+    assert move_budget(21) is None
+    assert GtpSession("duo", level=6).budget(1) is None
+
+
+@pytest.mark.parametrize("cap", [0.2, 5.0])
+def test_seconds_alone_is_each_moves_budget_below_or_above_the_levels(cap):
+    assert move_budget(21, cap=cap) == cap
+
+
+def test_absolute_time_is_shared_over_the_pieces_left_with_a_margin():
+    settings = TimeSettings(60, 0, 0)
+    assert move_budget(20, settings=settings, clock=settings.start()) == pytest.approx(
+        SAFETY * 3.0)
+    assert move_budget(20, settings=settings, clock=Clock(0.0)) == MIN_BUDGET
+
+
+def test_byo_yomi_gives_its_period_over_its_stones():
+    settings = TimeSettings(0, 30, 10)
+    assert settings.start() == Clock(30, 10)
+    assert move_budget(21, settings=settings, clock=Clock(10, 5)) == pytest.approx(SAFETY * 2)
+    # in main time a byo-yomi still to come is worth its share when that is more
+    assert move_budget(20, settings=TimeSettings(2, 30, 10), clock=Clock(2, 0)) == \
+        pytest.approx(SAFETY * 3)
+
+
+def test_seconds_caps_a_clocks_budget():
+    settings = TimeSettings(600, 0, 0)
+    assert move_budget(21, cap=0.5, settings=settings, clock=settings.start()) == 0.5
+    assert move_budget(21, cap=5.0, settings=settings, clock=Clock(21)) == pytest.approx(SAFETY)
+
+
+def test_no_time_limit_keeps_the_levels_budget():
+    settings = TimeSettings(0, 1, 0)  # GTP: byo-yomi time above 0 with 0 stones
+    assert move_budget(21, settings=settings, clock=settings.start()) is None
+    assert move_budget(21, cap=1.5, settings=settings, clock=settings.start()) == 1.5
+
+
+def test_a_move_runs_main_time_down_then_opens_byo_yomi():
+    settings = TimeSettings(10, 30, 3)
+    assert spend(Clock(10), 4, settings) == Clock(6)
+    assert spend(Clock(6), 8, settings) == Clock(28, 2)  # 2 s over: the first stone's
+    assert spend(Clock(28, 2), 5, settings) == Clock(23, 1)
+    assert spend(Clock(23, 1), 20, settings) == Clock(30, 3)  # the last stone: a new period
+    assert spend(Clock(3), 5, TimeSettings(3, 0, 0)) == Clock(0)
+
+
+def test_time_settings_and_time_left_set_the_budget_genmove_passes():
+    gtp = GtpSession("duo", level=6)
+    assert ok(gtp, "time_settings 42 0 0") == ""
+    assert gtp.time_settings == TimeSettings(42, 0, 0)
+    assert gtp.budget(1) == pytest.approx(SAFETY * 2)  # 42 s over 21 pieces
+    assert ok(gtp, "time_left w 10 5") == ""
+    assert gtp.clock_of(2) == Clock(10, 5) and gtp.budget(2) == pytest.approx(SAFETY * 2)
+    assert gtp.budget(1) == pytest.approx(SAFETY * 2)  # the other colour's clock is its own
+    ok(gtp, "play b e9,d10,e10,f10,e11")
+    ok(gtp, "time_left b 40 0")
+    assert gtp.budget(1) == pytest.approx(SAFETY * 2)  # 40 s over the 20 pieces left
+    ok(gtp, "clear_board")  # a new game: the clocks start again, the settings stay
+    assert gtp.clock_of(2) == Clock(42) and gtp.time_settings == TimeSettings(42, 0, 0)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("time_settings 60 0", "time_settings takes main_time byo_yomi_time byo_yomi_stones"),
+    ("time_settings x 0 0", "invalid main time 'x' (seconds, 0 or more)"),
+    ("time_settings 60 -5 0", "invalid byo-yomi time '-5' (seconds, 0 or more)"),
+    ("time_settings 60 30 2.5", "invalid byo-yomi stones '2.5' (a whole number, 0 or more)"),
+    ("time_settings 60 nan 1", "invalid byo-yomi time 'nan' (seconds, 0 or more)"),
+    ("time_left b 60", "time_left takes color time stones"),
+    ("time_left red 60 0", "invalid color argument 'red'"),
+    ("time_left b -1 0", "invalid time '-1' (seconds, 0 or more)"),
+    ("time_left b 60 x", "invalid stones 'x' (a whole number, 0 or more)"),
+])
+def test_bad_time_arguments_are_refused_and_change_nothing(line, message):
+    gtp = GtpSession("duo", level=6)
+    ok(gtp, "time_settings 30 0 0")
+    assert fails(gtp, line) == message
+    assert gtp.time_settings == TimeSettings(30, 0, 0) and gtp.clocks == {}
+
+
+def test_genmove_takes_its_own_time_off_its_clock():
+    ticks = iter([100.0, 104.0])
+    gtp = GtpSession("duo", level=1, seed=1, clock=lambda: next(ticks))
+    ok(gtp, "time_settings 60 0 0")
+    ok(gtp, "genmove b")
+    assert gtp.clock_of(1) == Clock(56.0) and gtp.clock_of(2) == Clock(60)
+
+
+def test_a_move_under_seconds_gets_that_budget_not_its_levels():
+    from engine.cornerclaim.ai import LEVELS
+
+    gtp = GtpSession("duo", level=6, seed=2, seconds=0.2)
+    assert gtp.budget(1) == 0.2 < LEVELS[6].seconds / 10
+    low = GtpSession("duo", level=3, seed=2, seconds=0.2)
+    ok(low, "play b e9,d10,e10,f10,e11")
+    assert low.budget(2) == 0.2
+    move = ok(low, "genmove w")
+    assert move != "pass" and fails(low, f"play w {move}")
+
+
+def test_the_seconds_option_takes_a_positive_number():
+    import argparse
+
+    import gtp
+
+    parser = argparse.ArgumentParser()
+    gtp.configure(parser)
+    assert parser.parse_args(["--seconds", "1.5"]).seconds == 1.5
+    assert parser.parse_args([]).seconds is None
+    for bad in ("0", "-1", "x"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--seconds", bad])

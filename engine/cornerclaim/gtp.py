@@ -11,6 +11,13 @@ that reads stdin and writes stdout is the `gtp` package (`cornerclaim gtp`). Whi
 `quick` callable says so (the adapter's warm-up is still compiling the search), `genmove`
 answers with `ai.quick_move`, which compiles nothing.
 
+Time: GTP's `time_settings` and `time_left` (Canadian byo-yomi, as GTP version 2 defines
+them) and the adapter's `--seconds` (`seconds`: the most a move may think) give each
+`genmove` a budget in seconds (`move_budget`), which the search takes in place of its
+level's own; with none of them the level's budget stands. The session reads no clock: the
+adapter hands in a `clock` callable, with which the session takes its own moves' time off
+its clock between the controller's `time_left` commands.
+
 Plays are accepted in any order, as Pentobi accepts them (controllers set up positions that
 way). The session keeps its own list of placements on a `Position` and asks the engine's own
 placement check (`RULES.check_placement`) as if it were that colour's turn — no rule lives here.
@@ -21,6 +28,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,6 +49,109 @@ class GtpFailure(Exception):
 
 def _no_files(*_args) -> None:
     raise GtpFailure("this session has no file access")
+
+
+# -- time ------------------------------------------------------------------------------------
+
+#: A move spends at most this share of its even share of the time left (the rest is the
+#: margin for the protocol's round trip and a slow machine).
+SAFETY = 0.9
+#: The least a move is given, however short the clock (the search always runs one batch).
+MIN_BUDGET = 0.02
+
+
+@dataclass(frozen=True)
+class TimeSettings:
+    """GTP's `time_settings`: main time, then byo-yomi periods of `byo_time` seconds for
+    `byo_stones` moves (Canadian). `byo_time` 0 is absolute time (no byo-yomi);
+    `byo_time` > 0 with `byo_stones` 0 is no time limit."""
+
+    main: float
+    byo_time: float
+    byo_stones: int
+
+    @property
+    def unlimited(self) -> bool:
+        return self.byo_time > 0 and self.byo_stones == 0
+
+    def period_share(self) -> float:
+        """Seconds a move of a byo-yomi period may take on average (0: no byo-yomi)."""
+        return self.byo_time / self.byo_stones if self.byo_time > 0 and self.byo_stones else 0.0
+
+    def start(self) -> Clock:
+        """A colour's clock before its first move."""
+        if self.main > 0 or not self.period_share():
+            return Clock(self.main, 0)
+        return Clock(self.byo_time, self.byo_stones)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One colour's clock as GTP's `time_left` states it: seconds left in the main time
+    (`stones` 0) or in the current byo-yomi period, and the moves still to play in it."""
+
+    left: float
+    stones: int = 0
+
+
+def move_budget(pieces_left: int, *, cap: float | None = None,
+                settings: TimeSettings | None = None, clock: Clock | None = None
+                ) -> float | None:
+    """The seconds the next move may think; None: the level's own budget.
+
+    In byo-yomi: the period's time left over its stones left. In main time: the time left
+    over the pieces the colour still has (the most moves it can still make), or a byo-yomi
+    period's share when that is more (the period follows the main time). Either times
+    `SAFETY`, at least `MIN_BUDGET`. `cap` (`--seconds`) is the most a move may think: with
+    no clock it is the budget. No clock, or no time limit, and no cap: None."""
+    budget = None
+    if clock is not None and not (settings is not None and settings.unlimited):
+        if clock.stones > 0:
+            share = clock.left / clock.stones
+        else:
+            share = clock.left / max(1, pieces_left)
+            if settings is not None:
+                share = max(share, settings.period_share())
+        budget = max(MIN_BUDGET, SAFETY * share)
+    if cap is not None:
+        budget = cap if budget is None else min(budget, cap)
+    return budget
+
+
+def spend(clock: Clock, seconds: float, settings: TimeSettings | None) -> Clock:
+    """`clock` after a move that took `seconds`: main time runs down, and once it is out
+    the overrun opens a byo-yomi period with this move as its first stone; a period's last
+    stone starts a fresh period."""
+    period = settings is not None and settings.period_share() > 0
+    left, stones = clock.left - seconds, clock.stones
+    if stones == 0:
+        if left >= 0 or not period:
+            return Clock(max(0.0, left), 0)
+        assert settings is not None
+        left, stones = settings.byo_time + left, settings.byo_stones
+    stones -= 1
+    if stones <= 0:
+        if period:
+            assert settings is not None
+            return Clock(settings.byo_time, settings.byo_stones)
+        stones = 1
+    return Clock(max(0.0, left), stones)
+
+
+def _seconds(word: str, what: str) -> float:
+    try:
+        value = float(word)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise GtpFailure(f"invalid {what} '{word}' (seconds, 0 or more)")
+    return value
+
+
+def _stones(word: str, what: str) -> int:
+    if not word.isdigit():
+        raise GtpFailure(f"invalid {what} '{word}' (a whole number, 0 or more)")
+    return int(word)
 
 
 # -- the session -----------------------------------------------------------------------------
@@ -76,9 +187,14 @@ class GtpSession:
         write_file: Callable[[str, str], None] | None = None,
         today: Callable[[], str] | None = None,
         quick: Callable[[], bool] | None = None,
+        seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.level = level
         self._quick = quick
+        self.seconds = seconds  # the most a move may think (`--seconds`)
+        self._clock = clock
+        self.time_settings: TimeSettings | None = None
         self.quit = False
         self._seeds = random.Random(seed) if seed is not None else None
         self._read_file = read_file or _no_files
@@ -97,6 +213,19 @@ class GtpSession:
         self.variant = VARIANTS[variant]
         self.moves: list[tuple[int, int]] = []  # (seat, move id), in the order played
         self.position = Position(self.variant)
+        self.clocks: dict[int, Clock] = {}  # seat -> its clock, once told or run down
+
+    def clock_of(self, seat: int) -> Clock | None:
+        """`seat`'s clock: as `time_left` last stated it (less the moves since), else the
+        time settings' start; None without either."""
+        if seat in self.clocks:
+            return self.clocks[seat]
+        return self.time_settings.start() if self.time_settings else None
+
+    def budget(self, seat: int) -> float | None:
+        """The seconds `seat`'s next `genmove` may think (`move_budget`); None: the level's."""
+        return move_budget(len(self.position.pieces_left(seat - 1)), cap=self.seconds,
+                           settings=self.time_settings, clock=self.clock_of(seat))
 
     def handle(self, line: str) -> str:
         """The response to one command line ("" for an empty or comment line)."""
@@ -168,8 +297,19 @@ class GtpSession:
         if args:
             raise GtpFailure("no arguments expected")
 
-    def _computer_move(self, seat: int) -> int | None:
-        """The computer player's move for `seat` at the session's level, checked legal."""
+    def _computer_move(self, seat: int, *, timed: bool = False) -> int | None:
+        """The computer player's move for `seat` at the session's level, checked legal.
+        `timed`: the time it took comes off `seat`'s clock (`genmove`)."""
+        clock = self.clock_of(seat)
+        started = self._clock() if timed and clock is not None and self._clock else None
+        try:
+            return self._search(seat)
+        finally:
+            if started is not None:
+                assert self._clock is not None and clock is not None
+                self.clocks[seat] = spend(clock, self._clock() - started, self.time_settings)
+
+    def _search(self, seat: int) -> int | None:
         from ..errors import EngineError
         from .ai import LEVELS, choose_move, quick_move
         from .rules import RULES
@@ -182,7 +322,7 @@ class GtpSession:
         if self._quick is not None and self._quick():
             move = quick_move(state, seat, level=level, seed=seed)
         else:
-            move = choose_move(state, seat, level=level, seed=seed)
+            move = choose_move(state, seat, level=level, seed=seed, seconds=self.budget(seat))
         if move is not None:
             try:
                 RULES.check_placement(state, seat, state.move_str(move))
@@ -245,7 +385,7 @@ class GtpSession:
 
     def cmd_genmove(self, args: list[str]) -> str:
         seat = self._seat(args)
-        move = self._computer_move(seat)
+        move = self._computer_move(seat, timed=True)
         if move is None:
             return "pass"
         self._place(seat, move)
@@ -257,6 +397,26 @@ class GtpSession:
         if move is None:
             raise GtpFailure("player failed to generate a move")
         return self.position.bc.move_to_str(move)
+
+    def cmd_time_settings(self, args: list[str]) -> str:
+        """`time_settings main_time byo_yomi_time byo_yomi_stones`: every colour's clock
+        starts again from these."""
+        if len(args) != 3:
+            raise GtpFailure("time_settings takes main_time byo_yomi_time byo_yomi_stones")
+        settings = TimeSettings(_seconds(args[0], "main time"),
+                                _seconds(args[1], "byo-yomi time"),
+                                _stones(args[2], "byo-yomi stones"))
+        self.time_settings = settings
+        self.clocks = {}
+        return ""
+
+    def cmd_time_left(self, args: list[str]) -> str:
+        """`time_left color time stones`: that colour's clock now (`stones` 0: main time)."""
+        if len(args) != 3:
+            raise GtpFailure("time_left takes color time stones")
+        seat = self._seat(args[:1])
+        self.clocks[seat] = Clock(_seconds(args[1], "time"), _stones(args[2], "stones"))
+        return ""
 
     def cmd_undo(self, args: list[str]) -> str:
         """Take back the last placement, whichever colour made it."""

@@ -86,13 +86,17 @@ REUSE_SLOTS = 4
 _reuse: dict[tuple, tuple] = {}
 
 
-def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None) -> int | None:
+def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
+                seconds: float | None = None) -> int | None:
     """The move (id) the computer plays for `seat` at `level`; None when it has no move.
 
     Cost: one-ply levels take a few ms; search levels about their playouts × 0.3–1 ms,
-    capped at their `seconds`; level 6 its 3 seconds. Seats that left the game never move
-    in the search and count as last."""
-    return search_move(state, seat, level=level, seed=seed)
+    capped at their `seconds`; level 6 its 3 seconds. `seconds` (a clock's budget for this
+    move, e.g. GTP's time controls) replaces the level's: level 6 thinks that long, levels
+    3–5 stop at their simulations or at it, whichever comes first; levels 1–2 and book
+    moves take no time to speak of anyway. Seats that left the game never move in the
+    search and count as last."""
+    return search_move(state, seat, level=level, seed=seed, seconds=seconds)
 
 
 def search_move(state, seat: int, *, level: int, seed: int | None = None,
