@@ -20,7 +20,8 @@ def ladder_names(client) -> set[str]:
 
 
 def test_a_practice_game_against_the_computer_is_off_the_ladder(make_app):
-    client = make_app(WRITE_RATE=None).test_client()
+    # (no review of the finished games by the computer: nothing here reads one)
+    client = make_app(WRITE_RATE=None, ANALYSIS_AUTO=False).test_client()
     g = new_corners(client, seats=[ME[0], {"kind": "computer", "level": 1}],
                     options={"practice": True, "reserve_s": 300})
     gid, token = g["id"], g["tokens"]["1"]
