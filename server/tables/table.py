@@ -79,6 +79,7 @@ class Summary(NamedTuple):
     is_over: bool
     left: frozenset[int]
     closed: bool = False
+    practice: bool = False
 
 
 @dataclass
@@ -166,7 +167,8 @@ class Table:
             return False
         rules, state = self._game.rules, self._game.state
         self._summary = Summary(self._game.seq, rules.is_over(state),
-                                frozenset(rules.left(state)), self._game.closed is not None)
+                                frozenset(rules.left(state)), self._game.closed is not None,
+                                rules.practice(state))
         self._game = None
         self.forget()
         return True
@@ -174,6 +176,13 @@ class Table:
     @property
     def seq(self) -> int:
         return self._summary.seq if self._game is None else self._game.seq
+
+    @property
+    def practice(self) -> bool:
+        """Whether the game is played for practice (`Rules.practice`), parked or not."""
+        if self._game is None:
+            return self._summary.practice
+        return self._game.rules.practice(self._game.state)
 
     @property
     def variant(self) -> str:

@@ -184,7 +184,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "game": table.record.game,
         "variant": table.variant,
         "options": table.options,
-        "practice": seq_facts(table)["practice"],
+        "practice": table.practice,
         "status": table.status,
         "seq": table.seq,
         "created_at": table.record.created_at,
