@@ -1,9 +1,9 @@
 """Play Corners' computer levels against each other, against a greedy one-ply player or against
 the alpha-beta yardstick, and print a table.
 
-A player is a level number (`4`), a level with overrides for experiments
-(`4/depth=5/width=12/nodes=0`: the fields of `engine.corners.ai.Level`; `4/seconds=1.0` gives
-a time-bound level that budget of its thread's CPU time a move), `greedy`
+A player is a level number (`4`), a level with overrides for experiments (the fields of
+`engine.corners.ai.Level`: `4/seconds=0.5` gives level 4 that budget of its thread's CPU time
+a move, `4/depth=5` searches five plies whatever the time, `4/width=0/lmr=0` every move), `greedy`
 (`engine.corners.ai.greedy_move`: the move that brings a piece nearest the far corner), or
 `yardstick` (`scripts/corners_yardstick.py`, an independent alpha-beta search; 1 s of CPU time
 a move, `yardstick/seconds=0.5` for another budget).
@@ -13,7 +13,7 @@ for both players. A win counts 1, a draw ½. Games run in `--jobs` processes.
 
   python scripts/match_corners.py --pairs 2:1 3:2 4:3 4:greedy --games 40
   python scripts/match_corners.py --pairs 4/depth=5:3 --games 10 --variant diagonal-3x3
-  python scripts/match_corners.py --pairs 4/seconds=1.0:yardstick/seconds=1.0 --games 20
+  python scripts/match_corners.py --pairs 4:yardstick/seconds=1.0 --games 20
 
 Prints one line per game with `--verbose`, then a table: pairing, games, the first player's
 wins, draws and losses, its score (%), a Wilson 95 % interval, the end reasons, the mean
