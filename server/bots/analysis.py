@@ -33,6 +33,7 @@ from engine.capabilities import Analysis, capability
 from server.bots.pool import BotPool, analyse_in_worker
 from server.errors import ApiError
 from server.store import AnalysisRecord
+from server.tables.coordination import NoLock
 from server.tables.events import Appended, TableNews
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,11 @@ class Analyses:
         except Exception:
             log.exception("could not read the unfinished analyses")
             return
+        # one process: the unfinished ones are this host's; a club's: the ones left standing
+        alone = isinstance(self.service.once, NoLock)
         for record in unfinished:
+            if not alone and not self._stale(record):
+                continue
             try:
                 self._take_up(record)
             except Exception:
@@ -102,8 +107,9 @@ class Analyses:
     # -- asking ----------------------------------------------------------------------------
     def request(self, game_id: str) -> dict[str, Any]:
         """Start the game's analysis (or give the one there is); 409 while it is played."""
-        table = self.service.table(game_id)
-        if not table.finished:
+        with self.service.locked(game_id, reading=True) as table:  # as the store has it
+            finished = table.finished
+        if not finished:
             raise ApiError("game_in_play", "a game is analysed once it has ended: this one "
                            "is still being played", status=409)
         if capability(table.rules, Analysis) is None:
@@ -127,6 +133,8 @@ class Analyses:
         if record is None:
             raise ApiError("no_analysis", "this game has not been analysed: POST to start",
                            status=404, game_id=table.id)
+        if job is None and record.status != "failed" and self._stale(record):
+            record = self._take_up(record)  # its process stopped: this one goes on with it
         return self.body(record)
 
     def body(self, record: AnalysisRecord) -> dict[str, Any]:
