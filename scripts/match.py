@@ -20,6 +20,12 @@ Games run in parallel (`--jobs N`; the default `auto` is 2 when the load average
   python scripts/match.py --a '.venv/bin/python -m server.cli gtp --game duo --level 6' \
       --b '/path/pentobi-gtp -g duo -l 5 --book book_duo.blksgf --quiet' --games 40
 
+`--equal-time` gives A, each move, the mean seconds per move B has taken so far in the
+match (what this worker process has seen of it; `--start-seconds` before B's first move):
+an in-process `level:N` gets it as its budget (`ai.choose_move`'s `seconds`, what
+`cornerclaim gtp --seconds` and GTP's time controls set), a GTP engine A as a byo-yomi of
+that many seconds a move (`time_settings 0 T 1`), so both sides think about as long.
+
 `--plies N` plays only each game's first N plies and saves them (no result): starting
 positions for `lab/diagnose.py finish`, which needs only a record's opening (to finish
 from ply P, save P + seats plies, so A's first placement from P on is among them).
@@ -81,7 +87,9 @@ class GtpEngine:
             raise RuntimeError(f"engine refused {command!r}: {text}")
         return text[1:].strip()
 
-    def genmove(self, game, seat: int) -> str:
+    def genmove(self, game, seat: int, seconds: float | None = None) -> str:
+        if seconds is not None:  # a byo-yomi period of `seconds` for each move
+            self.send(f"time_settings 0 {seconds:.3f} 1")
         return self.send(f"genmove {COLOUR_WORDS[game.state.nu_seats][seat - 1]}")
 
     def set_position(self, game, moves) -> None:
@@ -112,12 +120,13 @@ class LevelEngine:
         self.seed = seed
         self.options = options or {}
 
-    def genmove(self, game, seat: int) -> str:
+    def genmove(self, game, seat: int, seconds: float | None = None) -> str:
         from engine.cornerclaim.ai import search_move
 
         state = game.state
+        options = self.options if seconds is None else {**self.options, "seconds": seconds}
         move = search_move(state, seat, level=self.level, seed=self.seed + state.seq,
-                           **self.options)
+                           **options)
         return "pass" if move is None else state.move_str(move)
 
     def played(self, game, seat: int, cells: str) -> None:
@@ -134,7 +143,7 @@ class QuickEngine(LevelEngine):
     """`quick:N`: what level N answers while a process's warm-up still compiles the search
     (`ai.quick_move`; for levels 3–5 the pure-Python quick player)."""
 
-    def genmove(self, game, seat: int) -> str:
+    def genmove(self, game, seat: int, seconds: float | None = None) -> str:
         from engine.cornerclaim.ai import quick_move
 
         state = game.state
@@ -170,10 +179,15 @@ def seat_of_a(index: int, seats: int) -> int:
     return index % seats + 1
 
 
+#: B's seconds and moves so far in this worker process (`--equal-time`).
+B_SPENT = [0.0, 0]
+
+
 def play_game(job: tuple) -> dict:
     """Play game `index` (its first `plies` plies, when not 0); returns scores, A's seat,
-    seconds per move, the plies played and the .blksgf path."""
-    index, a_spec, b_spec, variant, out_dir, seed, plies = job
+    seconds per move, the plies played and the .blksgf path. `equal`: None, or the seconds
+    A thinks before B has moved (then A gets B's mean seconds per move so far)."""
+    index, a_spec, b_spec, variant, out_dir, seed, plies, equal = job
     game = new_game(variant)
     n = game.state.nu_seats
     a_seat = seat_of_a(index, n)
@@ -187,10 +201,16 @@ def play_game(job: tuple) -> dict:
         while not game.state.is_over and (not plies or played < plies):
             seat = game.state.to_move
             eng = engines[seat]
-            t = time.perf_counter()
-            cells = eng.genmove(game, seat)
             who = "a" if eng is a else "b"
+            seconds = None
+            if equal is not None and who == "a":
+                seconds = B_SPENT[0] / B_SPENT[1] if B_SPENT[1] else equal
+            t = time.perf_counter()
+            cells = eng.genmove(game, seat, seconds)
             took = time.perf_counter() - t
+            if who == "b":
+                B_SPENT[0] += took
+                B_SPENT[1] += 1
             spent[who][0] += took
             spent[who][1] += 1
             spent[who][2] = max(spent[who][2], took)
@@ -260,11 +280,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", default="auto", help="games at a time (auto: by load average)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/cornerclaim-match")
+    ap.add_argument("--equal-time", action="store_true",
+                    help="A thinks each move as long as B's mean seconds per move so far")
+    ap.add_argument("--start-seconds", type=float, default=1.0,
+                    help="with --equal-time: A's seconds a move before B has moved")
     ap.add_argument("--plies", type=int, default=0,
                     help="play only each game's first N plies (openings for lab/diagnose.py)")
     args = ap.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    jobs = [(i, args.a, args.b, args.game, args.out, args.seed, args.plies)
+    equal = args.start_seconds if args.equal_time else None
+    jobs = [(i, args.a, args.b, args.game, args.out, args.seed, args.plies, equal)
             for i in range(args.games)]
     results = []
     load = os.getloadavg()[0]

@@ -10,7 +10,7 @@ from tests.test_load import script
 
 def test_a_game_is_played_to_its_end_and_saved_with_a_in_its_seat(tmp_path):
     match = script("match")
-    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0))
+    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0, None))
     assert r["a_seat"] == 2 and r["forfeit"] is None
     record = read_sgf((tmp_path / "game001.blksgf").read_bytes())
     game = new_game("classic")
@@ -32,6 +32,30 @@ def test_plies_saves_only_the_opening(tmp_path):
         assert len([c for _, c in record.moves if c]) == 16
 
 
+def test_equal_time_gives_a_the_mean_seconds_b_took(tmp_path, monkeypatch):
+    """`--equal-time`: A's budget is B's mean seconds a move so far (the start value first),
+    handed to our in-process level as `seconds` (a GTP engine's byo-yomi: the next test)."""
+    match = script("match")
+    given = []
+    real = match.LevelEngine.genmove
+
+    def record(self, game, seat, seconds=None):
+        if self.level == 2:
+            given.append(seconds)
+        return real(self, game, seat, seconds)
+
+    monkeypatch.setattr(match.LevelEngine, "genmove", record)
+    monkeypatch.setattr(match, "B_SPENT", [0.0, 0])
+    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25))
+    assert given == [0.25]  # B has not moved yet: the start value
+    given.clear()
+    monkeypatch.setattr(match, "B_SPENT", [3.0, 2])  # B took 1.5 s a move so far
+    r = match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 4, 0.25))
+    assert r["plies"] == 4 and match.B_SPENT[1] == 4
+    # then (3.0 + B's first move here) / 3
+    assert given[0] == 1.5 and given[1] >= 1.0 and len(given) == 2
+
+
 def test_a_gtp_command_takes_the_engines_seed_where_it_says_seed():
     match = script("match")
     spec = f"{sys.executable} -m server.cli gtp --game classic --level 1 --seed {{seed}}"
@@ -41,11 +65,12 @@ def test_a_gtp_command_takes_the_engines_seed_where_it_says_seed():
         engine = match.make_engine(spec, "classic", seed)
         try:
             assert engine.proc.args[-1] == str(seed)
-            moves.append(engine.genmove(game, 1))
+            # the last with `--equal-time`'s budget, sent as GTP's time_settings
+            moves.append(engine.genmove(game, 1, 0.5 if seed == 42 else None))
         finally:
             engine.close()
     # level 1 samples its move: the same seed repeats it (and the seed reached the engine)
-    assert moves[0] == moves[1]
+    assert moves[0] == moves[1] and moves[2] != "pass"
 
 
 def test_every_level_option_names_a_search_move_keyword():
