@@ -172,7 +172,8 @@ def test_corners_clocks_are_one_tap_beside_the_free_fields(host, phone):
     page.get_by_test_id("create").tap()
     expect(page).to_have_url(re.compile(r"#/game/"))
     game_id = page.url.split("#/game/")[1].split("/")[0]
-    assert host.state(game_id)["options"] == {"reserve_s": 600, "increment_s": 5}
+    assert host.state(game_id)["options"] == {"reserve_s": 600, "increment_s": 5,
+                                              "practice": False, "setup": ""}
 
 
 def test_the_first_load_asks_for_the_games_once_and_loads_no_board(host, phone):

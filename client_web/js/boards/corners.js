@@ -14,7 +14,7 @@ import { h, title } from "/js/dom.js";
 import { createClocks, clockText } from "/js/boards/corners/clocks.js";
 import { createConfirm } from "/js/boards/corners/confirm.js";
 import { boardKeys } from "/js/boards/corners/keys.js";
-import { setupText } from "/js/boards/corners/editor.js";
+import { infoBits, seatDetailOf } from "/js/boards/corners/info.js";
 import { createMoveList } from "/js/boards/corners/movelist.js";
 import { createPaths } from "/js/boards/corners/paths.js";
 import { watchPointer } from "/js/boards/corners/pointer.js";
@@ -22,20 +22,7 @@ import { installStyle } from "/js/boards/corners/style.js";
 import { createZoom } from "/js/boards/corners/zoom.js";
 
 export { clockText };
-export { editSetup } from "/js/boards/corners/editor.js";
-
-/** "Set up from here" in the replay viewer: a frame's position as the setup option's text
- *  (white's squares, black's, the side to move, its move number); null in a solo race. */
-export function setupOf(frame) {
-  const b = frame.board;
-  if (!b?.rows || b.solo) return null;
-  const n = b.rows.length;
-  const pieces = new Map();
-  b.rows.forEach((row, i) => row.forEach((v, col) => {
-    if (v) pieces.set(`${COLUMNS[col]}${n - i}`, Number(v));
-  }));
-  return { setup: setupText(pieces, Number(b.to_move) === 2 ? 2 : 1, b.move_number || 1) };
-}
+export { editSetup, setupOf } from "/js/boards/corners/editor.js";
 
 /** The seat colours as the shell shows them: chip fill, text on it, the chip's sign. */
 export const palette = {
@@ -224,23 +211,7 @@ export function createBoard(ctx) {
   }
 
   function paintInfo() {
-    const b = g.state.board;
-    const bits = b.solo
-      ? [ // the solo race: my moves so far and the fewest known for this variant
-        h("span", { "data-testid": "solo-moves" }, "Moves ", h("b", {}, String(b.solo.moves))),
-        h("span", { "data-testid": "solo-best", title: b.solo.best ? `found by ${b.solo.best[1]}` : "" },
-          "Best known ", h("b", {}, b.solo.best ? String(b.solo.best[0]) : "—")),
-      ]
-      : [
-        h("span", { "data-testid": "move-number" }, "Move ", h("b", {}, String(b.move_number ?? 1))),
-        h("span", { "data-testid": "home-deadline" }, "Leave home by ", h("b", {}, String(b.home_deadline ?? "—"))),
-        h("span", { "data-testid": "move-limit" }, "Limit ", h("b", {}, String(b.move_limit ?? "—"))),
-      ];
-    if (b.practice) bits.unshift(h("span.tag", { "data-testid": "practice-badge" }, b.solo ? "Solo race" : "Practice"));
-    if (b.after_deadline) bits.push(h("span.warn", { "data-testid": "after-deadline" }, "Past the deadline: a piece back home loses"));
-    if (b.pending_reply) bits.push(h("span.warn", { "data-testid": "pending-reply" }, `${nameOfSeat(2)} has the last move`));
-    if (b.draw_offer) bits.push(h("span.warn", { "data-testid": "draw-offer" }, `${nameOfSeat(Number(b.draw_offer))} offers a draw`));
-    info.replaceChildren(...bits, zoom.el);
+    info.replaceChildren(...infoBits(g.state.board, nameOfSeat), zoom.el);
   }
 
   function paintHint(shown) {
@@ -422,14 +393,7 @@ export function createBoard(ctx) {
     paint, say });
 
   // ---- the rest of the interface ------------------------------------------------------
-  /** Under a seat's card: its pieces in the target and still at home. */
-  function seatDetail(seat) {
-    const v = seat.view || {};
-    const homes = g.state?.board.homes || {};
-    const of = (homes[String(seat.seat)] || []).length || "?";
-    return h("div.cn-detail", { "data-testid": `corners-detail-${seat.seat}` },
-      `In the target ${v.pieces_in_target ?? 0}/${of} · at home ${v.pieces_home ?? 0}`);
-  }
+  const seatDetail = (seat) => seatDetailOf(seat, g.state?.board);
 
   /** A replay's move line in the table's notation: "12. c3-e3-e5", "12... f6-e6". */
   const describeMove = (frame) => frame.details?.notation || frame.move;

@@ -172,3 +172,16 @@ export function editSetup(ctx) {
     },
   };
 }
+
+/** "Set up from here" in the replay viewer: a frame's position as the setup option's text
+ *  (white's squares, black's, the side to move, its move number); null in a solo race. */
+export function setupOf(frame) {
+  const b = frame.board;
+  if (!b?.rows || b.solo) return null;
+  const n = b.rows.length;
+  const pieces = new Map();
+  b.rows.forEach((row, i) => row.forEach((v, col) => {
+    if (v) pieces.set(`${COLUMNS[col]}${n - i}`, Number(v));
+  }));
+  return { setup: setupText(pieces, Number(b.to_move) === 2 ? 2 : 1, b.move_number || 1) };
+}
