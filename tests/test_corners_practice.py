@@ -98,6 +98,7 @@ def test_setup_state_is_the_one_entry_and_checks_a_playable_position():
     ("a1 b1", "format", "a setup lists the pieces"),
     ("W:a1,b1,c1,a2,b2,c2,a3,b3,c3 B:f6,g6,h6,f7,g7,h7,f8,g8,h8 x", "side", "w or b"),
     ("W:a1,b1,c1,a2,b2,c2,a3,b3,c3 B:f6,g6,h6,f7,g7,h7,f8,g8,h8 w 81", "number", "past the"),
+    ("W:a1,b1,c1,a2,b2,c2,a3,b3,c3 B:f6,g6,h6,f7,g7,h7,f8,g8,h8 w ²", "number", "whole number"),
     ("W:f6,g6,h6,f7,g7,h7,f8,g8,h8 B:a1,b1,c1,a2,b2,c2,a3,b3,d4", "decided",
      "White has filled its target already"),
 ])

@@ -82,7 +82,7 @@ def parse_setup(variant: Variant, text: str) -> tuple[tuple[int, ...], int, int]
             raise _bad(f"the side to move is w or b, not {rest[0]!r}", "side")
         to_move = 1 if side.startswith("w") else 2
     if len(rest) == 2:
-        if not rest[1].isdigit() or not 1 <= int(rest[1]) <= 999:
+        if not (rest[1].isascii() and rest[1].isdigit()) or not 1 <= int(rest[1]) <= 999:
             raise _bad(f"the move number is a whole number from 1, not {rest[1]!r}", "number")
         number = int(rest[1])
     for seat in (1, 2):
