@@ -202,25 +202,26 @@ def _scorer(variant: Variant, target: frozenset[int]):
 def beam(variant: Variant, origin: frozenset[int] | None = None, width: int = 100,
          max_depth: int = 400) -> list[tuple[int, int]] | None:
     """A line to the goal by beam search: each move, every position reached from the kept
-    ones (not met on the move before or this one), the `width` nearest the goal kept (ties
-    by the order found). None if the beam dies or runs past `max_depth` moves. It keeps only
-    two layers of positions and, per kept position, its line as a linked list."""
+    ones that the search has not met before, the `width` nearest the goal kept (ties by the
+    order found). None if the beam dies or runs past `max_depth` moves. It keeps the current
+    layer with each position's line as a linked list, and the hash of every position met
+    (never met again: the beam cannot go round in circles, and moves on)."""
     origin = start(variant) if origin is None else origin
     target = goal(variant)
     if origin == target:
         return []
     score = _scorer(variant, target)
     layer: list[tuple[frozenset[int], tuple | None]] = [(origin, None)]
-    before: set[frozenset[int]] = {origin}
+    met: set[int] = {hash(origin)}
     for _ in range(max_depth):
-        seen: set[frozenset[int]] = set()
         candidates = []
         for pos, line in layer:
             for mv in moves(variant, pos):
                 nxt = after(pos, mv)
-                if nxt in seen or nxt in before:
+                key = hash(nxt)
+                if key in met:
                     continue
-                seen.add(nxt)
+                met.add(key)
                 if nxt == target:
                     return _unlink((mv, line))
                 candidates.append((score(nxt), len(candidates), nxt, (mv, line)))
@@ -228,7 +229,6 @@ def beam(variant: Variant, origin: frozenset[int] | None = None, width: int = 10
             return None
         candidates.sort(key=lambda c: (c[0], c[1]))
         layer = [(c[2], c[3]) for c in candidates[:width]]
-        before = {pos for pos, _ in layer}
     return None
 
 
@@ -241,7 +241,7 @@ def _unlink(node) -> list[tuple[int, int]]:
     return out
 
 
-def best_move(variant: Variant, pieces: frozenset[int], width: int = 30
+def best_move(variant: Variant, pieces: frozenset[int], width: int = 50
               ) -> tuple[int, int] | None:
     """A good next move for the race from `pieces` (the first of a beam search's line)."""
     line = beam(variant, frozenset(pieces), width=width)
