@@ -56,13 +56,17 @@ def test_a_practice_game_against_the_computer_is_off_the_ladder(make_app):
     assert ladder_names(client) == {"Pia"}
 
 
-def test_the_solo_race_over_rest_counts_the_moves_to_the_end(client):
+def test_the_solo_race_over_rest_gives_a_hint_and_counts_the_moves_to_the_end(client):
     g = new_corners(client, "diagonal-3x3", seats=ME)
     gid, token = g["id"], g["tokens"]["1"]
     s = state(client, gid)
     assert s["status"] == "running" and len(s["seats"]) == 1 and s["practice"]
     assert s["board"]["solo"]["moves"] == 0
     assert sum(row.count(2) for row in s["board"]["rows"]) == 0
+    hint = client.get(f"/api/games/{gid}/hint?seat=1", headers=bearer(token))
+    assert hint.status_code == 200, hint.json
+    assert hint.json["move"] in {m["move"] for m in client.get(
+        f"/api/games/{gid}/legal?seat=1").json["moves"]}
     variant = VARIANTS["diagonal-3x3"]
     line = beam(variant, width=20)
     for f, t in line:
