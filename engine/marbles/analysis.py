@@ -24,7 +24,7 @@ THRESHOLDS = Thresholds("points", inaccuracy=2, mistake=5, blunder=10, best=0)
 NODES = 60_000
 #: The solver is asked from this many takeable marbles left (by seats), within this many
 #: positions (scripts/bench_marbles_solver.py: the reach, docs/marbles.md).
-SOLVE_FROM = {2: 25, 4: 19}
+SOLVE_FROM = {2: 25, 4: 18}
 SOLVE_NODES = 250_000
 
 
