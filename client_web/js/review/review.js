@@ -83,11 +83,12 @@ export function createReview(ctx) {
   };
 
   // ---- the host ------------------------------------------------------------------------
+  let asked = false; // the host asked once where the review stands (the game over)
   async function setData(fresh) {
-    const first = !data;
     data = fresh;
-    el.hidden = !data.over || data.source === "import";
-    if (!first || el.hidden) return paint();
+    el.hidden = !data.over;
+    if (asked || el.hidden) return paint();
+    asked = true;
     try {
       apply(await api("GET", `/games/${encodeURIComponent(ctx.gameId)}/analysis`));
     } catch (err) {
@@ -110,8 +111,9 @@ export function createReview(ctx) {
   function apply(fresh) {
     if (!fresh || (fresh.game_id && fresh.game_id !== ctx.gameId)) return;
     // a push can overtake a slower answer: never go back to fewer moves reviewed
+    const going = (b) => b.status === "queued" || b.status === "running";
     if (body && body.status === "done" && fresh.status !== "done") return;
-    if (body && fresh.status !== "done" && (fresh.plies || []).length < plies().length) return;
+    if (body && going(body) && going(fresh) && (fresh.plies || []).length < plies().length) return;
     body = fresh;
     if (body.status === "queued" || body.status === "running") follow();
     else unfollow();
