@@ -42,6 +42,7 @@ def main() -> None:
                         help="IDA*'s budget of positions expanded (0: skip it)")
     parser.add_argument("--lines", action="store_true", help="print each best line")
     args = parser.parse_args()
+    print("Moves to fill the target (CPU seconds in brackets):\n")
     print("| variant | lower bound | IDA* | " + " | ".join(f"beam {w}" for w in args.widths)
           + " | best | how |")
     print("| --- " * (5 + len(args.widths)) + "|")
@@ -50,7 +51,9 @@ def main() -> None:
         bound = solo.lower_bound(variant, solo.start(variant), solo.goal(variant))
         cells = [name, str(bound)]
         best: tuple[int, str, list] | None = None
-        if args.ida_nodes:
+        if not args.ida_nodes:
+            cells.append("not run")
+        else:
             t = time.process_time()
             line = solo.ida_star(variant, max_nodes=args.ida_nodes)
             took = time.process_time() - t
