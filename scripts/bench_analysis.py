@@ -19,7 +19,8 @@ delay) with a person (a local seat, the first legal move each turn) against a Co
 computer at level 4 (`--level`). Each row is `--moves` computer replies: the seconds from the
 person's move being stored to the computer's move being stored. First with nothing else to
 do; then while the host analyses finished Corner Claim Duo games at their own analysis (the
-analysis lane: one worker at nice 19, a move sent only while no computer move waits); then,
+analysis lane: one worker at nice 19, a move sent only while no computer move waits, the
+worker stopped while one is computed); then,
 for comparison, with the same analysis sent to the computer seats' own worker with no
 waiting (what a naive analysis would do).
 """
@@ -90,6 +91,7 @@ class AlwaysIdle:
     """A bot runner that never has a computer move waiting (the naive analysis)."""
 
     on_idle: list = []
+    on_busy: list = []
 
     @staticmethod
     def idle() -> bool:
@@ -177,6 +179,7 @@ def delays(moves: int, level: int) -> list[str]:
             naive.request(gid)
         got = replies()
         row("an analysis in the bot worker, not waiting", got)
+        naive.stop()  # stops the host's bot pool too: the host stops next
     finally:
         shutdown_app(app)
     return rows

@@ -6,6 +6,7 @@ level 1 (`ANALYSIS_LEVEL`), the cheapest review of each game."""
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -13,10 +14,12 @@ import requests
 
 from engine.marbles import SAMPLE_SETUP
 from server.app import create_app, shutdown_app
+from server.bots.analysis import NICE
+from server.bots.pool import BotPool
 from server.host import host_of
 from server.store import AnalysisRecord
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
-from tests.server_fixtures import bearer, wait_for
+from tests.server_fixtures import bearer, proc_fields, wait_for
 from tests.test_realtime import Phone
 
 CONFIG = {"ANALYSIS_LEVEL": 1, "ANALYSIS_AUTO": False, "WRITE_RATE": None}
@@ -185,3 +188,17 @@ def test_any_process_of_a_club_serves_the_analysis(pg_url, redis_url, tmp_path):
     finally:
         shutdown_app(one)
         shutdown_app(two)
+
+
+def test_the_analysis_worker_runs_at_the_lowest_priority_and_stops_while_told():
+    pool = BotPool(1, warm=False, nice=NICE)
+    try:
+        pid = pool.call(os.getpid, timeout=60)
+        assert int(proc_fields(pid)[16]) == 19  # /proc/PID/stat's nice
+        pool.pause()
+        wait_for(lambda: proc_fields(pid)[0] == "T", "the worker stopped")
+        pool.resume()
+        wait_for(lambda: proc_fields(pid)[0] != "T", "the worker going on")
+        assert pool.call(os.getpid, timeout=60) == pid
+    finally:
+        pool.shutdown()

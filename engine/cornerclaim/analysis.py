@@ -1,8 +1,9 @@
 """Corner Claim's review of a finished game's moves (`engine.analysis`), in win chances.
 
 A position's value for the colour to move is the win estimate of the strongest level's
-search (`ai.flat.FlatSearch` with level 6's options, `SECONDS` of search; a lower `level`:
-that level's playouts): the mean reward of its best root move, each colour's share of the
+search (`ai.flat.FlatSearch` with level 6's options, `SIMULATIONS` simulations, so a busy
+machine or a paused worker changes its time, never its answer; a lower `level`: that level's
+playouts): the mean reward of its best root move, each colour's share of the
 others it beats (a win in the 2-colour Duo), clamped to 0..1. The best move is the search's.
 
 The value after the move played, from the mover's side: in a 2-colour game the next
@@ -24,8 +25,12 @@ from .ai.flat import FlatSearch
 #: A move's loss in win chance: up to 0.02 a best move, under 0.05 a good one, then an
 #: inaccuracy, from 0.10 a mistake and from 0.20 a blunder.
 THRESHOLDS = Thresholds("win", inaccuracy=0.05, mistake=0.10, blunder=0.20, best=0.02)
-#: Seconds of the strongest level's search per position reviewed (one core).
-SECONDS = 1.2
+#: Simulations of the strongest level's search per position reviewed: about 1.1 s of one
+#: core on Duo's empty board, 0.35 s in the middle game, less at the end (docs/performance.md).
+SIMULATIONS = 12_000
+#: Seconds of the wall clock a position's search stops at whatever it has done (a machine
+#: far slower than planned; the host pauses an analysis worker while a computer plays).
+SECONDS_CAP = 60.0
 #: The lowest level with a search (1 and 2 look one move ahead: a lower level reviews as it).
 SEARCH_LEVEL = 3
 KEEP = 4
@@ -79,7 +84,7 @@ def _searched(state, seat: int, level: int) -> tuple[int | None, float, dict[int
     search = FlatSearch(pos, color, seed=len(state.placements) + 1, recent=recent_placements(state),
                         dead=dead, **spec.search_options(pos, color))
     if spec.playouts >= 1_000_000:
-        search.run(spec.playouts, SECONDS)
+        search.run(SIMULATIONS, SECONDS_CAP)
     else:
         search.run(spec.playouts, spec.seconds)
     t = search.tree

@@ -5,12 +5,14 @@ for a game against the computer once it ends, if no computer move is waiting), k
 the store beside the game's log (`EventStore.put_analysis`: never in the log) and tells the
 listeners (the socket layer's `analysis` push) after every move reviewed.
 
-Low priority, two ways: the moves are reviewed one at a time (`analyse_in_worker`, a job of
-a second small bot pool whose worker runs at the lowest priority, `nice` 19), and the next
+Low priority, three ways: the moves are reviewed one at a time (`analyse_in_worker`, a job
+of a second small bot pool whose worker runs at the lowest priority, `nice` 19); the next
 one is only sent while the bot runner has no computer move waiting or being computed in
-this process. So a table's computer move never waits behind an analysis: its job goes to
-the bot pool at once, and its worker has the CPU before the analysis worker
-(`scripts/bench_analysis.py` measures it; docs/performance.md).
+this process; and while one is, the analysis worker is stopped where it is (SIGSTOP, then
+SIGCONT: `BotPool.pause`, `resume`; the reviews count positions or CPU time, never the
+wall clock, so a pause changes no answer). So a table's computer move never waits behind an
+analysis: its job goes to the bot pool at once, and its worker has the CPU to itself as
+far as the analysis goes (`scripts/bench_analysis.py` measures it; docs/performance.md).
 
 A done analysis is never computed again. An analysis under way is this process's; with
 several host processes another one takes it up (from the move it had reached) when it has
@@ -74,8 +76,10 @@ class Analyses:
         self._wake = threading.Event()
         self._stopped = False
         self._thread: threading.Thread | None = None
+        self._pause_lock = threading.Lock()
         service.listeners.append(self._on_news)
-        runner.on_idle.append(self._wake.set)
+        runner.on_idle.append(self._runner_changed)
+        runner.on_busy.append(self._runner_changed)
 
     # -- the host --------------------------------------------------------------------------
     def start(self) -> None:
@@ -103,6 +107,16 @@ class Analyses:
             self._stopped = True
         self._wake.set()
         self.pool.shutdown()
+
+    def _runner_changed(self) -> None:
+        """A computer move started (pause the analysis worker where it is) or the last one
+        ended (let it go on, and send the next move)."""
+        with self._pause_lock:  # the last caller sees the runner as it is now
+            if self.runner.idle():
+                self.pool.resume()
+                self._wake.set()
+            else:
+                self.pool.pause()
 
     # -- asking ----------------------------------------------------------------------------
     def request(self, game_id: str) -> dict[str, Any]:
@@ -235,6 +249,8 @@ class Analyses:
 
     def _reviewed(self, game_id: str, ply: dict | None, error: BaseException | None) -> None:
         with self._lock:
+            if self._stopped:  # the host stops: the analysis stays unfinished, taken up later
+                return
             record, _ = self._jobs[game_id]
         if error is not None:
             log.error("game %s: analysis failed at move %d: %r", game_id,

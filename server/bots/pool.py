@@ -31,6 +31,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import threading
 import zlib
 from collections.abc import Callable
@@ -192,6 +193,7 @@ class BotPool:
         self.workers = workers or default_workers()
         self.warm_up = warm
         self.nice = nice  # how much lower than the host's its workers' priority is
+        self._paused = False
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
@@ -279,6 +281,30 @@ class BotPool:
         self.submit(fn, *args, done=done)
         return future.result(timeout)
 
+    def pause(self) -> None:
+        """Stop this pool's workers where they are (SIGSTOP; nothing where there is no such
+        signal) until `resume`: the analysis lane's, while a computer move is computed."""
+        self._signal(getattr(signal, "SIGSTOP", None), True)
+
+    def resume(self) -> None:
+        self._signal(getattr(signal, "SIGCONT", None), False)
+
+    def _signal(self, sig, paused: bool) -> None:
+        with self._lock:
+            self._paused = paused
+            pids = self._pids()
+        if sig is None:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except OSError:  # the worker just ended: the pool replaces it
+                pass
+
+    def _pids(self) -> list[int]:
+        pool = self._pool
+        return [p.pid for p in (pool._processes or {}).values()] if pool else []
+
     def worker_pids(self) -> list[int]:
         """Pids of the live workers (for tests and diagnostics)."""
         with self._lock:
@@ -286,6 +312,8 @@ class BotPool:
         return [p.pid for p in (pool._processes or {}).values()] if pool else []
 
     def shutdown(self) -> None:
+        if self._paused:
+            self.resume()
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
@@ -315,8 +343,10 @@ class BotRunner:
         self._lock = threading.Lock()
         self._timers: set[threading.Timer] = set()
         self._stopped = False
-        #: Called (from any thread) when the last computer job of this process has ended.
+        #: Called (from any thread) when the last computer job of this process has ended,
+        #: and when one starts while there was none.
         self.on_idle: list[Callable[[], None]] = []
+        self.on_busy: list[Callable[[], None]] = []
         service.listeners.append(self._on_change)
 
     def start(self) -> None:
@@ -361,7 +391,11 @@ class BotRunner:
         with self._lock:
             if self._stopped or game_id in self._busy:
                 return
+            first = not self._busy
             self._busy.add(game_id)
+        if first:
+            for listener in self.on_busy:
+                listener()
         # the job is this process's from now (the delay included) or another's
         if not self.service.once.take(f"bot:{game_id}:{due[2]}", self.lock_ttl):
             self._release(game_id)
