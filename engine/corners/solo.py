@@ -26,10 +26,53 @@ from .moves import destinations
 from .variants import Variant
 
 #: variant -> (moves, how it was found); `scripts/solo_race.py` reproduces each figure.
-BEST_KNOWN: dict[str, tuple[int, str]] = {}
+BEST_KNOWN: dict[str, tuple[int, str]] = {
+    "classic-3x3": (24, "beam width 3000"),
+    "classic-3x4": (27, "beam width 1000"),
+    "diagonal-3x3": (15, "beam width 1000"),
+    "diagonal-3x4": (16, "beam width 3000"),
+    "triangle": (27, "beam width 3000"),
+    "4x4": (30, "beam width 3000"),
+    "halma-16x16": (76, "beam width 300"),
+}
 #: variant -> the best known line, its moves as from–to texts (the tests replay each one
 #: through the rules).
-BEST_LINES: dict[str, tuple[str, ...]] = {}
+BEST_LINES: dict[str, tuple[str, ...]] = {
+    "classic-3x3": tuple((
+        "c3-c4 c1-c5 c5-d5 a1-e5 e5-e6 b2-f6 f6-f7 a3-g7 b1-b2 b2-f8 a2-b2 f8-g8 b2-h8 b3-b4 "
+        "b4-f8 c2-c3 g7-h7 c3-g7 c4-d4 d4-f6 d5-d6 f6-g6 d6-h6 e6-f6 "
+    ).split()),
+    "classic-3x4": tuple((
+        "d3-d4 c2-e4 a2-e2 c1-e5 a1-e3 b3-f5 f5-f6 b1-f7 f7-g7 d1-h7 b2-b3 b3-f7 a3-b3 b3-f5 "
+        "e4-g8 e2-g6 f6-h8 e3-e4 d4-f8 c3-d3 d2-h6 d3-d4 f8-e8 d4-f8 e4-e6 e5-e7 f5-f6 "
+    ).split()),
+    "diagonal-3x3": tuple((
+        "c3-d4 a1-e5 e5-f6 a3-g7 c1-e5 a2-g6 b1-h7 b3-f7 b2-c3 c2-g8 f6-h6 d4-f8 c3-d4 d4-h8 "
+        "e5-f6 "
+    ).split()),
+    "diagonal-3x4": tuple((
+        "d3-e4 c1-e5 d1-d5 e5-f6 a2-g6 a1-e7 b1-f7 a3-g7 b2-h6 c2-g8 d2-h8 b3-h7 c3-d4 e4-e8 "
+        "d4-f8 d5-e6 "
+    ).split()),
+    "triangle": tuple((
+        "d1-d2 b1-d3 a3-e3 e3-e4 a1-e5 e5-f5 c1-g5 g5-g6 d2-h6 a2-a3 a3-g7 h6-h7 b2-h8 a4-b4 "
+        "b4-h6 c2-d2 g7-f7 d2-f8 b3-c3 c3-e7 d3-e3 e3-e5 e4-g8 e5-g7 f5-g5 g5-h5 e7-e8 "
+    ).split()),
+    "4x4": tuple((
+        "c3-c5 c4-c6 c6-d6 a4-e6 a2-e4 c1-e7 a1-e5 b3-f7 f7-g7 b1-h7 d3-f7 d1-f5 e6-f6 c2-g8 "
+        "a3-a4 a4-e8 b2-b3 b3-d7 b4-c4 c4-g6 d2-d3 f5-g5 d3-h5 d6-h6 c5-d5 d4-h8 e4-e6 d5-f5 "
+        "d7-d8 d8-f8 "
+    ).split()),
+    "halma-16x16": tuple((
+        "c2-e4 b4-f4 c1-g5 a1-g3 b3-h5 e4-i6 a2-i4 d1-h7 a4-i8 d2-j8 g5-k7 b2-l8 h7-l9 c3-m9 "
+        "a5-m7 d3-j7 b5-j5 e1-k9 i4-m10 l9-n11 j5-l11 j8-n12 i6-o12 i8-o10 j7-n13 m9-o13 "
+        "k7-m13 k9-l9 m7-o11 l8-p12 l11-p13 a3-b4 b4-d4 c4-i6 e2-e3 d4-j6 e3-k7 m10-m11 "
+        "i6-o14 f4-g4 g4-m14 g3-g4 g4-m12 h5-i6 i6-m10 j6-p14 k7-l8 l8-n14 m13-o15 n11-p11 "
+        "l9-p15 b1-c2 c2-d3 d3-e4 e4-f5 f5-g6 g6-h7 h7-i8 i8-j9 j9-k10 k10-l11 l11-n15 "
+        "m11-m15 m10-n11 o14-o16 m12-m16 o10-o14 n13-l15 n11-n13 l15-l16 n14-n16 n12-p16 "
+        "n13-n14 p11-l15 o11-p11 p11-n13 "
+    ).split()),
+}
 
 Position = frozenset
 
