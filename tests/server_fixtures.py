@@ -49,6 +49,7 @@ def make_app(tmp_path) -> Callable[..., Any]:
     def make(**config):
         base = {"DATA_DIR": str(tmp_path / "data"), "BOT_DELAY": 0, "BOT_WORKERS": 1,
                 "BOT_WARM_UP": False,  # test_botpool.py and the browser's host warm up
+                "ANALYSIS_AUTO": False,  # a finished game is analysed when a test asks
                 "TESTING": True, "LOCK_DATA_DIR": False}  # some tests open two apps on one dir
         app = create_app({**base, **config})
         apps.append(app)

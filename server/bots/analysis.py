@@ -106,7 +106,7 @@ class Analyses:
         with self._lock:
             self._stopped = True
         self._wake.set()
-        self.pool.shutdown()
+        self.pool.shutdown(kill=True)  # a move under way is reviewed again after a restart
 
     def _runner_changed(self) -> None:
         """A computer move started (pause the analysis worker where it is) or the last one

@@ -249,7 +249,10 @@ class BotPool:
             try:
                 result = f.result()
             except BrokenProcessPool as e:
-                self._retry(pool, fn, args, done, attempt, e)
+                if self._closed:  # its workers were ended with it (`shutdown(kill=True)`)
+                    done(None, e)
+                else:
+                    self._retry(pool, fn, args, done, attempt, e)
             except BaseException as e:  # the worker raised: report, do not retry
                 done(None, e)
             else:
@@ -311,14 +314,24 @@ class BotPool:
             pool = self._pool
         return [p.pid for p in (pool._processes or {}).values()] if pool else []
 
-    def shutdown(self) -> None:
+    def shutdown(self, *, kill: bool = False) -> None:
+        """Stop the pool: wait for the jobs under way, or with `kill` end the workers at once
+        (the analysis lane's, whose work is taken up again later)."""
         if self._paused:
             self.resume()
         with self._lock:
             self._closed = True
+            pids = self._pids()
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        if kill:
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except OSError:
+                    pass
+        pool.shutdown(wait=not kill, cancel_futures=True)
 
 
 class BotRunner:
