@@ -122,11 +122,14 @@ def test_a_405_names_the_methods_the_path_takes(host_app):
 
 
 def full_setups(body, rng: random.Random):
-    """`body` with each marble setup it gives a full set, and no more of them than rounds:
-    what the schema says in words only (docs/api.md)."""
+    """`body` with each marble setup it gives a full set, and no more of them than rounds,
+    and a Corners set-up position (a text the schema allows) the variant's start: what the
+    schema says in words only (docs/api.md)."""
     if not isinstance(body, dict):
         return body
     options = body.get("options") if isinstance(body.get("options"), dict) else {}
+    if isinstance(options.get("setup"), str):
+        options["setup"] = ""
     rounds = body.get("rounds", options.get("rounds", 2))
     for holder in (body, options):
         if isinstance(holder.get("setups"), list):
