@@ -1,9 +1,9 @@
 """Corners' review of a finished game's moves (`engine.analysis`), in win chances.
 
-Every legal move of the position is searched by the expert level's alpha-beta search
-(`ai.Search`: its evaluation, its width below the root's children), with a full window so
-that each move has its own value, deepening one ply at a time to `DEPTH` plies (one more
-than the expert plays) within `SECONDS` of CPU time a move; the values of the last depth
+Every legal move of the position is searched by the plain alpha-beta search (`ai.Search`:
+the levels' evaluation, the expert's width below the root's children), with a full window
+so that each move has its own value, deepening one ply at a time to `DEPTH` plies within
+`SECONDS` of CPU time a move; the values of the last depth
 completed count. A value is mapped to the mover's win chance by a logistic curve (`SCALE`
 steps of remaining distance make e ≈ 2.7 to 1), a forced win or loss to 1 or 0, a forced
 draw to one half. A lower `level` reviews at that level's depth.
