@@ -128,4 +128,9 @@ def test_set_up_from_here_in_a_replay_starts_a_game_from_that_position(host, ope
     before = seq_of(page)
     tap_move(page, "d3-d4")
     assert seq_of(page) > before
+    # the lobby lists it with a practice tag; the game it was set up from has none
+    page.goto(f"{host.url}/#/")
+    expect(page.get_by_test_id(f"practice-{new}")).to_have_text("practice")
+    expect(page.get_by_test_id(f"game-{gid}")).to_be_visible()
+    expect(page.get_by_test_id(f"practice-{gid}")).to_have_count(0)
     assert page.errors == []
