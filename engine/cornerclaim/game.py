@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..capabilities import Analysis, Computer, Gtp, Hints, QuickMove, Records
 from ..rules import LevelSpec
-from . import ai
 from .gtp import GtpSession
+from .levels import LEVELS
 from .rules import CornerClaimRules, State
 from .sgf import game_to_sgf, load_game
 
@@ -26,7 +26,7 @@ LEVEL_RATINGS = {1: 800.0, 2: 1000.0, 3: 1250.0, 4: 1450.0, 5: 1650.0, 6: 1850.0
 
 def _level_specs() -> dict[int, LevelSpec]:
     return {n: LevelSpec(n, lv.name, lv.description, LEVEL_SECONDS[n], LEVEL_RATINGS[n])
-            for n, lv in ai.LEVELS.items()}
+            for n, lv in LEVELS.items()}
 
 
 class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, Analysis):
@@ -38,10 +38,14 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, An
     levels = _level_specs()
 
     def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
+        from . import ai  # the players load with their first use
+
         move = ai.choose_move(state, seat, level=level, seed=seed)
         return None if move is None else state.move_str(move)
 
     def hint(self, state: State, seat: int) -> str | None:
+        from . import ai  # the players load with their first use
+
         move = ai.hint(state, seat)
         return None if move is None else state.move_str(move)
 
@@ -49,10 +53,14 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, An
         """The move a host answers while `warm_up` still compiles the search in the
         background (`ai.quick_move`: nothing compiled, a fraction of a second). An optional
         verb: a game without one has its moves wait for its warm-up."""
+        from . import ai  # the players load with their first use
+
         move = ai.quick_move(state, seat, level=level, seed=seed)
         return None if move is None else state.move_str(move)
 
     def warm_up(self) -> float:
+        from . import ai  # the players load with their first use
+
         return ai.warm_up()
 
     def export(self, game, fmt: str) -> str:
