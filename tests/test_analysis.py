@@ -145,3 +145,22 @@ def test_the_command_line_says_what_is_wrong_with_a_file(tmp_path, capsys):
     assert main(["analyse", str(path)]) == 2
     assert "nothing.json" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_corners_review_at_the_timed_expert_searches_as_deep_as_the_review_goes(monkeypatch):
+    """The Expert plays on a time budget, not a depth: reviewed at its level, a move is
+    searched to the review's depth, not one ply."""
+    from engine.corners import analysis
+    from engine.corners.rules import start_state
+
+    depths = []
+    real = analysis.scored
+
+    def scored(state, seat, depth, width, seconds):
+        depths.append(depth)
+        return real(state, seat, 2, width, seconds)
+
+    monkeypatch.setattr(analysis, "scored", scored)
+    analysis.analyse_ply(start_state("classic-3x3"), 1, "c3-d3", level=4)
+    analysis.analyse_ply(start_state("classic-3x3"), 1, "c3-d3", level=3)
+    assert depths == [analysis.DEPTH, 3]

@@ -6,7 +6,8 @@ so that each move has its own value, deepening one ply at a time to `DEPTH` plie
 `SECONDS` of CPU time a move; the values of the last depth
 completed count. A value is mapped to the mover's win chance by a logistic curve (`SCALE`
 steps of remaining distance make e ≈ 2.7 to 1), a forced win or loss to 1 or 0, a forced
-draw to one half. A lower `level` reviews at that level's depth.
+draw to one half. A `level` with a depth of its own reviews at that depth; the timed
+Expert's at `DEPTH`.
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> Ply
         depth, width, seconds = DEPTH, ai.LEVELS[max(ai.LEVELS)].width, SECONDS
     else:
         lv = ai.LEVELS.get(level) or ai.LEVELS[max(ai.LEVELS)]
-        depth, width, seconds = max(1, lv.depth), lv.width, SECONDS
+        # a level that searches on a time budget (no depth of its own) reviews as deep as
+        # the review goes
+        timed = lv.deep and lv.depth <= 1
+        depth, width, seconds = DEPTH if timed else max(1, lv.depth), lv.width, SECONDS
     values = scored(state, seat, depth, width, seconds)
     best = max(values, key=lambda m: (values[m], m == played))
     text = move if best == played else _text(RULES, state, seat, best)
