@@ -41,7 +41,7 @@ def test_each_game_s_errors_are_its_own_and_it_offers_the_shared_ones():
         "no_corner_contact", "cannot_pass", "bad_piece"}
     assert {c.code for c in own(corners).values()} == {
         "time_up", "takeback_refused", "no_draw_offer", "draw_offer_refused",
-        "not_your_piece", "unreachable", "not_a_chain", "locks_in"}
+        "not_your_piece", "unreachable", "not_a_chain", "locks_in", "bad_record"}
     assert {c.code for c in own(marbles).values()} == {"bad_setup"}
     for module in (cornerclaim, corners, marbles):
         assert set(error_classes(shared)) <= set(error_classes(module))
