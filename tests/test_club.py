@@ -202,9 +202,14 @@ def test_a_computer_seat_moves_exactly_once(club):
         for _ in range(4):  # the person plays on B, the computer answers from A or B
             assert play_rest(b, gid, 1, tokens["1"]).status_code == 201
             seq = b.get(f"/api/games/{gid}").json()["seq"]
-            wait_for(lambda s=seq: a.get(f"/api/games/{gid}").json()["seq"] == s + 1,
-                     "the computer's move")
-        time.sleep(1.0)  # a second computation would have landed by now
+            try:
+                wait_for(lambda s=seq: a.get(f"/api/games/{gid}").json()["seq"] == s + 1,
+                         "the computer's move")
+            except AssertionError:  # what each process's bot runner did with the game
+                jobs = {h.port: [line for line in h.log.read_text().splitlines()
+                                 if gid in line] for h in club}
+                raise AssertionError(f"no computer move after seq {seq}: {jobs}") from None
+        # a second computation of a move is refused by the store's seq check: never stored
         events = log_of(a, gid)
         assert [e.get("seat") for e in events[1:]] == [1, 2] * 4
         wait_for(lambda: watcher.last == 9, "every push")
