@@ -200,8 +200,10 @@ def test_a_computer_seat_moves_exactly_once(club):
     watcher = Phone(b, gid, [])
     try:
         for _ in range(4):  # the person plays on B, the computer answers from A or B
-            assert play_rest(b, gid, 1, tokens["1"]).status_code == 201
-            seq = b.get(f"/api/games/{gid}").json()["seq"]
+            played = play_rest(b, gid, 1, tokens["1"])
+            assert played.status_code == 201
+            # the person's move's own seq: B's computer may have answered before a GET here
+            seq = played.json()["event"]["seq"]
             try:
                 wait_for(lambda s=seq: a.get(f"/api/games/{gid}").json()["seq"] == s + 1,
                          "the computer's move")
