@@ -30,13 +30,14 @@ export function turnControls(on) {
   const news = h("p.news", { "data-testid": "news", role: "status", "aria-live": "polite", hidden: true });
   let newsSeq = 0;
 
-  /** `view`: {state, entry, active, spectator, finished, busy, mine, nameOf}. */
+  /** `view`: {state, entry, board, active, spectator, finished, busy, mine, nameOf}. */
   function render(view) {
-    const { state: s, entry, active, spectator, finished, busy } = view;
+    const { state: s, entry, board, active, spectator, finished, busy } = view;
     el.hidden = spectator || finished;
     b.pass.hidden = !entry?.pass; // a game without passing has no Pass button
     b.pass.disabled = !active || s.seats[active - 1].can_move;
-    b.hint.hidden = !entry?.hint; // only for a game whose catalog line offers hints
+    // only for a game whose catalog line offers hints, once its board module can show one
+    b.hint.hidden = !entry?.hint || !board;
     b.hint.disabled = !active || busy;
     const refusal = undoRefusal(s);
     why.hidden = !refusal;

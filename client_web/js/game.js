@@ -132,7 +132,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     renderSeats();
     panels.render();
     renderNotice(notice, g, v);
-    controls.render({ state: s, entry: g.entry, active: v.activeSeat(),
+    controls.render({ state: s, entry: g.entry, board: g.board, active: v.activeSeat(),
       spectator: v.mySeats().length === 0, finished, busy: g.busy, mine: v.mySeats(), nameOf: v.nameOf });
     hostControls.hidden = !memory.hostToken(gameId) || finished || g.watch;
     closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";

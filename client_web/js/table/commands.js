@@ -85,7 +85,7 @@ export function tableCommands(g, v, host, keeper, on) {
   /** The host's suggested move for the seat to move: the board shows it if it can. */
   async function hint() {
     const a = v.activeSeat();
-    if (!a || !g.entry?.hint) return;
+    if (!a || !g.entry?.hint || !g.board) return; // the board module shows the hint
     try {
       const answer = await host.hint(a);
       if (!answer?.move) say("The host has no move to suggest.");
