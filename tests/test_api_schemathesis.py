@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 import schemathesis
+
+# Loaded now, at collection, not first inside a generated case: pytest rewrites schemathesis's
+# modules as it imports them, and CPython 3.11's parser can fail that on the deep stack of a
+# running case ("AST constructor recursion depth mismatch").
+import schemathesis.generation.jsonschema.strategy  # noqa: F401
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
