@@ -12,6 +12,8 @@ from collections import defaultdict
 from collections.abc import Callable
 
 import socketio
+from engineio import packet as eio_packet
+from socketio import packet
 
 from server.realtime.shared import run_safely
 
@@ -28,7 +30,14 @@ class OrderedRedisManager(socketio.RedisManager):
 
     Two processes may publish consecutive events of one game in either order (each commits,
     then publishes); so per room the last delivered seq is kept, a repeat is dropped and an
-    event that arrives early waits (at most REORDER_WAIT) for the ones before it."""
+    event that arrives early waits (at most REORDER_WAIT) for the ones before it.
+
+    A push to a room travels encoded: the process that makes it encodes the Socket.IO
+    packet once and publishes that text (with the event's seq beside it), and every process
+    sends the text as it is to its own sockets. python-socketio's queue would publish the
+    push as a tree, scan it for binary parts, and have every process decode it and encode
+    it again for its sockets: each push is a game's whole state, and every process of a club
+    receives every push."""
 
     def __init__(self, url: str, **kwargs) -> None:
         super().__init__(url, redis_options={"socket_connect_timeout": 1.0}, **kwargs)
@@ -40,6 +49,33 @@ class OrderedRedisManager(socketio.RedisManager):
         self._order_lock = threading.Lock()
         self._last: dict[str, int] = {}
         self._early: dict[str, dict[int, dict]] = defaultdict(dict)
+
+    def emit(self, event, data, namespace=None, room=None, skip_sid=None, callback=None,
+             to=None, **kwargs):
+        room = to or room
+        if kwargs.get("ignore_queue") or callback is not None or skip_sid is not None \
+                or not isinstance(room, str) or isinstance(data, tuple):
+            return super().emit(event, data, namespace=namespace, room=room,
+                                skip_sid=skip_sid, callback=callback, **kwargs)
+        namespace = namespace or "/"
+        text = self.server.packet_class(packet.EVENT, namespace=namespace,
+                                        data=[event, data]).encode()
+        message = {"method": "emit", "event": event, "namespace": namespace, "room": room,
+                   "packet": text, "seq": _seq_of(event, data), "host_id": self.host_id}
+        self._handle_emit(message)
+        self._publish(message)
+
+    def _deliver(self, message: dict) -> None:
+        """Send one message to this process's sockets in its room."""
+        if "packet" not in message:
+            super()._handle_emit(message)
+            return
+        namespace, text = message.get("namespace") or "/", message["packet"]
+        if not isinstance(text, str):
+            return
+        eio = eio_packet.Packet(eio_packet.MESSAGE, text)
+        for _sid, eio_sid in self.get_participants(namespace, message.get("room")):
+            self.server._send_eio_packet(eio_sid, eio)
 
     def _publish(self, data) -> None:
         """Publish once; after a failure stay quiet for a second (python-socketio's own tries
@@ -94,7 +130,7 @@ class OrderedRedisManager(socketio.RedisManager):
     def _handle_emit(self, message: dict) -> None:
         seq = _event_seq(message)
         if seq is None:
-            super()._handle_emit(message)
+            self._deliver(message)
             return
         room = message["room"]
         with self._order_lock:
@@ -116,7 +152,7 @@ class OrderedRedisManager(socketio.RedisManager):
                 self._last[room] += 1
                 ready.append(early.pop(self._last[room]))
         for m in ready:
-            super()._handle_emit(m)
+            self._deliver(m)
 
     def _flush(self, room: str) -> None:
         """Deliver what waited for an event that never came (lost while Redis was away)."""
@@ -129,13 +165,26 @@ class OrderedRedisManager(socketio.RedisManager):
                          REORDER_WAIT)
                 self._last[room] = max(_event_seq(m) for m in ready)
         for m in ready:
-            super()._handle_emit(m)
+            self._deliver(m)
+
+
+def _seq_of(event: str, data: object) -> int | None:
+    """The seq of a game's `event` push (its data), or None for any other push."""
+    if event != "event" or not isinstance(data, dict):
+        return None
+    try:
+        return int(data["event"]["seq"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _event_seq(message: dict) -> int | None:
     """The seq of a game's `event` push, or None for any other message."""
     if message.get("event") != "event" or not message.get("room"):
         return None
+    if "packet" in message:
+        seq = message.get("seq")
+        return seq if isinstance(seq, int) else None
     try:
         return int(message["data"][0]["event"]["seq"])
     except (KeyError, IndexError, TypeError, ValueError):
