@@ -100,6 +100,12 @@ def test_legal_placements_are_listed_per_seat_and_piece(client, duo):
     assert_error(client.get(f"/api/games/{gid}/legal?seat=1&piece=Q"), 422, "bad_piece")
     assert_error(client.get(f"/api/games/{gid}/legal"), 422, "invalid_request")
     assert_error(client.get(f"/api/games/{gid}/legal?seat=3"), 400, "bad_seat")
+    # the seq the phone shows: the answer is the list now, and says for which seq
+    assert client.get(f"/api/games/{gid}/legal?seat=1&seq=1&piece=X").json == r.json
+    assert client.get(f"/api/games/{gid}/legal?seat=1&seq=0").json["seq"] == 1
+    for bad in ("-1", "x", str(2**31 + 1)):
+        assert_error(client.get(f"/api/games/{gid}/legal?seat=1&seq={bad}"), 422,
+                     "invalid_request")
 
 
 def test_events_and_replays_tell_the_whole_story(client, duo):

@@ -315,3 +315,28 @@ def test_a_move_at_the_seq_a_process_holds_skips_the_catch_up_and_the_store_stil
         for service in (one, two):
             service.stop()
             service.store.close()
+
+
+def test_a_legal_list_at_the_seq_the_phone_shows_skips_the_catch_up_and_one_behind_it_catches_up(
+        pg_url):
+    """A phone asks for the legal moves at the seq it was pushed: a process whose table is
+    there answers without reading the store's head; one whose table is behind that seq (the
+    phone got the event from another process first) catches up and answers for it."""
+    one, two = (GameService(PostgresStore(pg_url), shared=True) for _ in range(2))
+    try:
+        gid, tokens = duo(one, ("local", "local"))
+        assert two.state(gid)["seq"] == 1
+        heads: list[str] = []
+        real_head = two.store.head
+        two.store.head = lambda game_id: heads.append(game_id) or real_head(game_id)
+        assert two.legal(gid, 1, seq=1)["seq"] == 1
+        assert heads == []
+        first = one.legal(gid, 1)["moves"][0]["move"]
+        one.move(gid, 1, first, 1, tokens["1"])
+        answer = two.legal(gid, 2, seq=2)  # two's table is still at seq 1
+        assert heads == [gid] and answer["seq"] == 2 and answer["moves"]
+        assert two.legal(gid, 2)["seq"] == 2 and len(heads) == 2  # no seq: caught up as ever
+    finally:
+        for service in (one, two):
+            service.stop()
+            service.store.close()

@@ -72,11 +72,14 @@ class Reads:
             except EngineError as e:
                 raise from_engine(e) from None
 
-    def legal_json(self, game_id: str, seat: int, query: str | None = None) -> bytes:
+    def legal_json(self, game_id: str, seat: int, query: str | None = None,
+                   seq: int | None = None) -> bytes:
         """The legal moves of `seat` now as compact JSON, built once per (seq, seat, query)
         from the rules' `legal_json`: a phone that asks again, or piece by piece, costs a
-        dict lookup."""
-        with self.core.locked(game_id, reading=True) as table:
+        dict lookup. `seq`: the seq the asker shows; on a host of several processes a table
+        at that seq answers without first reading the store's head (the asker was pushed
+        that event, so the table has it; a later event would be in the answer's `seq`)."""
+        with self.core.locked(game_id, reading=True, at_seq=seq) as table:
             table.seat(seat)
             return table.memo(("legal_json", seat, query),
                               lambda: _legal_bytes(table, seat, query))

@@ -117,13 +117,16 @@ class GameService:
     def export(self, game_id: str, fmt: str) -> tuple[str, str, str]:
         return self.reads.export(game_id, fmt)
 
-    def legal(self, game_id: str, seat: int, query: str | None = None) -> dict[str, Any]:
+    def legal(self, game_id: str, seat: int, query: str | None = None,
+              seq: int | None = None) -> dict[str, Any]:
         """Legal moves of `seat` now (empty when it is not that seat's turn), narrowed by the
-        game's legal query (Corner Claim: a piece name) if given."""
-        return json.loads(self.reads.legal_json(game_id, seat, query))
+        game's legal query (Corner Claim: a piece name) if given. `seq`: the seq the asker
+        shows (see `Reads.legal_json`)."""
+        return json.loads(self.reads.legal_json(game_id, seat, query, seq))
 
-    def legal_json(self, game_id: str, seat: int, query: str | None = None) -> bytes:
-        return self.reads.legal_json(game_id, seat, query)
+    def legal_json(self, game_id: str, seat: int, query: str | None = None,
+                   seq: int | None = None) -> bytes:
+        return self.reads.legal_json(game_id, seat, query, seq)
 
     def hint(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         return self.reads.hint(game_id, seat, token)

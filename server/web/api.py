@@ -192,7 +192,8 @@ class LegalView(MethodView):
     def get(self, query, game_id):
         """Every legal move of the seat now (none when it is not its turn), narrowed by the
         game's legal query if given (Corner Claim: `piece`)."""
-        body = service().legal_json(game_id, query["seat"], legal_query(game_id, query))
+        body = service().legal_json(game_id, query["seat"], legal_query(game_id, query),
+                                    query.get("seq"))
         return Response(body, mimetype="application/json")
 
 
@@ -201,7 +202,7 @@ def legal_query(game_id: str, query: dict) -> str | None:
     other parameter."""
     rules = service().table(game_id).rules
     name = rules.legal_query
-    extra = {k: v for k, v in query.items() if k != "seat"}
+    extra = {k: v for k, v in query.items() if k not in ("seat", "seq")}
     unknown = sorted(set(extra) - {name})
     if unknown:
         raise ApiError("invalid_request", f"the legal list of {rules.title} takes no "

@@ -134,6 +134,9 @@ class LegalQuery(ma.Schema):
         unknown = ma.INCLUDE
 
     seat = fields.Integer(required=True, validate=SEAT)
+    seq = fields.Integer(validate=SEQ, metadata={
+        "description": "the seq the phone shows: a host of several processes whose copy of "
+                       "the game is at that seq answers without reading the database first"})
     piece = fields.String(validate=validate.Length(min=1, max=40),
                           metadata={"description": "Corner Claim's legal query: a piece name"})
 

@@ -18,7 +18,7 @@ export function boardHost(g) {
         cache.seq = seq;
         cache.answers.clear();
       }
-      const params = new URLSearchParams({ seat: String(seat) });
+      const params = new URLSearchParams({ seat: String(seat), seq: String(seq) });
       const name = g.entry?.legal_query;
       if (name && query[name] !== undefined) params.set(name, String(query[name]));
       const key = params.toString();
