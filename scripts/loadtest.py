@@ -170,6 +170,27 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def wait_idle(hosts: list[HostProcess], *, quiet: float = 0.1, every: float = 1.0,
+              deadline: float = 120.0) -> float:
+    """Wait until the hosts and their workers are idle (together under `quiet` CPU seconds
+    in `every` seconds): a host answers as soon as it listens, while its computer workers
+    still load and warm up the players, which takes seconds of CPU a worker; the load (and
+    its clock) starts after. Returns the seconds waited."""
+    started = time.monotonic()
+
+    def used() -> float:
+        return sum(cpu_seconds(p) for h in hosts if h.proc for p in descendants(h.proc.pid))
+
+    last = used()
+    while time.monotonic() - started < deadline:
+        time.sleep(every)
+        now = used()
+        if now - last < quiet:
+            break
+        last = now
+    return time.monotonic() - started
+
+
 def pss_mb(pids: list[int]) -> float:
     """The proportional set size of these processes together, MB: shared pages (PostgreSQL's
     shared buffers, a forked worker's) counted once in all, not once a process."""
@@ -398,7 +419,7 @@ class TableRun:
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
         legal = await self.rest("GET", f"/api/games/{self.game_id}/legal", seat=number,
-                                params={"seat": str(number)})
+                                params={"seat": str(number), "seq": str(seq)})
         if legal["seq"] != seq or not legal["moves"]:
             self.stats.error(f"{self.game_id}: legal list at {legal['seq']} for seq {seq}, "
                              f"{len(legal['moves'])} moves", self.url_of(number))
@@ -707,6 +728,7 @@ class Report:
     db_connections_peak: int = 0  # the most connections to PostgreSQL seen (one a second)
     db_sessions: int = 0  # connections PostgreSQL accepted during the run
     per_process: list[dict] = field(default_factory=list)  # figures_by_process's rows
+    settle_s: float = 0.0  # seconds the hosts took to go idle before the load (wait_idle)
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -718,6 +740,8 @@ class Report:
         club = (f"host processes {self.processes}, store {self.store}, Redis message queue "
                 f"{'yes' if self.queue else 'no'}\n")
         return (disk + club
+                + f"the hosts and their workers went idle {self.settle_s:.0f} s after they "
+                  "answered; the load and its clock started then\n"
                 + f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
                 f"moves acknowledged {self.moves} ({self.moves_per_s:.1f}/s), "
                 f"games finished {self.games_finished}\n"
@@ -856,6 +880,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                 processes: int, club: ClubServers | None, store: str,
                 bot_moves_wanted: int = 0, wait: float = 60.0) -> Report:
     hosts = _start_hosts(data_dir, processes, host_args, club, store)
+    settled = wait_idle(hosts)
     stats = Stats()
     rng = random.Random(seed)
     samples: list[float] = []
@@ -919,7 +944,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
                   windowed_p99(lat, stats.arrived_at, started, every), disk, slow,
                   processes, store, bool(club and club.queue_url), stats.repeats, rows,
-                  max(connections, default=0), max(0, sessions), per_process)
+                  max(connections, default=0), max(0, sessions), per_process, settled)
 
 
 def error_kinds(errors: list[str]) -> list[tuple[str, int]]:
