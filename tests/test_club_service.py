@@ -340,3 +340,41 @@ def test_a_legal_list_at_the_seq_the_phone_shows_skips_the_catch_up_and_one_behi
         for service in (one, two):
             service.stop()
             service.store.close()
+
+
+def test_an_event_pushed_by_another_process_is_folded_in_without_reading_the_store(pg_url):
+    """The queue hands a process the events other processes appended: the table's next one
+    is folded in (the next command or legal list on that seq reads nothing); a gap, a table
+    a command holds, or an event that does not fold is left to the catch-up."""
+    one, two = (GameService(PostgresStore(pg_url), shared=True) for _ in range(2))
+    try:
+        gid, tokens = duo(one, ("local", "local"))
+        assert two.state(gid)["seq"] == 1
+        reads: list[str] = []
+        for name in ("head", "events_since", "game"):
+            real = getattr(two.store, name)
+            setattr(two.store, name, lambda *a, real=real, name=name: reads.append(name)
+                    or real(*a))
+        moves = []
+        for seat, seq in ((1, 1), (2, 2), (1, 3)):
+            move = one.legal(gid, seat)["moves"][0]["move"]
+            moves.append(one.move(gid, seat, move, seq, tokens[str(seat)]))
+        assert not two.learn(gid, moves[1])  # a gap: seq 3 on a table at seq 1
+        assert two.learn(gid, moves[0]) and two.learn(gid, moves[1])
+        assert not two.learn(gid, moves[1])  # already there
+        assert two.legal(gid, 1, seq=3)["seq"] == 3 and reads == []
+        bad = {**moves[2], "move": "not a move"}
+        assert not two.learn(gid, bad) and two.legal(gid, 1, seq=3)["seq"] == 3
+        table = two.table(gid)
+        with table.lock:
+            held = threading.Thread(target=lambda: reads.append(two.learn(gid, moves[2])))
+            held.start()
+            held.join()
+        assert reads == [False]  # the command's lock is not waited for
+        assert two.learn(gid, moves[2]) and two.state(gid)["seq"] == 4
+        assert not two.learn("no-such-game", moves[2])
+        assert one.state(gid) == {**two.state(gid)}
+    finally:
+        for service in (one, two):
+            service.stop()
+            service.store.close()

@@ -120,3 +120,18 @@ def test_a_message_whose_packet_is_not_text_sends_nothing(manager):
     manager._handle_emit({"method": "emit", "event": "state", "namespace": "/", "room": "g1",
                           "packet": {"not": "text"}, "seq": None, "host_id": "x"})
     assert manager.server.sent == []
+
+
+def test_other_processes_events_reach_the_service_in_seq_order_before_the_sockets(manager):
+    learned: list[tuple[str, int, int]] = []  # (room, seq, packets sent before it)
+    manager.on_remote_event.append(
+        lambda room, body: learned.append((room, body["seq"], len(manager.server.sent))))
+    manager.seen("g1", 0)  # a socket joined at seq 0
+    first, second = (from_another_process("event", event_push(s)) for s in (1, 2))
+    manager._handle_emit(second)
+    manager._handle_emit(first)
+    manager._handle_emit(from_another_process("state", {"game_id": "g1", "state": {}}))
+    assert learned == [("g1", 1, 0), ("g1", 2, 2)]
+    manager.emit("event", event_push(3), room="g1")  # this process's own: its table has it
+    assert [seq for _, seq, _ in learned] == [1, 2]
+    assert manager.published[-1]["body"] == event_push(3)["event"]

@@ -44,6 +44,9 @@ class OrderedRedisManager(socketio.RedisManager):
         #: Called when this process listens to the queue again after losing it: its sockets
         #: may have missed other processes' pushes (the socket layer resyncs them).
         self.on_resubscribed: list[Callable[[], None]] = []
+        #: Called with (room, event dict) for each `event` push of another process, in seq
+        #: order, before this process's sockets get it (the service folds it in).
+        self.on_remote_event: list[Callable[[str, dict], None]] = []
         self._quiet_until = 0.0
         self._failing = False
         self._order_lock = threading.Lock()
@@ -60,8 +63,11 @@ class OrderedRedisManager(socketio.RedisManager):
         namespace = namespace or "/"
         text = self.server.packet_class(packet.EVENT, namespace=namespace,
                                         data=[event, data]).encode()
+        seq = _seq_of(event, data)
         message = {"method": "emit", "event": event, "namespace": namespace, "room": room,
-                   "packet": text, "seq": _seq_of(event, data), "host_id": self.host_id}
+                   "packet": text, "seq": seq, "host_id": self.host_id}
+        if seq is not None:
+            message["body"] = data["event"]  # small: the event alone, for `on_remote_event`
         self._handle_emit(message)
         self._publish(message)
 
@@ -73,6 +79,10 @@ class OrderedRedisManager(socketio.RedisManager):
         namespace, text = message.get("namespace") or "/", message["packet"]
         if not isinstance(text, str):
             return
+        body = message.get("body")
+        if message.get("host_id") != self.host_id and isinstance(body, dict):
+            for callback in list(self.on_remote_event):
+                run_safely(lambda cb=callback: cb(message["room"], body))
         eio = eio_packet.Packet(eio_packet.MESSAGE, text)
         for _sid, eio_sid in self.get_participants(namespace, message.get("room")):
             self.server._send_eio_packet(eio_sid, eio)

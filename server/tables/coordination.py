@@ -92,6 +92,9 @@ class Coordination(Protocol):
     def refresh(self) -> dict[str, Head]:
         """Load the games other processes created, catch up those that moved."""
 
+    def learn(self, game_id: str, body: dict) -> bool:
+        """Fold an event another process appended and pushed, if it is the table's next."""
+
     def save_undo(self, table: Table, request: UndoRequest | None) -> None:
         """Keep the pending takeback request where every process sees it."""
 
@@ -140,6 +143,9 @@ class Local:
 
     def refresh(self) -> dict[str, Head]:
         return {}
+
+    def learn(self, game_id: str, body: dict) -> bool:
+        return False  # nobody else appends
 
     def save_undo(self, table: Table, request: UndoRequest | None) -> None:
         pass  # the table's request is the only one
@@ -273,6 +279,35 @@ class Shared(Local):
             self.sync(table)
             raise ApiError("stale_seq", "another player changed this game at the same moment; "
                            "look again", latest=table.seq) from None
+
+    def learn(self, game_id: str, body: dict) -> bool:
+        """Another process appended `body` (an event's dict, pushed through the message
+        queue): fold it into this process's table when it is the next event there, without
+        reading the store; anything else (a gap, a table not held, parked or locked by a
+        command right now) is left to the next catch-up. The record's version is not pushed: a table that learned an event
+        still reads the record when its head's version moved. Whether it was folded."""
+        table = self.core.tables.held().get(game_id)
+        seq = body.get("seq") if isinstance(body, dict) else None
+        if table is None or not isinstance(seq, int):
+            return False
+        if not table.lock.acquire(blocking=False):
+            return False  # a command holds it (the queue never waits on a game)
+        try:
+            if table.parked or seq != table.seq + 1:
+                return False
+            try:
+                table.game.append(Event.from_dict(body))  # all or nothing
+            except Exception:
+                log.exception("game %s: a pushed event at seq %d does not fold; the next "
+                              "catch-up reads the store", game_id, seq)
+                return False
+            table.forget()
+            self.core.takebacks.forget(table)
+            self.core.clocks.arm(table)
+            self.core.notify(Synced(table))
+            return True
+        finally:
+            table.lock.release()
 
     def refresh(self) -> dict[str, Head]:
         """One query for the heads changed since the last refresh (every FULL_REFRESH-th

@@ -83,6 +83,11 @@ class GameService:
     def refresh(self) -> dict[str, Head]:
         return self.coordination.refresh()
 
+    def learn(self, game_id: str, event: dict) -> bool:
+        """An event another process of the host appended, as its push carried it: folded
+        into this process's table when it is the next one there (no store read)."""
+        return self.coordination.learn(game_id, event)
+
     def park_finished(self) -> int:
         return self.table_set.park_finished()
 
