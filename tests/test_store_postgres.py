@@ -75,6 +75,40 @@ def test_a_repeated_seq_is_refused_by_the_key_even_without_the_lock(pg_url):
     store.close()
 
 
+@pytest.mark.parametrize("applied", [True, False], ids=["applied", "not-applied"])
+def test_an_append_whose_answer_is_lost_is_stored_once(pg_url, monkeypatch, applied):
+    """The connection breaks around the append's one statement: whether the database applied
+    it or not, the append reads what is at the seq and ends with the event stored once; a
+    different event found there is a conflict."""
+    store = PostgresStore(pg_url)
+    new_game(store)
+    real_run, lost = store._run, []
+
+    def run(body, **kw):
+        if kw.get("writes") and not lost:
+            lost.append(True)
+            if applied:
+                real_run(body, **kw)
+            raise StoreUnavailable("the game database cannot be reached (its outcome is "
+                                   "unknown: it was not acknowledged): connection lost")
+        return real_run(body, **kw)
+
+    monkeypatch.setattr(store, "_run", run)
+    store.append("g1", placed(2, 1, "a1"))
+    assert lost and [e.get("move") for e in store.events_since("g1", 0)] == [None, "a1"]
+    lost.clear()
+    if applied:  # someone else's event went in at seq 3 while ours was in the air
+        real_run(lambda conn: conn.execute(
+            "INSERT INTO events VALUES ('g1', 3, 'piece_placed', %s, 0)",
+            ('{"type": "piece_placed", "seq": 3, "seat": 2, "move": "b2"}',)), writes=True,
+            transaction=False)
+        monkeypatch.setattr(store, "_run", lambda body, **kw: (_ for _ in ()).throw(
+            StoreUnavailable("lost")) if kw.get("writes") else real_run(body, **kw))
+        with pytest.raises(SeqConflict):
+            store.append("g1", placed(3, 2, "c3"))
+    store.close()
+
+
 def _race(url: str, start, seat: int, rounds: int, wins) -> None:
     """One host process: `rounds` times, read the last seq while the other does, then both
     append the next one at once."""

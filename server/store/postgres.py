@@ -76,6 +76,14 @@ BUSY_WAIT = 30.0
 MAX_OPEN = 16
 
 
+#: `append`: move the game's row from seq - 1 to seq and insert the event, or do nothing.
+_APPEND = """WITH moved AS (
+    UPDATE games SET last_seq = %s, undo_request = NULL, touched = nextval('games_touched')
+    WHERE id = %s AND last_seq = %s AND last_seq > 0 RETURNING id)
+INSERT INTO events (game_id, seq, type, body, at)
+    SELECT id, %s, %s, %s, %s FROM moved RETURNING seq"""
+
+
 class PostgresStore:
     """`SharedStore` on a PostgreSQL database named by a libpq URL (`postgresql://…`).
 
@@ -176,15 +184,17 @@ class PostgresStore:
         for conn in idle:
             self._discard(conn)
 
-    def _run(self, body: Callable[[psycopg.Connection], T], *, transaction: bool = True) -> T:
-        """`body(conn)` in one transaction (or, for a single read, as one statement), on a
-        connection of its own; committed when this returns. A failure before COMMIT on a
-        connection that was idle is retried once on a fresh one (the server may have dropped
-        it); SeqConflict and StoreError come out as they are, psycopg's errors as
-        StoreUnavailable (the database is unreachable) or StoreError."""
+    def _run(self, body: Callable[[psycopg.Connection], T], *, transaction: bool = True,
+             writes: bool = False) -> T:
+        """`body(conn)` in one transaction (or, for a single read or a single statement
+        that `writes`, as one statement), on a connection of its own; committed when this
+        returns. A failure before COMMIT on a connection that was idle is retried once on a
+        fresh one (the server may have dropped it); a statement that `writes` is never sent
+        twice: its outcome is then unknown. SeqConflict and StoreError come out as they are,
+        psycopg's errors as StoreUnavailable (the database is unreachable) or StoreError."""
         for attempt in (1, 2):
             conn, reused = self._take()
-            committing = False
+            committing = writes and not transaction
             try:
                 if not transaction:
                     result = body(conn)
@@ -251,21 +261,36 @@ class PostgresStore:
     def append(self, game_id: str, event: dict[str, Any]) -> None:
         seq = event["seq"]
 
-        def run(conn: psycopg.Connection) -> None:
-            row = conn.execute("SELECT last_seq FROM games WHERE id = %s FOR UPDATE",
-                               (game_id,)).fetchone()
-            latest = row[0] if row else 0
-            if seq != latest + 1 or latest == 0:
-                raise SeqConflict(seq, latest)
-            try:
-                conn.execute("INSERT INTO events VALUES (%s, %s, %s, %s, %s)",
-                             (game_id, seq, event["type"], json.dumps(event), time.time()))
-            except errors.UniqueViolation:  # a writer that did not lock the row
-                raise SeqConflict(seq, seq) from None
-            conn.execute("UPDATE games SET last_seq = %s, undo_request = NULL,"
-                         " touched = nextval('games_touched') WHERE id = %s", (seq, game_id))
+        body = json.dumps(event)
 
-        self._run(run)
+        def run(conn: psycopg.Connection) -> None:
+            # One statement, so one round trip and atomic on its own: the game's row moves
+            # to `seq` only from `seq - 1` (a writer that got there first holds the row
+            # until it commits, and then the condition fails here), and the event is
+            # inserted only if it did.
+            try:
+                done = conn.execute(_APPEND, (seq, game_id, seq - 1, seq, event["type"],
+                                              body, time.time())).fetchone()
+            except errors.UniqueViolation:  # a writer that did not move the row
+                raise SeqConflict(seq, seq) from None
+            if done is None:
+                row = conn.execute("SELECT last_seq FROM games WHERE id = %s",
+                                   (game_id,)).fetchone()
+                raise SeqConflict(seq, row[0] if row else 0)
+
+        try:
+            self._run(run, transaction=False, writes=True)
+        except StoreUnavailable:
+            # Lost on the way: the statement may have been applied. Read what is at `seq`
+            # (once more if the connection was only stale): this event (stored), another
+            # (a conflict), or nothing (send it again).
+            found = self._query("SELECT body FROM events WHERE game_id = %s AND seq = %s",
+                                (game_id, seq))
+            if found and found[0][0] == body:
+                return
+            if found:
+                raise SeqConflict(seq, seq) from None
+            self._run(run, transaction=False, writes=True)
 
     def update_seat(self, game_id: str, seat: SeatRecord, *,
                     version: int | None = None) -> int:
