@@ -227,6 +227,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         manager = OrderedRedisManager(queue, channel="cornerclaim")
         manager.on_resubscribed.append(lambda: resync_rooms(socketio, service))
         manager.on_remote_event.append(service.learn)
+        manager.on_remote_presence.append(cluster.presence.changed)
         queue_options["client_manager"] = manager
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=64 * 1024,
                         ping_interval=10, ping_timeout=10, async_handlers=False,

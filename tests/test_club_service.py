@@ -359,8 +359,10 @@ def test_an_event_pushed_by_another_process_is_folded_in_without_reading_the_sto
         for seat, seq in ((1, 1), (2, 2), (1, 3)):
             move = one.legal(gid, seat)["moves"][0]["move"]
             moves.append(one.move(gid, seat, move, seq, tokens[str(seat)]))
+        said = heard(two)
         assert not two.learn(gid, moves[1])  # a gap: seq 3 on a table at seq 1
         assert two.learn(gid, moves[0]) and two.learn(gid, moves[1])
+        assert [kind for kind, _ in said] == ["learned", "learned"]  # never "appended"
         assert not two.learn(gid, moves[1])  # already there
         assert two.legal(gid, 1, seq=3)["seq"] == 3 and reads == []
         bad = {**moves[2], "move": "not a move"}
@@ -378,3 +380,39 @@ def test_an_event_pushed_by_another_process_is_folded_in_without_reading_the_sto
         for service in (one, two):
             service.stop()
             service.store.close()
+
+
+def test_a_games_presence_read_is_reused_until_a_socket_comes_or_goes(redis_url, monkeypatch):
+    """A state after every move reads its seats' presence once a second at most; a socket of
+    this process, or another process's `presence` push (`changed`), makes the next read go to
+    Redis; the scan for dead processes always asks Redis."""
+    import server.realtime.shared as shared
+
+    monkeypatch.setattr(shared, "PRESENCE_CACHE", 600.0)  # no read lapses during the test
+    one = Cluster(redis_url, heartbeat=60, presence_ttl=5.0)
+    two = Cluster(redis_url, heartbeat=60, presence_ttl=5.0)
+    asked: list[int] = []
+    real = two.client.pipeline
+    two.client.pipeline = lambda *a, **kw: asked.append(1) or real(*a, **kw)
+    keys = [("g1", 1), ("g1", 2)]
+    try:
+        assert two.presence.connected_many(keys) == {("g1", 1): False, ("g1", 2): False}
+        one.presence.connect("sid-a", "g1", 1)  # another process: nothing heard yet
+        assert two.presence.connected_many(keys)[("g1", 1)] is False and len(asked) == 1
+        two.presence.changed("g1")  # its presence push came through the queue
+        assert two.presence.connected_many(keys)[("g1", 1)] is True and len(asked) == 2
+        assert two.presence.connected_many(keys[:1]) == {("g1", 1): True} and len(asked) == 2
+        two.presence.connect("sid-b", "g1", 2)  # a socket of this process
+        assert two.presence.connected_many(keys) == {("g1", 1): True, ("g1", 2): True}
+        one.presence.disconnect("sid-a")
+        assert two.presence.connected_many(keys, fresh=True)[("g1", 1)] is False
+        two.presence.disconnect("sid-b")
+        assert two.presence.connected_many(keys) == {("g1", 1): False, ("g1", 2): False}
+        n = len(asked)
+        assert two.presence.connected_many([("g2", 1)]) == {("g2", 1): False}
+        assert len(asked) == n + 1  # another game: not read yet
+        two.presence.forget("g1")
+        assert two.presence.connected_many(keys) and len(asked) == n + 2
+    finally:
+        one.stop()
+        two.stop()

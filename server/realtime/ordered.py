@@ -47,6 +47,8 @@ class OrderedRedisManager(socketio.RedisManager):
         #: Called with (room, event dict) for each `event` push of another process, in seq
         #: order, before this process's sockets get it (the service folds it in).
         self.on_remote_event: list[Callable[[str, dict], None]] = []
+        #: Called with the room of each `presence` push of another process.
+        self.on_remote_presence: list[Callable[[str], None]] = []
         self._quiet_until = 0.0
         self._failing = False
         self._order_lock = threading.Lock()
@@ -79,10 +81,14 @@ class OrderedRedisManager(socketio.RedisManager):
         namespace, text = message.get("namespace") or "/", message["packet"]
         if not isinstance(text, str):
             return
-        body = message.get("body")
-        if message.get("host_id") != self.host_id and isinstance(body, dict):
-            for callback in list(self.on_remote_event):
-                run_safely(lambda cb=callback: cb(message["room"], body))
+        body, room = message.get("body"), message.get("room")
+        if message.get("host_id") != self.host_id and isinstance(room, str):
+            if isinstance(body, dict):
+                for callback in list(self.on_remote_event):
+                    run_safely(lambda cb=callback: cb(room, body))
+            elif message.get("event") == "presence":
+                for callback in list(self.on_remote_presence):
+                    run_safely(lambda cb=callback: cb(room))
         eio = eio_packet.Packet(eio_packet.MESSAGE, text)
         for _sid, eio_sid in self.get_participants(namespace, message.get("room")):
             self.server._send_eio_packet(eio_sid, eio)

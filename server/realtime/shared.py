@@ -50,6 +50,8 @@ HEARTBEAT = 3.0
 PRESENCE_TTL = 10.0
 #: Seconds the time a seat went away is kept.
 AWAY_TTL = 24 * 3600
+#: Seconds a game's presence read for a state is reused (`RedisPresence.connected_many`).
+PRESENCE_CACHE = 1.0
 
 
 #: Delete a lock only if this process still holds it.
@@ -91,6 +93,9 @@ class RedisPresence:
         self._lock = threading.Lock()
         self._held = HeldSeats()  # this process's sockets
         self._warned = warned or _Warned()
+        #: game -> (monotonic time read, {seat key: connected}); `connected_many`'s reuse
+        self._read: dict[str, tuple[float, dict[Key, bool]]] = {}
+        self._changes: dict[str, int] = {}  # game -> presence changes heard (`changed`)
 
     @staticmethod
     def _seat_key(key: Key) -> str:
@@ -102,6 +107,13 @@ class RedisPresence:
 
     def _member(self, sid: str) -> str:
         return f"{self.process}:{sid}"
+
+    def changed(self, game_id: str) -> None:
+        """The game's presence changed (here, or another process pushed `presence`): the
+        next read goes to Redis."""
+        with self._lock:
+            self._read.pop(game_id, None)
+            self._changes[game_id] = self._changes.get(game_id, 0) + 1
 
     def connect(self, sid: str, game_id: str, seat: int) -> None:
         key = (game_id, seat)
@@ -117,16 +129,26 @@ class RedisPresence:
             pipe.execute()
         except RedisError as e:
             self._warned.failed("presence", e)
+        finally:
+            self.changed(game_id)  # after the write: a read from now on sees it
 
     def disconnect(self, sid: str) -> set[str]:
         with self._lock:
             keys = self._held.drop(sid)
-        return self._release(sid, keys)
+        try:
+            return self._release(sid, keys)
+        finally:
+            for game_id in {k[0] for k in keys}:
+                self.changed(game_id)  # after the write: a read from now on sees it
 
     def release(self, sid: str, game_id: str) -> bool:
         with self._lock:
             keys = self._held.drop_game(sid, game_id)
-        return bool(self._release(sid, keys))
+        try:
+            return bool(self._release(sid, keys))
+        finally:
+            if keys:
+                self.changed(game_id)
 
     def _release(self, sid: str, keys: set[Key]) -> set[str]:
         """Remove this socket from its seats; the games where a seat lost its last one."""
@@ -159,7 +181,10 @@ class RedisPresence:
             return self._held.holds(key)
 
     def forget(self, game_id: str) -> None:
-        """Nothing to drop: a finished game's keys expire by themselves."""
+        """A finished game: its keys in Redis expire by themselves; drop what was read."""
+        with self._lock:
+            self._read.pop(game_id, None)
+            self._changes.pop(game_id, None)
 
     def connected(self, game_id: str, seat: int) -> bool:
         key = (game_id, seat)
@@ -171,12 +196,30 @@ class RedisPresence:
             self._warned.failed("presence", e)
             return self._local(key)
 
-    def connected_many(self, keys: list[Key]) -> dict[Key, bool] | None:
-        """`connected` for many seats in one round trip; None while Redis is unreachable."""
+    def connected_many(self, keys: list[Key], *, fresh: bool = False) -> dict[Key, bool] | None:
+        """`connected` for many seats in one round trip; None while Redis is unreachable.
+
+        What a game's seats read is reused for PRESENCE_CACHE seconds (a state pushed after
+        every move of a busy table asks the same), unless its presence changed meanwhile:
+        a socket of this process came or went, or another process pushed the game's
+        `presence` (`changed`). `fresh` always asks Redis (the scan that finds the seats
+        of a process that died)."""
         if not keys:
             return {}
         if self._warned.down:
             return None
+        games = {k[0] for k in keys}
+        started = time.monotonic()
+        with self._lock:
+            if not fresh:
+                known: dict[Key, bool] = {}
+                for game_id in games:
+                    read = self._read.get(game_id)
+                    if read is not None and started - read[0] <= PRESENCE_CACHE:
+                        known.update(read[1])
+                if all(k in known for k in keys):
+                    return {k: known[k] for k in keys}
+            changes = {g: self._changes.get(g, 0) for g in games}
         low = self._clock() - self.ttl
         try:
             pipe = self.client.pipeline(transaction=False)
@@ -186,7 +229,16 @@ class RedisPresence:
         except RedisError as e:
             self._warned.failed("presence", e)
             return None
-        return {key: bool(n) for key, n in zip(keys, counts, strict=True)}
+        found = {key: bool(n) for key, n in zip(keys, counts, strict=True)}
+        with self._lock:
+            if len(self._read) > 4096:  # games gone quiet
+                self._read = {g: r for g, r in self._read.items()
+                              if started - r[0] <= PRESENCE_CACHE}
+            for game_id in games:
+                if self._changes.get(game_id, 0) == changes[game_id]:  # none while reading
+                    self._read[game_id] = (started, {k: v for k, v in found.items()
+                                                     if k[0] == game_id})
+        return found
 
     def away_for(self, game_id: str, seat: int) -> float:
         """Seconds since the seat lost its last socket on any process (0 while connected).

@@ -188,7 +188,7 @@ class Seating:
         if many is None:
             return
         seats = {t.id: t.humans() for t in tables}
-        found = many([(t.id, s) for t in tables for s in seats[t.id]])
+        found = many([(t.id, s) for t in tables for s in seats[t.id]], fresh=True)
         if found is None:
             return
         for table in tables:
