@@ -41,7 +41,7 @@ from typing import Any
 
 from engine import registry
 from engine.capabilities import Actions, Computer, Hints, QuickMove, capability
-from server.tables.events import Appended, Scanned, StateChanged, Synced, TableNews
+from server.tables.events import Appended, Learned, Scanned, StateChanged, Synced, TableNews
 
 log = logging.getLogger(__name__)
 
@@ -368,7 +368,10 @@ class BotRunner:
             self.poke(table.id)
 
     def _on_change(self, news: TableNews) -> None:
-        if isinstance(news, (Appended, StateChanged, Synced, Scanned)):
+        # An event learned from another process's push is that process's to answer (it took
+        # the job as it appended); racing it for the job would only move the work around.
+        if isinstance(news, (Appended, StateChanged, Synced, Scanned)) \
+                and not isinstance(news, Learned):
             self.poke(news.table.id)
 
     def _due(self, game_id: str, *,

@@ -26,7 +26,7 @@ from engine.core import Event, Game
 from engine.errors import EngineError
 from server.errors import ApiError
 from server.store import Head, RecordConflict, StoreUnavailable, load_game
-from server.tables.events import Synced
+from server.tables.events import Learned, Synced
 from server.tables.table import Table, UndoRequest
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ class Shared(Local):
             table.forget()
             self.core.takebacks.forget(table)
             self.core.clocks.arm(table)
-            self.core.notify(Synced(table))
+            self.core.notify(Learned(table))
             return True
         finally:
             table.lock.release()

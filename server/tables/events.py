@@ -77,6 +77,15 @@ class Synced(TableNews):
 
 
 @dataclass(frozen=True)
+class Learned(Synced):
+    """The table folded in an event another host process appended and pushed through the
+    queue (`Shared.learn`). That process does the work the event makes due (a computer's
+    move); this one only follows, and takes such work up in its scan if nobody did."""
+
+    kind: ClassVar[str] = "learned"
+
+
+@dataclass(frozen=True)
 class Scanned(TableNews):
     """A running game was looked at by the periodic scan of a shared host."""
 
