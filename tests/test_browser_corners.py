@@ -66,7 +66,7 @@ def tap_move(page, move: str) -> None:
     expect(page.get_by_test_id(f"cell-{path[-1]}")).to_have_attribute(
         "data-target", re.compile("true|loses"))
     page.get_by_test_id(f"cell-{path[-1]}").tap()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
 
 
 def test_a_whole_game_against_the_computer_by_tapping(host, open_page):

@@ -40,7 +40,7 @@ def test_a_solo_race_by_taps_counts_the_moves_and_shows_the_best_known(host, ope
     token = page.evaluate("JSON.parse(localStorage['cornerclaim.v1']).games")[gid]["seats"]["1"]
     for f, t in line[4:-1]:  # the rest but the last from another phone of the same seat
         host.move(gid, 1, f"{name(f)}-{name(t)}", token)
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq === {len(line)}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq === {len(line)}")
     expect(page.get_by_test_id("solo-moves")).to_have_text(f"Moves {len(line) - 1}")
     f, t = line[-1]
     tap_move(page, f"{name(f)}-{name(t)}")
@@ -93,7 +93,7 @@ def test_a_position_set_up_on_the_board_editor_is_played_against_the_computer(ho
     expect(page.locator("[data-testid=cell-d3] .cn-piece.w")).to_have_count(1)
     before = seq_of(page)
     tap_move(page, "d3-d4")
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq >= {before + 2}")  # its reply
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq >= {before + 2}")  # its reply
     state = host.state(gid)
     assert state["practice"] and len(state["board"]["moves"]) == 2
     assert state["options"]["setup"].endswith("w 12")

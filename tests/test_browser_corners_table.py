@@ -46,7 +46,7 @@ def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host,
     expect(board).to_have_attribute("data-picked", "c3")
     expect(board).to_have_attribute("data-targets", "c4 d3")
     page.get_by_test_id("cell-d3").tap()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "c3-d3"
     expect(board).to_have_attribute("data-picked", "")
     expect(page.get_by_test_id("last-path")).to_have_attribute("data-path", "c3-d3")
@@ -80,7 +80,7 @@ def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host,
     expect(page.get_by_test_id("cell-b4")).to_have_class(re.compile(r"\bchosen\b"))
     assert seq_of(page) == before
     lift()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "b3-b4"
     assert page.errors == []
 
@@ -98,7 +98,7 @@ def test_a_finger_held_on_a_target_then_slid_to_another_plays_that_one(host, ope
     expect(page.get_by_test_id("move-hint")).to_have_text("c3-d3: let go to move.")
     assert seq_of(page) == before
     lift()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "c3-d3"
 
     # Slid off the board and lifted there: nothing is played, the piece stays picked.
@@ -133,7 +133,7 @@ def test_dragging_a_piece_onto_a_target_moves_it(host, open_page):
     screenshot(page, "corners-drag")
     assert seq_of(page) == before
     lift()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "c3-d3"
     expect(page.get_by_test_id("drag-piece")).to_be_hidden()
 
@@ -148,7 +148,7 @@ def test_dragging_a_piece_onto_a_target_moves_it(host, open_page):
 
     # A jump by a drag: the host's chain is played.
     touch_drag(page, "b2", "d2")
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "b2-d2"
     assert page.errors == []
 
@@ -174,14 +174,14 @@ def test_the_mouse_hovers_to_see_the_path_and_drags_to_move(host, open_page):
     expect(page.get_by_test_id("path")).to_have_count(0)
     before = seq_of(page)
     page.get_by_test_id("cell-d3").click()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "c3-d3"
 
     host.move(gid, 2, "f6-e6", tokens[2])
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
     before = seq_of(page)
     page.get_by_test_id("cell-b3").drag_to(page.get_by_test_id("cell-c3"))
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "b3-c3"
     assert page.errors == []
 
@@ -327,6 +327,6 @@ def test_a_click_without_a_pointer_picks_and_moves_as_enter_does(host, open_page
     expect(board).to_have_attribute("data-targets", "c4 d3")
     before = seq_of(page)
     page.get_by_test_id("cell-c4").evaluate("el => el.click()")
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["last_move"] == "c3-c4"
     assert page.errors == []

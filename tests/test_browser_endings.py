@@ -119,7 +119,7 @@ def test_a_phone_holding_both_seats_takes_back_at_once(host, open_page):
     page = open_page("Pixel 7", f"/#/game/{gid}", phone_of(tokens))
     expect(page.get_by_test_id("cell-e10")).to_have_class(re.compile(r"\bo-blue\b"))
     page.get_by_test_id("undo").tap()
-    page.wait_for_function("() => window.ccGame.board && window.ccGame.state.seq === 3")
+    page.wait_for_function("() => ccGame.board && ccGame.state.seq === 3")
     state = host.state(gid)
     assert state["last_move"] is None or state["last_move"]["seat"] != 1
     assert state["undo_request"] is None

@@ -58,7 +58,7 @@ def tap_until_over(page) -> None:
             return
         before = host_seq(page)
         page.locator("[data-testid=board] button:enabled").first.tap()
-        page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+        page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     expect(page.get_by_test_id("turn")).to_contain_text("Game over", timeout=20_000)
 
 

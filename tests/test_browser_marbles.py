@@ -68,7 +68,7 @@ def tap_move(page, entry: dict) -> None:
         expect(page.get_by_test_id(f"cell-{entry['move']}")).to_have_attribute("data-take", "true")
         assert seq_of(page) == before  # the line alone only shows the marble
         page.get_by_test_id(f"cell-{entry['move']}").tap()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
 
 
 def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
@@ -154,7 +154,7 @@ def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
         if state["status"] == "finished":
             break
         # the phone shows the position the host is at (a computer's move may be on its way)
-        page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq >= {state['seq']}")
+        page.wait_for_function(f"() => ccGame.board && ccGame.state.seq >= {state['seq']}")
         seat = state["to_move"]
         if seat == 3 and not left and len(seats_moved) >= 4:
             wait_ready(page)
@@ -167,7 +167,7 @@ def test_a_whole_four_player_game_on_one_phone_with_a_leaver(host, open_page):
             left = True
             continue
         if seat == 3 and left:  # the computer's turn: wait for its move
-            page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {state['seq']}",
+            page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {state['seq']}",
                                    timeout=20_000)
             seats_moved.append(3)
             continue
@@ -244,7 +244,7 @@ def test_the_keys_choose_a_line_and_take(host, open_page):
     expect(board).to_have_attribute("data-takes", f"b{yellow}")
     before = seq_of(page)
     page.keyboard.press("Enter")
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["arrows"][0]["line"] == "b"
 
     # Four players on one phone: seat 4's first move may take at either red arrow.
@@ -270,7 +270,7 @@ def test_the_keys_choose_a_line_and_take(host, open_page):
     expect(board).to_have_attribute("data-focus", cells[1])
     before = seq_of(page)
     page.keyboard.press("Enter")
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["last_move"]["move"] == cells[1]
     assert page.errors == []
 
@@ -303,7 +303,7 @@ def test_between_rounds_the_summary_and_the_new_deal(host, open_page):
     expect(page.get_by_test_id("board")).to_have_attribute("data-lines", "1 2 3 4 5 6")
     before = seq_of(page)
     page.get_by_test_id("line-3").tap()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["board"]["arrows"][1]["line"] == "3"
     wait_ready(page)
     # Red slides a finger along its groove to the line, then taps the marble ringed there.
@@ -320,7 +320,7 @@ def test_between_rounds_the_summary_and_the_new_deal(host, open_page):
     # A tap straight after the synthetic slide is read by Chromium as part of that gesture.
     page.wait_for_timeout(600)
     page.get_by_test_id(f"cell-{entry['move']}").tap()
-    page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["last_move"]["move"] == entry["move"]
     expect(summary).to_be_hidden()
     screenshot(page, "marbles-round-2")

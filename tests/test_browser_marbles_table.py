@@ -60,7 +60,7 @@ def test_two_marbles_on_a_line_are_tapped_on_a_phone_and_tabbed_with_keys(host, 
     # The tap on one of them takes it.
     before = phone.evaluate("window.ccGame.state.seq")
     phone.get_by_test_id(f"cell-{cells[1]}").tap()
-    phone.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq > {before}")
+    phone.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
     assert host.state(gid)["last_move"]["move"] == cells[1]
     assert phone.errors == []
 

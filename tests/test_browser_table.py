@@ -446,7 +446,7 @@ def test_four_seats_on_one_phone_play_to_the_end_with_a_leaver(host, open_page):
         name = ("Ann", "Ben", "Cy", "Di")[seat - 1]
         expect(page.get_by_test_id("turn")).to_have_text(
             f"{name}'s turn ({colours[seat].title()}) — pass the phone")
-        page.wait_for_function(f"() => window.ccGame.board && window.ccGame.state.seq === {state['seq']}")
+        page.wait_for_function(f"() => ccGame.board && ccGame.state.seq === {state['seq']}")
         every_seat_shows_its_pieces(page, state)
         for s in state["seats"]:
             if s["out_of_moves"]:

@@ -284,8 +284,9 @@ class Shared(Local):
         """Another process appended `body` (an event's dict, pushed through the message
         queue): fold it into this process's table when it is the next event there, without
         reading the store; anything else (a gap, a table not held, parked or locked by a
-        command right now) is left to the next catch-up. The record's version is not pushed: a table that learned an event
-        still reads the record when its head's version moved. Whether it was folded."""
+        command right now) is left to the next catch-up. The record's version is not
+        pushed: a table that learned an event still reads the record when its head's
+        version moved. Whether it was folded."""
         table = self.core.tables.held().get(game_id)
         seq = body.get("seq") if isinstance(body, dict) else None
         if table is None or not isinstance(seq, int):
