@@ -136,7 +136,8 @@ def browser():
 def open_page(browser, host, request):
     """open_page(device="Pixel 7" | "desktop", path="/", storage=None, script=None) -> a page.
 
-    `storage` is put in localStorage and `script` run before the page's own scripts.
+    `storage` is put in localStorage and `script` run before the page's own scripts. A
+    table's page (`/#/game/…`) is returned once its board is drawn.
     Each call is a fresh browser context (its own localStorage: one phone). Pages are
     screenshotted into the artifacts folder when the test ends.
     """
@@ -161,6 +162,11 @@ def open_page(browser, host, request):
         page.on("pageerror", lambda e: page.errors.append(str(e)))
         page.goto(path)
         contexts.append((context, page))
+        if path.startswith("/#/game/"):
+            # A table is drawn once its state and its board module are in: the tray and the
+            # seats' pieces come in then, moving what is under them (a tap before would
+            # land on whatever the layout put there)
+            page.wait_for_function("() => window.ccGame?.board && window.ccGame.state")
         return page
 
     yield _open
