@@ -8,6 +8,8 @@ every new game the document allows is created."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 import subprocess
 import sys
@@ -15,11 +17,6 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-
-# Loaded now, at collection, not first inside a generated case: pytest rewrites schemathesis's
-# modules as it imports them, and CPython 3.11's parser can fail that on the deep stack of a
-# running case ("AST constructor recursion depth mismatch").
-import schemathesis.generation.jsonschema.strategy  # noqa: F401
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -32,6 +29,21 @@ from schemathesis.specs.openapi.checks import (
 from engine.marbles.board import random_setup
 from server.app import create_app, shutdown_app
 from tests.server_fixtures import live, make_app  # noqa: F401 - the fixtures
+
+
+def _load_every_module(package) -> None:
+    """Import each module of `package` now, at collection, not first inside a generated case:
+    pytest rewrites schemathesis's modules as they are imported (it is a pytest plugin), and
+    CPython 3.11's parser can fail that on the deep stack of a running case ("AST
+    constructor recursion depth mismatch"); schemathesis imports many of them lazily."""
+    for found in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        try:
+            importlib.import_module(found.name)
+        except Exception:  # noqa: BLE001, S112 - an optional extra it does not have here
+            continue
+
+
+_load_every_module(schemathesis)
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
