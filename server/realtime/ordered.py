@@ -90,7 +90,7 @@ class OrderedRedisManager(socketio.RedisManager):
                 for callback in list(self.on_remote_presence):
                     run_safely(lambda cb=callback: cb(room))
         eio = eio_packet.Packet(eio_packet.MESSAGE, text)
-        for _sid, eio_sid in self.get_participants(namespace, message.get("room")):
+        for _sid, eio_sid in self.get_participants(namespace, room):
             self.server._send_eio_packet(eio_sid, eio)
 
     def _publish(self, data) -> None:
@@ -201,7 +201,5 @@ def _event_seq(message: dict) -> int | None:
     if "packet" in message:
         seq = message.get("seq")
         return seq if isinstance(seq, int) else None
-    try:
-        return int(message["data"][0]["event"]["seq"])
-    except (KeyError, IndexError, TypeError, ValueError):
-        return None
+    data = message.get("data")
+    return _seq_of("event", data[0]) if isinstance(data, list) and data else None

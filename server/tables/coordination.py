@@ -222,12 +222,16 @@ class Shared(Local):
             else:
                 for body in store.events_since(table.id, table.game.seq):
                     table.game.append(Event.from_dict(body))
-            table.forget()
-            self.core.takebacks.forget(table)
+            self._moved_on(table)
         if head.version != table.version:
             self._reload_record(table)
         self.core.clocks.arm(table)
         self.core.notify(Synced(table))
+
+    def _moved_on(self, table: Table) -> None:
+        """The table's log grew: drop what was derived from the old seq."""
+        table.forget()
+        self.core.takebacks.forget(table)
 
     def _reload_record(self, table: Table) -> None:
         store = self.core.store
@@ -302,8 +306,7 @@ class Shared(Local):
                 log.exception("game %s: a pushed event at seq %d does not fold; the next "
                               "catch-up reads the store", game_id, seq)
                 return False
-            table.forget()
-            self.core.takebacks.forget(table)
+            self._moved_on(table)
             self.core.clocks.arm(table)
             self.core.notify(Learned(table))
             return True
