@@ -5,6 +5,8 @@ SRC and DST are each a `postgresql://` URL or a SQLite data folder (or its
 `cornerclaim.sqlite3` file). Every game of SRC is written to DST whole — its record (closed,
 rematch links), its seats with their token hashes, and its events with the times they were
 stored — in one transaction per game, so a phone's seat and a replay carry over unchanged.
+A game's computer review goes with it, finished or still to finish (a host on DST picks up an
+unfinished one when it starts); a review DST already holds for a game is kept.
 
 Running it again is safe: a game DST already holds exactly as SRC does is left alone; a game
 DST holds differently (the same id with another log, seats or record) is refused and named,
@@ -27,14 +29,17 @@ from server.store import EventStore, StoreError, is_database_url, open_store
 
 @dataclass
 class CopyReport:
-    """What a copy did: game ids copied, found already there, and refused (with why)."""
+    """What a copy did: game ids copied, found already there, and refused (with why); the
+    ids whose computer review was copied."""
 
     copied: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    reviews: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        line = (f"copied {len(self.copied)} game(s); {len(self.already)} already there")
+        line = (f"copied {len(self.copied)} game(s); {len(self.already)} already there; "
+                f"{len(self.reviews)} review(s) copied")
         if self.refused:
             line += f"; refused {len(self.refused)}:"
             line += "".join(f"\n  {gid}: {why}" for gid, why in self.refused)
@@ -50,17 +55,21 @@ def copy_games(source: EventStore, target: EventStore) -> CopyReport:
         events = source.events_at(record.id)
         if record.id in held:
             why = _difference(target, held[record.id], record, seats, events)
-            if why is None:
-                report.already.append(record.id)
-            else:
+            if why is not None:
                 report.refused.append((record.id, why))
-            continue
-        try:
-            target.put_game(record, seats, events)
-        except StoreError as e:
-            report.refused.append((record.id, str(e)))
-            continue
-        report.copied.append(record.id)
+                continue
+            report.already.append(record.id)
+        else:
+            try:
+                target.put_game(record, seats, events)
+            except StoreError as e:
+                report.refused.append((record.id, str(e)))
+                continue
+            report.copied.append(record.id)
+        review = source.analysis(record.id)
+        if review is not None and target.analysis(record.id) is None:
+            target.put_analysis(review)
+            report.reviews.append(record.id)
     return report
 
 
