@@ -383,9 +383,10 @@ def test_an_event_pushed_by_another_process_is_folded_in_without_reading_the_sto
 
 
 def test_a_games_presence_read_is_reused_until_a_socket_comes_or_goes(redis_url, monkeypatch):
-    """A state after every move reads its seats' presence once a second at most; a socket of
-    this process, or another process's `presence` push (`changed`), makes the next read go to
-    Redis; the scan for dead processes always asks Redis."""
+    """A state after every move reuses its seats' presence read (by the scan every heartbeat,
+    or by a state before); a socket of this process, or another process's `presence` push
+    (`changed`), makes the next read go to Redis; the scan for dead processes always asks
+    Redis, and the states after it reuse what it read."""
     import server.realtime.shared as shared
 
     monkeypatch.setattr(shared, "PRESENCE_CACHE", 600.0)  # no read lapses during the test
@@ -406,6 +407,8 @@ def test_a_games_presence_read_is_reused_until_a_socket_comes_or_goes(redis_url,
         assert two.presence.connected_many(keys) == {("g1", 1): True, ("g1", 2): True}
         one.presence.disconnect("sid-a")
         assert two.presence.connected_many(keys, fresh=True)[("g1", 1)] is False
+        n = len(asked)
+        assert two.presence.connected_many(keys)[("g1", 1)] is False and len(asked) == n
         two.presence.disconnect("sid-b")
         assert two.presence.connected_many(keys) == {("g1", 1): False, ("g1", 2): False}
         n = len(asked)

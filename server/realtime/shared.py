@@ -51,7 +51,10 @@ PRESENCE_TTL = 10.0
 #: Seconds the time a seat went away is kept.
 AWAY_TTL = 24 * 3600
 #: Seconds a game's presence read for a state is reused (`RedisPresence.connected_many`).
-PRESENCE_CACHE = 1.0
+#: The scan reads every running game's presence afresh each HEARTBEAT, and a change is
+#: heard at once (a socket here, another process's `presence` push), so a state pushed after
+#: a move reads Redis only for a game the scan has not seen yet or one whose presence changed.
+PRESENCE_CACHE = 2 * HEARTBEAT
 
 
 #: Delete a lock only if this process still holds it.
@@ -203,7 +206,7 @@ class RedisPresence:
         every move of a busy table asks the same), unless its presence changed meanwhile:
         a socket of this process came or went, or another process pushed the game's
         `presence` (`changed`). `fresh` always asks Redis (the scan that finds the seats
-        of a process that died)."""
+        of a process that died), and what it reads is reused in turn."""
         if not keys:
             return {}
         if self._warned.down:

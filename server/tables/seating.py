@@ -188,7 +188,9 @@ class Seating:
         if many is None:
             return
         seats = {t.id: t.humans() for t in tables}
-        found = many([(t.id, s) for t in tables for s in seats[t.id]], fresh=True)
+        # every seat a state shows, so the states pushed until the next scan reuse this read
+        found = many([(t.id, s.seat) for t in tables for s in t.seats if s.kind != "computer"],
+                     fresh=True)
         if found is None:
             return
         for table in tables:
