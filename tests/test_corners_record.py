@@ -360,6 +360,7 @@ def test_the_cli_exports_a_stored_game_as_cgn(tmp_path, capsys):
     tokens = created["tokens"]
     service.move(created["id"], 1, "d1-e1", 1, tokens["1"])
     service.move(created["id"], 2, "e8-d8", 2, tokens["2"])
+    service.stop()  # its clock timers too
     store.close()
     assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
                  "--format", "cgn"]) == 0

@@ -75,6 +75,7 @@ def test_export_writes_a_stored_game_as_blksgf_and_json(tmp_path, capsys):
     token = created["tokens"]
     service.move(created["id"], 1, "e10", 1, token["1"])
     service.move(created["id"], 2, "j5", 2, token["2"])
+    service.stop()  # its clock timers too
     store.close()
     out = tmp_path / "out.blksgf"
     assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path),
@@ -121,6 +122,7 @@ def test_export_writes_a_tictactoe_game_as_json_only(tmp_path, capsys):
     created = service.create("3x3", [{"kind": "local", "name": "Ann"},
                                      {"kind": "local", "name": "Bo"}], game="tictactoe")
     service.move(created["id"], 1, "b2", 1, created["tokens"]["1"])
+    service.stop()  # its clock timers too
     store.close()
     assert main(["replay", "export", created["id"], "--data-dir", str(tmp_path)]) == 0
     game = Game.from_json(capsys.readouterr().out)
