@@ -179,6 +179,35 @@ def test_two_players_on_one_phone_play_tic_tac_toe_to_the_end_and_watch_the_repl
     assert page.errors == []
 
 
+def test_the_ladder_keeps_the_game_picked_when_an_earlier_answer_comes_last(host, open_page):
+    """The ladder opens on the catalog's first game and I pick tic-tac-toe at once. The first
+    game's players come back last (held here until tic-tac-toe's are shown), and the table
+    still shows tic-tac-toe's players, not the answer to the earlier pick."""
+    game = host.create("3x3", [{"kind": "local", "name": "Dara"},
+                               {"kind": "local", "name": "Eli"}], game="tictactoe")
+    gid, tokens = game["id"], game["tokens"]
+    for seat, cell in ((1, "a1"), (2, "a2"), (1, "b1"), (2, "b2"), (1, "c1")):
+        host.move(gid, seat, cell, tokens[str(seat)])
+    assert host.state(gid)["status"] == "finished"
+    page = open_page("Pixel 7", "/")
+    held = []
+    page.route(re.compile(r"/api/players\?game=cornerclaim&"),
+               lambda route: held.append(route))
+    page.goto("/ladder.html")
+    page.wait_for_function("() => window.ccLadder && document.querySelector("
+                           "'[data-testid=ladder-game] option[value=tictactoe]')")
+    page.get_by_test_id("ladder-game").select_option("tictactoe")
+    expect(page.get_by_test_id("ladder-row-Dara")).to_be_visible()
+    assert len(held) == 1 and page.evaluate("ccLadder.answers") == 1
+    with page.expect_response(re.compile(r"/api/players\?game=cornerclaim&")):
+        held[0].continue_()
+    page.wait_for_function("() => ccLadder.answers === 2")
+    expect(page.get_by_test_id("ladder-row-Dara")).to_be_visible()
+    expect(page.get_by_test_id("ladder-note")).to_contain_text("Tic-tac-toe")
+    assert "game=tictactoe" in page.evaluate("ccLadder.query")
+    assert page.errors == []
+
+
 def test_a_phone_plays_tic_tac_toe_against_the_computer(host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Ivo")

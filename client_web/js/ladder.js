@@ -20,6 +20,14 @@ let order = "desc";
 let variant = "all";
 let games = []; // the catalog's
 let entry = null; // the game shown
+// Each load's number: an answer that arrives after a later load began (another game, variant
+// or sort picked meanwhile) is dropped, so the table never shows an earlier pick's players.
+let playersAsked = 0;
+let gamesAsked = 0;
+// What the players table shows (the query it answers) and how many answers came, shown or
+// dropped: for the console and the browser tests.
+const shown = { query: null, answers: 0 };
+window.ccLadder = shown;
 
 const body = h("tbody");
 const head = h("tr");
@@ -58,11 +66,19 @@ function drawHead() {
 
 async function load() {
   if (!entry) return;
+  const asked = ++playersAsked;
   drawHead();
   error.textContent = "";
   try {
     const q = new URLSearchParams({ game: entry.game, sort, order, variant });
-    const data = await api("GET", `/players?${q}`);
+    let data;
+    try {
+      data = await api("GET", `/players?${q}`);
+    } finally {
+      shown.answers += 1;
+    }
+    if (asked !== playersAsked) return;
+    shown.query = q.toString();
     // A table shows one rating per player: the shown variant's if it is rated, else the
     // game's first rated variant's (the host says which in `rating_key`).
     const key = data.players.find((p) => p.rating_key)?.rating_key;
@@ -77,14 +93,16 @@ async function load() {
         : cellText(p, key))))));
     if (!data.players.length) body.append(h("tr", {}, h("td", { colspan: cols.length }, "No finished games yet.")));
   } catch (err) {
-    error.textContent = err.message;
+    if (asked === playersAsked) error.textContent = err.message;
   }
 }
 
 async function loadGames() {
   if (!entry) return;
+  const asked = ++gamesAsked;
   try {
     const data = await api("GET", "/games");
+    if (asked !== gamesAsked) return;
     const list = (data.games || []).filter((g) => g.game === entry.game)
       .sort((a, b) => (b.created_at || 0) - (a.created_at || 0)).slice(0, 30);
     gameList.replaceChildren(...list.map((g) => h("li.game-line", {},
@@ -94,7 +112,7 @@ async function loadGames() {
       h("a.btn.small", { href: `/replay.html?game=${encodeURIComponent(g.id)}`, "data-testid": `replay-${g.id}` }, "Replay"))));
     if (!list.length) gameList.append(h("li.note", {}, `No ${entry.title} games yet.`));
   } catch (err) {
-    gameList.replaceChildren(h("li.error", {}, err.message));
+    if (asked === gamesAsked) gameList.replaceChildren(h("li.error", {}, err.message));
   }
 }
 
