@@ -189,8 +189,7 @@ class Seating:
             return
         seats = {t.id: t.humans() for t in tables}
         # every seat a state shows, so the states pushed until the next scan reuse this read
-        found = many([(t.id, s.seat) for t in tables for s in t.seats if s.kind != "computer"],
-                     fresh=True)
+        found = many([key for t in tables for key in views.presence_keys(t)], fresh=True)
         if found is None:
             return
         for table in tables:

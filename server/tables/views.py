@@ -95,13 +95,18 @@ def seq_facts(table: Table) -> dict[str, Any]:
     return table.memo("state", lambda: _seq_facts(table))
 
 
+def presence_keys(table: Table) -> list[tuple[str, int]]:
+    """The seats whose presence a state shows: every seat not played by the computer."""
+    return [(table.id, s.seat) for s in table.seats if s.kind != "computer"]
+
+
 def connected_seats(table: Table, presence: Presence) -> dict[tuple[str, int], bool] | None:
     """Whether each human seat is connected, asked in one round trip when presence is
     shared (Redis: `connected_many`); None to ask seat by seat."""
     many = getattr(presence, "connected_many", None)
     if many is None:
         return None
-    return many([(table.id, s.seat) for s in table.seats if s.kind != "computer"])
+    return many(presence_keys(table))
 
 
 def seat_body(table: Table, seat: int, presence: Presence,
