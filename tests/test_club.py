@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 import requests
-import socketio
 
 from tests.server_fixtures import DEADLINE, host_answers, wait_for
+from tests.socket_client import Client
 from tests.throwaway import free_port
 
 pytest.importorskip("psycopg")
@@ -91,7 +91,7 @@ class Phone:
         self.seqs: list[int] = []
         self.states: list[int] = []
         self._lock = threading.Lock()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = Client()
         self.sio.on("event", self._event)
         self.sio.on("state", self._state)
         self.connect(host, last_seq)
@@ -283,7 +283,7 @@ def test_a_process_killed_mid_game_loses_nothing_acknowledged(club, redis_server
         killed = time.monotonic()
         a.kill()
         wait_for(lambda: not ann.sio.connected, "the socket to drop")
-        ann.sio = socketio.Client(reconnection=False)
+        ann.sio = Client()
         ann.sio.on("event", ann._event)
         ann.sio.on("state", ann._state)
         joined = ann.connect(b, ann.last)  # the phone reaches the other process

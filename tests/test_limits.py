@@ -10,6 +10,7 @@ from server.host import host_of
 from server.web.limits import RateLimiter
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
+from tests.socket_client import Client
 
 PLUS = "e9,d10,e10,f10,e11"
 
@@ -22,7 +23,7 @@ def test_a_body_over_16_kib_is_refused_with_413(client):
 
 def test_a_socket_message_over_64_kib_is_dropped_and_the_host_goes_on(live):
     host = live()
-    sio = socketio.Client(reconnection=False)
+    sio = Client()
     sio.connect(host.url, transports=["websocket"], wait_timeout=30)
     try:
         with pytest.raises(socketio.exceptions.SocketIOError):
@@ -83,7 +84,7 @@ def test_rest_writes_past_the_rate_get_429_with_retry_after(make_app):
 def test_socket_writes_past_the_rate_get_a_too_many_requests_ack(live):
     host = live(WRITE_RATE=1, WRITE_BURST=3)
     g = create(host.app.test_client(), "duo")
-    sio = socketio.Client(reconnection=False)
+    sio = Client()
     sio.connect(host.url, transports=["websocket"], wait_timeout=30)
     try:
         msg = {"game_id": g["id"], "seat": 1, "move": "z99", "seq": 1, "token": g["tokens"]["1"]}

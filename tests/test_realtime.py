@@ -6,10 +6,10 @@ import queue
 import threading
 
 import requests
-import socketio
 
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import DEADLINE, wait_for
+from tests.socket_client import Client
 from tests.test_api import GREEN_X, PLUS
 
 RED = 1
@@ -20,7 +20,7 @@ class Phone:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = Client()
         self.pushed: dict[str, queue.Queue] = {}
         self.seen: list[int] = []
         self._lock = threading.Lock()

@@ -9,7 +9,6 @@ import string
 import threading
 
 import pytest
-import socketio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,7 @@ from server.host import host_of
 from server.tables import table as table_module
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create
+from tests.socket_client import Client
 
 PLUS = "e9,d10,e10,f10,e11"
 HANDLERS = ["join", "unjoin", "move", "undo", "undo_answer", "leave", "declare_left"]
@@ -24,8 +24,8 @@ WRITES = {"move", "undo", "undo_answer", "leave", "declare_left"}
 KEYS = ["game_id", "seat", "move", "seq", "token", "tokens", "last_seq", "accept"]
 
 
-def connect(url: str) -> socketio.Client:
-    sio = socketio.Client(reconnection=False)
+def connect(url: str) -> Client:
+    sio = Client()
     sio.connect(url, transports=["websocket"], wait_timeout=30)
     return sio
 

@@ -161,7 +161,7 @@ def _status(pid: int, field: str) -> int:
 
 
 def test_sockets_cost_the_host_no_threads_and_it_loads_no_client_library(tmp_path):
-    import socketio
+    from tests.socket_client import Client
 
     port = free_port()
     host = start_host(tmp_path, port)
@@ -169,16 +169,16 @@ def test_sockets_cost_the_host_no_threads_and_it_loads_no_client_library(tmp_pat
     try:
         before = _status(host.pid, "Threads")
         for _ in range(12):
-            sio = socketio.Client(reconnection=False)
+            sio = Client()
             sio.connect(f"http://127.0.0.1:{port}", transports=["websocket"], wait_timeout=30)
             clients.append(sio)
         assert _status(host.pid, "Threads") <= before + 1  # greenlets, not threads
         assert "aiohttp" not in Path(f"/proc/{host.pid}/maps").read_text()  # its C parts
     finally:
-        host.send_signal(signal.SIGTERM)  # first: python-socketio's client takes 3 s to
-        host.wait(DEADLINE)  # close a websocket itself (it waits for a reply its reader ate)
         for sio in clients:
             sio.disconnect()
+        host.send_signal(signal.SIGTERM)
+        host.wait(DEADLINE)
     assert host.returncode == 0
 
 
