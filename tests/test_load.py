@@ -30,7 +30,7 @@ def script(name: str):
 
 def test_twenty_tables_of_four_sockets_lose_nothing(tmp_path):
     loadtest = script("loadtest")
-    report = asyncio.run(loadtest.load(20, 20.0, think=0.3, seed=7, data_dir=tmp_path,
+    report = asyncio.run(loadtest.load(20, 10.0, think=0.3, seed=7, data_dir=tmp_path,
                                        host_args=("--write-rate", "200")))
     print(report.summary())
     assert report.errors == []
@@ -46,7 +46,7 @@ def test_phones_play_on_while_computer_games_keep_the_bot_pool_busy(tmp_path):
     """Correctness beside a busy bot pool: the phones lose nothing and the bots move too.
     (How promptly the phones are answered then is measured in docs/performance.md.)"""
     loadtest = script("loadtest")
-    report = asyncio.run(loadtest.load(5, 15.0, think=0.3, seed=8, data_dir=tmp_path,
+    report = asyncio.run(loadtest.load(5, 8.0, think=0.3, seed=8, data_dir=tmp_path,
                                        host_args=("--write-rate", "200"), bot_tables=3,
                                        bot_level=2, probe=False, bot_moves_wanted=11))
     print(report.summary())
@@ -87,7 +87,7 @@ def test_the_club_servers_start_and_leave_nothing_behind():
 def test_one_process_on_postgresql_loses_nothing(tmp_path):
     pytest.importorskip("psycopg", reason="psycopg is in the club extra (scripts/test)")
     loadtest = script("loadtest")
-    report = asyncio.run(loadtest.load(3, 8.0, think=0.2, seed=9, data_dir=tmp_path,
+    report = asyncio.run(loadtest.load(3, 5.0, think=0.2, seed=9, data_dir=tmp_path,
                                        host_args=("--write-rate", "200"), probe=False,
                                        store="postgresql"))
     print(report.summary())
@@ -107,7 +107,7 @@ def test_two_processes_play_over_redis_or_are_refused_clearly(tmp_path, capsys):
         assert loadtest.main(["--processes", "2", "--tables", "2", "--seconds", "5"]) == 2
         assert "no --message-queue option" in capsys.readouterr().err
         return
-    report = asyncio.run(loadtest.load(2, 10.0, think=0.2, seed=10, data_dir=tmp_path,
+    report = asyncio.run(loadtest.load(2, 6.0, think=0.2, seed=10, data_dir=tmp_path,
                                        host_args=("--write-rate", "200"), probe=False,
                                        processes=2))
     print(report.summary())
