@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -168,6 +169,25 @@ def descendants(pid: int) -> list[int]:
         found.append(p)
         todo.extend(parents.get(p, ()))
     return found
+
+
+@contextlib.contextmanager
+def no_full_collections():
+    """The load clients' own full garbage collections held off while the clock runs, and
+    made once after. This process holds 400 sockets and every acknowledged move; a full
+    collection here stops its loop for 70–100 ms every few seconds, which the moves in
+    flight would otherwise count as the host's latency. The young generations are still
+    collected."""
+    gc.collect()
+    gc.freeze()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], 1_000_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+        gc.collect()
 
 
 def wait_idle(hosts: list[HostProcess], *, quiet: float = 0.1, every: float = 1.0,
@@ -331,6 +351,8 @@ class TableRun:
         self.arrived: dict[int, set[int]] = {}  # seq -> seats that have its broadcast
         self.all_arrived: dict[int, asyncio.Event] = {}
         self.expect: dict[int, int] = {}  # seat -> the seq its socket should get next
+        self.seated = False  # connected, seats taken and joined by `sit_down`
+        self.gave_up = False  # `seat_tables` could not seat it: it plays no part
 
     def url_of(self, seat: int) -> str:
         """The host process seat `seat`'s phone talks to."""
@@ -451,17 +473,27 @@ class TableRun:
         self.all_arrived.pop(seq + 1, None)
         return True
 
+    async def sit_down(self, *, connect: bool = True) -> None:
+        """Connect (unless told not to), take the four seats of a game and join it."""
+        if connect:
+            for seat in self.seats:
+                await seat.connect(self.url_of(seat.number))
+        if self.game_id is None or not all(s.token for s in self.seats):
+            await self.new_game()
+        await self.join()
+        self.seated = True
+
     async def run(self, until: float, *, connect: bool = True, min_moves: int = 0) -> int:
-        """Connect, then play games until the monotonic time `until` and at least
-        `min_moves` acknowledged moves; the number of moves played."""
+        """Connect and sit down (unless `sit_down` has), then play games until the monotonic
+        time `until` and at least `min_moves` acknowledged moves; the number of moves
+        played."""
         played = 0
+        if self.gave_up:
+            return played
         try:
-            if connect:
-                for seat in self.seats:
-                    await seat.connect(self.url_of(seat.number))
-            if self.game_id is None or not all(s.token for s in self.seats):
-                await self.new_game()
-            await self.join()
+            if not self.seated:
+                await self.sit_down(connect=connect)
+            self.seated = False  # a later run sits down again
             while time.monotonic() < until or played < min_moves:
                 if await self.play_one():
                     played += 1
@@ -484,6 +516,23 @@ class TableRun:
             seat.sio.on("event", seat._on_event)
             seat.sio.on("disconnect", seat._on_disconnect)
             seat.closing = False
+
+
+async def seat_tables(tables: list[TableRun], *, ramp: float = 0.0) -> None:
+    """Every table connected, seated and joined (each starting up to `ramp` seconds late);
+    a table that fails is reported and plays no part."""
+
+    async def one(t: TableRun) -> None:
+        if ramp:
+            await asyncio.sleep(ramp * t.index / max(1, len(tables)))
+        try:
+            await t.sit_down()
+        except (OSError, RuntimeError, TimeoutError, aiohttp.ClientError,
+                socketio.exceptions.SocketIOError) as e:
+            t.stats.error(f"table {t.index} ({t.game_id}): {type(e).__name__}: {e}")
+            t.gave_up = True
+
+    await asyncio.gather(*(one(t) for t in tables))
 
 
 async def run_tables(tables: list[TableRun], seconds: float, *, ramp: float = 0.0) -> None:
@@ -729,6 +778,7 @@ class Report:
     db_sessions: int = 0  # connections PostgreSQL accepted during the run
     per_process: list[dict] = field(default_factory=list)  # figures_by_process's rows
     settle_s: float = 0.0  # seconds the hosts took to go idle before the load (wait_idle)
+    seating_s: float = 0.0  # seconds every table took to connect, sit down and join
 
     def summary(self) -> str:
         rss = ", ".join(f"{x:.0f}" for x in self.rss_samples_mb)
@@ -741,7 +791,8 @@ class Report:
                 f"{'yes' if self.queue else 'no'}\n")
         return (disk + club
                 + f"the hosts and their workers went idle {self.settle_s:.0f} s after they "
-                  "answered; the load and its clock started then\n"
+                  f"answered; the phones then sat down and joined in {self.seating_s:.1f} s, "
+                  "and the clock started\n"
                 + f"tables {self.tables}, sockets {4 * self.tables}, {self.seconds:.0f} s\n"
                 f"moves acknowledged {self.moves} ({self.moves_per_s:.1f}/s), "
                 f"games finished {self.games_finished}\n"
@@ -901,10 +952,17 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
             bots = asyncio.create_task(run_bot_games(http, urls[0], bot_tables, bot_level,
                                                      bots_stop, bot_moves)) \
                 if bot_tables else None
+            # Every phone is seated before the clock starts: 400 sockets joining in a few
+            # seconds is a start-up burst no club sees, not its steady play. A finished game
+            # is still followed by a new one on the clock.
+            seating = time.monotonic()
+            await seat_tables(runs, ramp=min(5.0, seconds / 4))
+            seating = time.monotonic() - seating
             sessions = club.sessions() if club is not None and club.store_url else 0
             started = time.monotonic()
             cpu = time.process_time(), [h.cpu_seconds() for h in hosts]
-            await run_tables(runs, seconds, ramp=min(5.0, seconds / 4))
+            with no_full_collections():
+                await run_tables(runs, seconds, ramp=think)
             elapsed = time.monotonic() - started
             stop.set()
             until = time.monotonic() + wait
@@ -944,7 +1002,7 @@ async def _load(tables: int, seconds: float, *, think: float, seed: int, data_di
                   host_cpu, client_cpu, bot_tables, bot_moves[0],
                   windowed_p99(lat, stats.arrived_at, started, every), disk, slow,
                   processes, store, bool(club and club.queue_url), stats.repeats, rows,
-                  max(connections, default=0), max(0, sessions), per_process, settled)
+                  max(connections, default=0), max(0, sessions), per_process, settled, seating)
 
 
 def error_kinds(errors: list[str]) -> list[tuple[str, int]]:
