@@ -13,6 +13,9 @@ random legal placement and sends it on its socket. A finished game is followed b
 one at the same table: its seats leave the finished game (`unjoin`, as the phone client does)
 and join the new one on the same sockets.
 
+The clock starts once the hosts are idle and every table is seated and joined; while it
+runs, this process's own full garbage collections wait (`no_full_collections`).
+
 Measured: move → broadcast latency at every seat (from the moment the mover emits to the
 moment each of the four sockets has the `event`), acknowledged moves per second, errors
 (error acks, missing broadcasts, unexpected disconnects), and the host's peak RSS (VmHWM
