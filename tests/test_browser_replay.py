@@ -114,6 +114,53 @@ def test_a_running_game_with_a_takeback_on_a_phone(host, open_page):
     assert page.errors == []
 
 
+def test_a_poll_answered_after_the_takebacks_switch_is_dropped(host, open_page):
+    """A running game's viewer polls the host. I switch takebacks on while a poll (without
+    them) is on its way; that poll's answer comes last (held here until the takebacks are
+    shown) and the viewer keeps showing the takebacks."""
+    game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}])
+    gid, tokens = game["id"], game["tokens"]
+    host.move(gid, 1, "e10", tokens["1"])
+    host.move(gid, 2, "j5", tokens["2"])
+    host.move(gid, 1, "d8,d9", tokens["1"])
+    r = requests.post(f"{host.url}/api/games/{gid}/undo", json={"seat": 1, "seq": 4},
+                      headers={"Authorization": f"Bearer {tokens['1']}"}, timeout=10)
+    assert r.status_code == 200, r.text
+    page = open_page("Pixel 7", "/")
+    plain = re.compile(rf"/api/games/{gid}/replay\?takebacks=false")
+    held, asked = [], [0]
+
+    def hold_polls(route):  # the first load goes through; the polls after it are held
+        if held or asked[0]:
+            held.append(route)
+        else:
+            asked[0] += 1
+            route.continue_()
+
+    page.route(plain, hold_polls)
+    counter = page.get_by_test_id("replay-counter")
+    seen = [0]
+
+    def second_plain(request) -> bool:
+        seen[0] += bool(plain.search(request.url))
+        return seen[0] == 2
+
+    with page.expect_request(second_plain, timeout=30_000):  # the first poll, 3 s on
+        page.goto(f"/replay.html?game={gid}")
+        expect(counter).to_have_text("Move 2 / 2")
+    page.get_by_test_id("replay-takebacks").check()
+    expect(counter).to_have_text("Move 4 / 4")
+    assert len(held) == 1 and page.evaluate("ccReplay.count") == 2
+    with page.expect_response(plain):
+        held[0].continue_()
+    page.wait_for_function("() => ccReplay.count === 3")
+    # read at once: an answer is drawn in the same turn of the page's loop, and the next
+    # poll (3 s on, with takebacks) would mend a wrong drawing
+    assert counter.inner_text() == "Move 4 / 4"
+    assert page.locator("li.withdrawn").count() == 1
+    assert page.errors == []
+
+
 def test_the_ladder_and_a_players_rating_chart(host, open_page):
     for opponent in ("Zed", "Yan"):
         game = host.create("duo", [{"kind": "local", "name": "Xia"},

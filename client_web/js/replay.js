@@ -16,6 +16,9 @@ const STEP_MS = 1000; // one move a second at 1×
 const POLL_MS = 3000; // a running game's replay is fetched again this often
 
 const params = new URLSearchParams(location.search);
+// How many of the host's replay answers came, shown or dropped (a page signal for tests).
+const answers = { count: 0 };
+window.ccReplay = answers;
 const root = document.getElementById("view");
 
 /** A frame as the board module sees a state: the same board view and seat views. */
@@ -241,9 +244,20 @@ function mountViewer(source, id) {
       play: () => Promise.resolve(false), say: () => {} });
   }
 
+  // Each load is numbered: the answer to an earlier one (a poll in flight when the takebacks
+  // switch is flipped) is dropped, and only the latest load sets the next poll.
+  let loads = 0;
   async function load(reset = false) {
+    const asked = ++loads;
+    clearTimeout(poll);
     try {
-      const fresh = await api("GET", `${replayPath}?takebacks=${showTakebacks}`);
+      let fresh;
+      try {
+        fresh = await api("GET", `${replayPath}?takebacks=${showTakebacks}`);
+      } finally {
+        answers.count += 1;
+      }
+      if (asked !== loads) return;
       const atEnd = !data || index >= data.frames.length - 1;
       const first = !data;
       data = fresh;
@@ -254,10 +268,9 @@ function mountViewer(source, id) {
       else if (reset || atEnd) index = data.frames.length - 1;
       go(index);
       error.textContent = "";
-      clearTimeout(poll);
       poll = data.over ? null : setTimeout(() => load(), POLL_MS);
     } catch (err) {
-      error.textContent = err instanceof HostError ? err.message : String(err);
+      if (asked === loads) error.textContent = err instanceof HostError ? err.message : String(err);
     }
   }
 
