@@ -79,7 +79,8 @@ def test_a_pentobi_game_steps_jumps_and_autoplays_to_its_final_scores(host, open
     assert page.errors == []
 
 
-def test_a_running_game_with_a_takeback_on_a_phone(host, open_page):
+def a_running_duo_with_a_takeback(host) -> tuple[str, dict]:
+    """Ann and Bo's duo game, three moves in, Ann's last taken back: its id and tokens."""
     game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}])
     gid, tokens = game["id"], game["tokens"]
     host.move(gid, 1, "e10", tokens["1"])
@@ -88,6 +89,11 @@ def test_a_running_game_with_a_takeback_on_a_phone(host, open_page):
     r = requests.post(f"{host.url}/api/games/{gid}/undo", json={"seat": 1, "seq": 4},
                       headers={"Authorization": f"Bearer {tokens['1']}"}, timeout=10)
     assert r.status_code == 200, r.text
+    return gid, tokens
+
+
+def test_a_running_game_with_a_takeback_on_a_phone(host, open_page):
+    gid, tokens = a_running_duo_with_a_takeback(host)
     page = open_page("Pixel 7", f"/replay.html?game={gid}")
     counter = page.get_by_test_id("replay-counter")
     expect(counter).to_have_text("Move 2 / 2")  # the takeback is hidden
@@ -118,14 +124,7 @@ def test_a_poll_answered_after_the_takebacks_switch_is_dropped(host, open_page):
     """A running game's viewer polls the host. I switch takebacks on while a poll (without
     them) is on its way; that poll's answer comes last (held here until the takebacks are
     shown) and the viewer keeps showing the takebacks."""
-    game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}])
-    gid, tokens = game["id"], game["tokens"]
-    host.move(gid, 1, "e10", tokens["1"])
-    host.move(gid, 2, "j5", tokens["2"])
-    host.move(gid, 1, "d8,d9", tokens["1"])
-    r = requests.post(f"{host.url}/api/games/{gid}/undo", json={"seat": 1, "seq": 4},
-                      headers={"Authorization": f"Bearer {tokens['1']}"}, timeout=10)
-    assert r.status_code == 200, r.text
+    gid, _ = a_running_duo_with_a_takeback(host)
     page = open_page("Pixel 7", "/")
     plain = re.compile(rf"/api/games/{gid}/replay\?takebacks=false")
     held, asked = [], [0]
