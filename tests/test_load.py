@@ -38,6 +38,7 @@ def test_twenty_tables_of_four_sockets_lose_nothing(tmp_path):
     assert report.lost == 0
     assert len(report.rss_samples_mb) > 3 and report.rss_peak_mb > 0
     assert len(report.p99_windows_ms) > 3
+    assert report.seating_s > 0  # every table sat down before the clock
     assert report.disk["commits"] == 300 and 0 < report.disk["p50_ms"] <= report.disk["max_ms"]
     assert not list(tmp_path.glob("disk-probe*")), "the probe cleans up after itself"
 
@@ -125,6 +126,16 @@ def test_two_processes_play_over_redis_or_are_refused_clearly(tmp_path, capsys):
         1000 * everything["cpu_s"] / report.moves)
     assert all(r["errors"] == 0 and r["lost"] == 0 and r["p50_ms"] <= r["p99_ms"]
                for r in report.per_process)
+
+
+def test_the_load_clients_hold_off_full_collections_only_while_the_clock_runs():
+    import gc
+
+    before = gc.get_threshold()
+    with script("loadtest").no_full_collections():
+        assert gc.get_threshold()[:2] == before[:2] and gc.get_threshold()[2] >= 1_000_000
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
 def test_errors_are_grouped_by_kind():
