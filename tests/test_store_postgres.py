@@ -208,9 +208,9 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
     new_game(store)
     store.append("g1", placed(2, 1, "a1"))
     # idle connections, as commands on several games at once leave them
-    for conn in [store._take()[0] for _ in range(3)]:
-        store._give(conn)
-    assert len(store._idle) == 3
+    for conn in [store.connections.take()[0] for _ in range(3)]:
+        store.connections.give(conn)
+    assert len(store.connections.idle) == 3
     postgres.stop()
     try:
         for attempt in (
@@ -228,8 +228,8 @@ def test_an_outage_is_store_unavailable_changes_nothing_and_passes(pg_url, postg
     assert [e["seq"] for e in store.events_since("g1", 0)] == [1, 2]  # nothing changed
     assert [(g.id, g.closed) for g in store.games()] == [("g1", False)]
     # connections from before a restart, which the server dropped
-    for conn in [store._take()[0] for _ in range(3)]:
-        store._give(conn)
+    for conn in [store.connections.take()[0] for _ in range(3)]:
+        store.connections.give(conn)
     postgres.stop()
     postgres.start()
     store.append("g1", placed(3, 2, "b2"))  # works again at once, on a fresh connection
@@ -374,15 +374,15 @@ def test_a_process_opens_at_most_max_open_connections_and_keeps_them(pg_url):
     connections made stay open for the next commands."""
     store = PostgresStore(pg_url, max_open=2, busy_wait=1)
     new_game(store)
-    first, _ = store._take()
-    second, _ = store._take()
+    first, _ = store.connections.take()
+    second, _ = store.connections.take()
     t = time.monotonic()
     with pytest.raises(StoreUnavailable, match="busy"):
         store.games()  # both in use: it waits out connect_timeout
     assert time.monotonic() - t >= 0.9
-    store._give(first)
+    store.connections.give(first)
     assert [g.id for g in store.games()] == ["g1"]  # the one given back serves it
-    store._give(second)
+    store.connections.give(second)
     before = store._query("SELECT count(*) FROM pg_stat_activity WHERE datname = "
                           "current_database()")
     for seq in range(2, 12):
@@ -405,7 +405,7 @@ def test_many_commands_share_a_few_connections_without_waiting_out_the_limit(pg_
             new_game(store, f"w{i}")
             for seq in range(2, 6):
                 store.append(f"w{i}", placed(seq, 1 + seq % 2, f"a{seq}"))
-                most.append(store._open)
+                most.append(store.connections.count)
         except Exception as e:  # noqa: BLE001 - collected and asserted below
             errors.append(e)
 

@@ -22,10 +22,7 @@ Several host processes, on one machine or several, may share one database:
   so processes starting together do not race; the version is kept in `schema_version`. A
   database written by a newer host is refused rather than guessed at.
 
-Why no pool library: connections here are opened when needed (connect fails at once when the
-server is down) and a dropped one is replaced on the next call, so a restarted database is
-used again by the very next command; a pool's background reconnection with growing back-off
-could keep answering 503 for a while after the database is back.
+The process's connections are `server.store.pg_connections.Connections`.
 """
 
 from __future__ import annotations
@@ -33,13 +30,12 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import psycopg
-from psycopg import conninfo, errors, pq
+from psycopg import errors
 
 from server.store.base import (
     ANALYSIS_STATUSES,
@@ -49,9 +45,16 @@ from server.store.base import (
     RecordConflict,
     SeatRecord,
     SeqConflict,
-    StoreBusy,
     StoreError,
     StoreUnavailable,
+)
+from server.store.pg_connections import (
+    BUSY_WAIT,
+    CONNECT_TIMEOUT,
+    MAX_OPEN,
+    Connections,
+    describe,
+    first_line,
 )
 from server.store.pg_schema import migrate
 
@@ -62,19 +65,6 @@ T = TypeVar("T")
 #: How far before its last mark a process asks `heads` again (marks that transactions in
 #: flight took: far more than a host's processes ever have open at once).
 TOUCH_LOOKBACK = 1000
-
-#: Seconds to wait for a connection before the database counts as unreachable.
-CONNECT_TIMEOUT = 5
-#: Seconds a command waits for one of the process's connections when all are in use (a
-#: burst: a room of phones joining at once) before it answers 503.
-BUSY_WAIT = 30.0
-#: Connections one process opens at most, all kept open for reuse once made. A command
-#: that finds them all busy waits for one (up to CONNECT_TIMEOUT) instead of opening more:
-#: opening a connection costs the database a new backend process, far more than the few
-#: milliseconds a command holds one, and a fixed number per process lets the database's
-#: `max_connections` be sized as processes × MAX_OPEN (docs/deploy.md).
-MAX_OPEN = 16
-
 
 #: `append`: move the game's row from seq - 1 to seq and insert the event, or do nothing.
 _APPEND = """WITH moved AS (
@@ -87,9 +77,8 @@ INSERT INTO events (game_id, seq, type, body, at)
 class PostgresStore:
     """`SharedStore` on a PostgreSQL database named by a libpq URL (`postgresql://…`).
 
-    Thread-safe (and greenlet-safe under gevent, which psycopg supports): each call takes an
-    idle connection, or opens one while fewer than `max_open` are open, or waits for one to
-    be given back; and gives it back when done."""
+    Thread-safe (and greenlet-safe under gevent, which psycopg supports): each call takes one
+    of the process's `connections` and gives it back when done."""
 
     #: How far before its last mark a reader of `heads` asks again.
     touch_lookback = TOUCH_LOOKBACK
@@ -98,91 +87,9 @@ class PostgresStore:
                  max_open: int = MAX_OPEN, busy_wait: float = BUSY_WAIT) -> None:
         self.url = url
         self.where = describe(url)
-        self.connect_timeout = connect_timeout
-        self.max_open = max_open
-        self.busy_wait = busy_wait
-        self._idle: list[psycopg.Connection] = []
-        self._lock = threading.Lock()
-        #: Connections open now (idle or in use), and the condition a command waits on for
-        #: one to be given back when `max_open` are.
-        self._open = 0
-        self._ready = threading.Condition(self._lock)
-        self._closed = False
+        self.connections = Connections(url, self.where, connect_timeout=connect_timeout,
+                                       max_open=max_open, busy_wait=busy_wait)
         self._run(lambda conn: migrate(conn, self.where))
-
-    # -- connections -----------------------------------------------------------------------
-    def _connect(self) -> psycopg.Connection:
-        try:
-            conn = psycopg.connect(self.url, autocommit=True,
-                                   connect_timeout=max(1, round(self.connect_timeout)))
-        except psycopg.OperationalError as e:
-            raise StoreUnavailable(
-                f"the game database ({self.where}) cannot be reached: {first_line(e)}") from e
-        try:
-            conn.execute("SET synchronous_commit TO on")
-        except psycopg.Error as e:
-            conn.close()
-            raise StoreUnavailable(
-                f"the game database ({self.where}) cannot be reached: {first_line(e)}") from e
-        return conn
-
-    def _take(self) -> tuple[psycopg.Connection, bool]:
-        """An idle connection (True: it may have been dropped meanwhile), or a new one while
-        fewer than `max_open` are open, or the first one given back; StoreUnavailable (busy)
-        after `busy_wait` seconds. Every connection taken goes back through `_give` or
-        `_discard`."""
-        deadline = time.monotonic() + self.busy_wait
-        with self._ready:
-            while True:
-                if self._closed:
-                    raise StoreError("the store is closed")
-                while self._idle:
-                    conn = self._idle.pop()
-                    if not conn.closed:
-                        return conn, True
-                    self._open -= 1  # closed while idle
-                if self._open < self.max_open:
-                    self._open += 1
-                    break
-                left = deadline - time.monotonic()
-                if left <= 0 or not self._ready.wait(left):
-                    raise StoreBusy(
-                        f"the game database ({self.where}) is busy: all {self.max_open} of "
-                        "this process's connections stayed in use")
-        try:
-            return self._connect(), False
-        except BaseException:
-            self._closed_one()
-            raise
-
-    def _give(self, conn: psycopg.Connection) -> None:
-        """Keep a connection for the next command, or close it if it is no longer usable."""
-        healthy = (not conn.closed and not conn.broken
-                   and conn.info.transaction_status == pq.TransactionStatus.IDLE)
-        with self._ready:
-            if healthy and not self._closed:
-                self._idle.append(conn)
-                self._ready.notify()
-                return
-        self._discard(conn)
-
-    def _discard(self, conn: psycopg.Connection) -> None:
-        """Close a connection that was taken; a waiting command may open another."""
-        try:
-            conn.close()
-        finally:
-            self._closed_one()
-
-    def _closed_one(self) -> None:
-        with self._ready:
-            self._open -= 1
-            self._ready.notify()
-
-    def _drop_idle(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            self._discard(conn)
 
     def _run(self, body: Callable[[psycopg.Connection], T], *, transaction: bool = True,
              writes: bool = False) -> T:
@@ -192,8 +99,9 @@ class PostgresStore:
         fresh one (the server may have dropped it); a statement that `writes` is never sent
         twice: its outcome is then unknown. SeqConflict and StoreError come out as they are,
         psycopg's errors as StoreUnavailable (the database is unreachable) or StoreError."""
+        connections = self.connections
         for attempt in (1, 2):
-            conn, reused = self._take()
+            conn, reused = connections.take()
             committing = writes and not transaction
             try:
                 if not transaction:
@@ -203,11 +111,11 @@ class PostgresStore:
                         result = body(conn)
                         committing = True  # leaving the block sends COMMIT
             except StoreError:
-                self._give(conn)  # rolled back; the connection is fine
+                connections.give(conn)  # rolled back; the connection is fine
                 raise
             except psycopg.OperationalError as e:
-                self._discard(conn)
-                self._drop_idle()  # what broke one (a restart) broke the others too
+                connections.discard(conn)
+                connections.drop_idle()  # what broke one (a restart) broke the others too
                 if reused and not committing and attempt == 1:
                     continue
                 outcome = ("its outcome is unknown: it was not acknowledged" if committing
@@ -215,12 +123,12 @@ class PostgresStore:
                 raise StoreUnavailable(f"the game database ({self.where}) cannot be reached "
                                        f"({outcome}): {first_line(e)}") from e
             except psycopg.Error as e:
-                self._give(conn)
+                connections.give(conn)
                 raise StoreError(f"the game database refused this: {first_line(e)}") from e
             except BaseException:
-                self._discard(conn)
+                connections.discard(conn)
                 raise
-            self._give(conn)
+            connections.give(conn)
             return result
         raise AssertionError("unreachable")
 
@@ -436,9 +344,7 @@ class PostgresStore:
         return [_analysis(r) for r in rows]
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-        self._drop_idle()
+        self.connections.close()
 
 
 def _analysis(row: tuple) -> AnalysisRecord:
@@ -459,19 +365,3 @@ def _bump(conn: psycopg.Connection, game_id: str, version: int | None) -> int:
     if row is None:
         raise RecordConflict(game_id)
     return row[0]
-
-
-def describe(url: str) -> str:
-    """The database a URL names, for messages: `dbname on host:port`, never a password."""
-    try:
-        info = conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "an unreadable database URL"
-    host = info.get("host") or "localhost"
-    port = info.get("port") or "5432"
-    return f"{info.get('dbname') or info.get('user') or 'postgres'} on {host}:{port}"
-
-
-def first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
