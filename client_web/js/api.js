@@ -83,6 +83,28 @@ export async function api(method, path, { body, token } = {}) {
   return data;
 }
 
+/** GETs of which only the newest counts: `get(path)` resolves to the host's answer, or to
+ *  null once a later `get` has begun (another pick made, a poll overtaken), and throws the
+ *  host's error only for the newest, so a page never draws an earlier answer over a later
+ *  one. `answered()` runs on every answer, counted or not (a page's signal for tests). */
+export function newestOnly(answered = () => {}) {
+  let begun = 0;
+  return async (path) => {
+    const mine = ++begun;
+    let data;
+    let error = null;
+    try {
+      data = await api("GET", path);
+    } catch (err) {
+      error = err;
+    }
+    answered();
+    if (mine !== begun) return null;
+    if (error) throw error;
+    return data;
+  };
+}
+
 /** Seat tokens from a create-game answer, whatever shape the host gives them in. */
 export function seatTokens(answer) {
   const raw = answer?.tokens || answer?.seat_tokens || {};

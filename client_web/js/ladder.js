@@ -2,7 +2,7 @@
 // sortable by column, per variant, with the game's own statistics (labels from the catalog's
 // `stats`); and the host's games of that game with a link to each one's replay.
 
-import { api } from "./api.js";
+import { newestOnly } from "./api.js";
 import { catalog, variantOf } from "./catalog.js";
 import { h, title } from "./dom.js";
 
@@ -20,14 +20,14 @@ let order = "desc";
 let variant = "all";
 let games = []; // the catalog's
 let entry = null; // the game shown
-// Each load's number: an answer that arrives after a later load began (another game, variant
-// or sort picked meanwhile) is dropped, so the table never shows an earlier pick's players.
-let playersAsked = 0;
-let gamesAsked = 0;
 // What the players table shows (the query it answers) and how many answers came, shown or
 // dropped: for the console and the browser tests.
 const shown = { query: null, answers: 0 };
 window.ccLadder = shown;
+// An answer that comes after a later load began (another game, variant or sort picked
+// meanwhile) is dropped, so the table never shows an earlier pick's players.
+const getPlayers = newestOnly(() => { shown.answers += 1; });
+const getGames = newestOnly();
 
 const body = h("tbody");
 const head = h("tr");
@@ -66,18 +66,12 @@ function drawHead() {
 
 async function load() {
   if (!entry) return;
-  const asked = ++playersAsked;
   drawHead();
   error.textContent = "";
   try {
     const q = new URLSearchParams({ game: entry.game, sort, order, variant });
-    let data;
-    try {
-      data = await api("GET", `/players?${q}`);
-    } finally {
-      shown.answers += 1;
-    }
-    if (asked !== playersAsked) return;
+    const data = await getPlayers(`/players?${q}`);
+    if (data === null) return;
     shown.query = q.toString();
     // A table shows one rating per player: the shown variant's if it is rated, else the
     // game's first rated variant's (the host says which in `rating_key`).
@@ -93,16 +87,15 @@ async function load() {
         : cellText(p, key))))));
     if (!data.players.length) body.append(h("tr", {}, h("td", { colspan: cols.length }, "No finished games yet.")));
   } catch (err) {
-    if (asked === playersAsked) error.textContent = err.message;
+    error.textContent = err.message;
   }
 }
 
 async function loadGames() {
   if (!entry) return;
-  const asked = ++gamesAsked;
   try {
-    const data = await api("GET", "/games");
-    if (asked !== gamesAsked) return;
+    const data = await getGames("/games");
+    if (data === null) return;
     const list = (data.games || []).filter((g) => g.game === entry.game)
       .sort((a, b) => (b.created_at || 0) - (a.created_at || 0)).slice(0, 30);
     gameList.replaceChildren(...list.map((g) => h("li.game-line", {},
@@ -112,7 +105,7 @@ async function loadGames() {
       h("a.btn.small", { href: `/replay.html?game=${encodeURIComponent(g.id)}`, "data-testid": `replay-${g.id}` }, "Replay"))));
     if (!list.length) gameList.append(h("li.note", {}, `No ${entry.title} games yet.`));
   } catch (err) {
-    if (asked === gamesAsked) gameList.replaceChildren(h("li.error", {}, err.message));
+    gameList.replaceChildren(h("li.error", {}, err.message));
   }
 }
 

@@ -4,7 +4,7 @@
 // is drawn by the game's own board module (read-only), the export links are the game's
 // formats from the catalog (and the JSON log).
 
-import { api, HostError } from "./api.js";
+import { HostError, newestOnly } from "./api.js";
 import { catalog, colourFill, colourMark, gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { lineChart } from "./charts.js";
@@ -244,20 +244,14 @@ function mountViewer(source, id) {
       play: () => Promise.resolve(false), say: () => {} });
   }
 
-  // Each load is numbered: the answer to an earlier one (a poll in flight when the takebacks
-  // switch is flipped) is dropped, and only the latest load sets the next poll.
-  let loads = 0;
+  // The answer to an earlier load (a poll in flight when the takebacks switch is flipped) is
+  // dropped, and only the newest load sets the next poll.
+  const getReplay = newestOnly(() => { answers.count += 1; });
   async function load(reset = false) {
-    const asked = ++loads;
     clearTimeout(poll);
     try {
-      let fresh;
-      try {
-        fresh = await api("GET", `${replayPath}?takebacks=${showTakebacks}`);
-      } finally {
-        answers.count += 1;
-      }
-      if (asked !== loads) return;
+      const fresh = await getReplay(`${replayPath}?takebacks=${showTakebacks}`);
+      if (fresh === null) return;
       const atEnd = !data || index >= data.frames.length - 1;
       const first = !data;
       data = fresh;
@@ -270,7 +264,7 @@ function mountViewer(source, id) {
       error.textContent = "";
       poll = data.over ? null : setTimeout(() => load(), POLL_MS);
     } catch (err) {
-      if (asked === loads) error.textContent = err instanceof HostError ? err.message : String(err);
+      error.textContent = err instanceof HostError ? err.message : String(err);
     }
   }
 
