@@ -119,7 +119,7 @@ def test_the_solo_race_is_one_seat_without_black_pieces_until_the_target_is_full
     assert state.board.count(2) == 0 and state.board.count(1) == 9
     view = RULES.public_view(state)
     assert len(view.seats) == 1 and view.board["solo"]["moves"] == 0
-    assert view.board["home_deadline"] is None and view.board["move_limit"] is None
+    assert view.board["home_deadline"] is None and view.board["move_limit"] == 160
     variant = state.variant
     line = solo.beam(variant, width=20)
     names = variant.board.name

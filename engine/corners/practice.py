@@ -130,9 +130,10 @@ def check_setup(variant: Variant, board, to_move: int, number: int, *, solo: boo
     elif black != pieces:
         raise _bad(f"Black has {black} piece{'s' * (black != 1)}; {variant.label} is played "
                    f"with {pieces}", "count", seat=2, pieces=black, needed=pieces)
-    if not solo and number > variant.limit:
-        raise _bad(f"move {number} is past the game's limit (move {variant.limit})", "number",
-                   limit=variant.limit)
+    limit = variant.solo_limit if solo else variant.limit
+    if number > limit:
+        raise _bad(f"move {number} is past the game's limit (move {limit})", "number",
+                   limit=limit)
     for seat in (1,) if solo else (1, 2):
         if fills(board, seat, variant):
             colour = "White" if seat == 1 else "Black"

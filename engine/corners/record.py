@@ -54,8 +54,9 @@ MODES = ("practice", "solo")
 TAG_ENDS = ("resigned", "timeout", "draw_agreed")
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER = re.compile(r"(\d+)(\.(?:\.\.)?)(.*)")
-_CLOCK = re.compile(r"(\d+)\+(\d+)")
+_NUMBER = re.compile(r"([0-9]{1,9})(\.(?:\.\.)?)(.*)")  # ASCII digits, a sane length
+_CLOCK = re.compile(r"([0-9]{1,9})\+([0-9]{1,9})")
+_SPACE = re.compile(r"\s*")
 
 
 @dataclass(frozen=True)
@@ -181,10 +182,11 @@ def parse(text: str) -> Record:
             if stripped.startswith(";") or stripped.startswith("%"):
                 continue
             if stripped.startswith("[") and not tokens:
-                rest = stripped
-                while rest and not rest.startswith(";"):
-                    match = _TAG.match(rest)
+                at = 0  # tags one after another on the line: read in place, never re-sliced
+                while at < len(stripped) and stripped[at] != ";":
+                    match = _TAG.match(stripped, at)
                     if match is None:
+                        rest = stripped[at:at + 60]
                         raise RecordError(f'line {number}: a tag pair is [Name "value"], not '
                                           f"{rest!r}", line=number)
                     name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
@@ -192,7 +194,7 @@ def parse(text: str) -> Record:
                         raise RecordError(f"line {number}: the tag {name} is given twice",
                                           line=number)
                     record.tags[name] = (value, number)
-                    rest = rest[match.end():].strip()
+                    at = _SPACE.match(stripped, match.end()).end()
                 continue
         pos = 0
         while pos < len(line):
@@ -322,6 +324,7 @@ def read_record(text: str) -> Game:
     the tags give. RecordError (with the line) if it cannot be read or a move is illegal."""
     record = parse(text)
     game = _start(record)
+    _check_length(record, game.state)
     expected, result_line = _expected(record)
     reason = record.tag("Reason")
     if reason is not None and reason not in REASONS:
@@ -346,6 +349,25 @@ def read_record(text: str) -> Game:
             raise _fail(token.line, f"{label}: {e.message}") from None
     _finish(game, expected, reason, result_line, record.line_of("Reason"), now)
     return game
+
+
+def max_moves(state: State) -> int:
+    """The most moves a game from `state` can have: the solo race's limit, or both sides'
+    moves up to the two-player limit (a set-up position's moves before it counted too)."""
+    variant = state.variant
+    return variant.solo_limit if state.solo else 2 * variant.limit
+
+
+def _check_length(record: Record, start: State) -> None:
+    """Refuse a record with more moves than any game of its kind can have, before a move is
+    played."""
+    most = max_moves(start) - len(start.moves)
+    if len(record.moves) > most:
+        kind = "solo race" if start.solo else "game"
+        line = record.moves[most][1].line
+        raise RecordError(f"line {line}: the record has {len(record.moves):,} moves; a "
+                          f"{start.variant.label} {kind} from its start has at most {most}",
+                          line=line, moves=len(record.moves), limit=most)
 
 
 def _finish(game: Game, expected: str, reason: str | None, line: int, reason_line: int,

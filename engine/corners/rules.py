@@ -670,9 +670,9 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             "homes": {"1": sorted((name(s) for s in variant.homes[0]), key=_name_key),
                       "2": sorted((name(s) for s in variant.homes[1]), key=_name_key)},
             "to_move": state.to_move, "move_number": state.number,
-            # the solo race has neither a home deadline nor a move limit
+            # the solo race has no home deadline, and a limit of its own
             "home_deadline": None if state.solo else variant.deadline,
-            "move_limit": None if state.solo else variant.limit,
+            "move_limit": variant.solo_limit if state.solo else variant.limit,
             "after_deadline": not state.solo and state.number > variant.deadline,
             "pending_reply": state.pending,
             "clock": clock, "draw_offer": state.draw_offer,
@@ -965,12 +965,15 @@ def _placed(state: State, board, to_move: int, number: int) -> State:
 
 
 def _solo_moved(state: State, event: Moved, path: tuple[int, ...], board: list[int]) -> State:
-    """The solo race's move: no deadline, limit or repetition; over once the target is
-    filled (or, from a set-up position, when no move is left)."""
+    """The solo race's move: no deadline or repetition; over once the target is filled, at
+    the race's limit (`Variant.solo_limit`) or, from a set-up position, when no move is
+    left."""
     variant = state.variant
     end = None
     if fills(board, 1, variant):
         end = ("target", 1)
+    elif len(state.moves) + 1 >= variant.solo_limit:
+        end = ("move_limit", 0)
     elif not has_move(board, 1, variant):
         end = ("no_move", 0)
     new = replace(state, seq=event.seq, board=tuple(board),
@@ -993,6 +996,9 @@ def _solo_outcome(state: State) -> Outcome:
         return Outcome((1,), ("win",), scores, reason, (2,), ending)
     if reason == "resigned":
         ending = f"White gave up the race after {made} move{'s' * (made != 1)}"
+    elif reason == "move_limit":
+        ending = (f"White did not fill the target by the race's limit "
+                  f"(move {state.variant.solo_limit})")
     else:
         ending = f"White has no move left after {made} move{'s' * (made != 1)}"
     return Outcome((), ("loss",), scores, reason, (0,), ending)

@@ -38,6 +38,12 @@ class Variant:
     neighbours: tuple = field(init=False, repr=False, compare=False)
     jumps: tuple = field(init=False, repr=False, compare=False)
 
+    @property
+    def solo_limit(self) -> int:
+        """The solo race's last move: twice the two-player game's limit (the best known races
+        take a fifth of it), so that a race, and a record of one, has an end."""
+        return 2 * self.limit
+
     def __post_init__(self) -> None:
         g = geometry(self.size)
         black = frozenset(g.mirror(s) for s in self.white_home)
