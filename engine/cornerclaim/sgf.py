@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..core import Game
 from ..errors import EngineError, LogError
 from .notation import format_cells, parse_cells
+from .pieces import NU_PIECES
 from .rules import GAME, RULES, State
 from .variants import VARIANTS
 
@@ -180,16 +181,28 @@ def read_sgf(text: str | bytes) -> SgfRecord:
     nodes = parse_main_line(text)
     root = nodes[0]
     variant = _variant(root)
+    most = max_moves(variant)
     moves = []
     for node in nodes:
         _refuse_setup(node)
         move = _node_move(node, variant, len(moves) + 1)
         if move is not None:
+            if len(moves) == most:
+                raise SgfError(f"the record has more moves than any {variant} game: every "
+                               f"seat places its {NU_PIECES} pieces, {most} moves with passes")
             moves.append(move)
     return SgfRecord(
         variant, tuple(moves), _players(root, variant),
         _single(root, "DT"), _single(root, "RE"),
     )
+
+
+def max_moves(variant: str) -> int:
+    """The most move nodes a record of `variant` can hold: each of its n seats places its 21
+    pieces, and between two placements each other seat may pass (a seat with no placement):
+    at most n × 21 placements and (n − 1) passes after each, n² × 21 in all."""
+    seats = VARIANTS[variant].nu_seats
+    return seats * seats * NU_PIECES
 
 
 def _decode(text: str | bytes) -> str:
