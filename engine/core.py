@@ -21,9 +21,16 @@ import json
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
+from . import boundedjson
 from .errors import EngineError, GameOverError, LogError, StaleSeqError
 
 FORMAT_VERSION = 1
+#: The largest whole number an event field holds: a JavaScript number's exact range, so a
+#: browser reads every one as written.
+MAX_INT = 2**53 - 1
+#: The latest host time an event may record (`at_ms`, ms since 1970, UTC): the last
+#: millisecond of the year 9999, the last a date in a record can name.
+MAX_AT_MS = 253_402_300_799_999
 
 #: Every event type by its name (`TYPE`). The naming rule: an event's type says what happened,
 #: in the past tense, in snake case; the events every game shares (here) have no prefix
@@ -91,11 +98,22 @@ class Event:
 
 
 def _check_field(type_name: str, name: str, annotation: Any, value: Any) -> Any:
+    """`value` checked against the field's type; a whole number also against its range
+    (`MAX_INT`; `at_ms`: 0 to `MAX_AT_MS`). LogError names the event and the field."""
     ann = str(annotation)
-    bad = LogError(f"event {type_name}: field {name} has a bad value {value!r}")
-    if ann == "int":
+    shown = repr(value) if not isinstance(value, (str, list, dict)) or len(value) < 40 \
+        else f"of {type(value).__name__} length {len(value)}"
+    bad = LogError(f"event {type_name}: field {name} has a bad value {shown}",
+                   field=name)
+    if ann in ("int", "int | None"):
+        if value is None and ann == "int | None":
+            return value
         if not isinstance(value, int) or isinstance(value, bool):
             raise bad
+        low, high = (0, MAX_AT_MS) if name == "at_ms" else (-MAX_INT, MAX_INT)
+        if not low <= value <= high:
+            raise LogError(f"event {type_name}: field {name} is {value}, out of its range "
+                           f"({low} to {high})", field=name, low=low, high=high)
     elif ann == "str":
         if not isinstance(value, str):
             raise bad
@@ -374,11 +392,12 @@ def log_to_json(events) -> str:
 
 
 def log_from_json(text: str | bytes) -> list[Event]:
-    """Parse a JSON log; raises LogError on bad JSON, a wrong version or a bad event."""
+    """Parse a JSON log; raises LogError on bad JSON (nesting or numbers past
+    `boundedjson`'s limits among it), a wrong version or a bad event."""
     try:
-        data = json.loads(text)
-    except (ValueError, TypeError) as e:
-        raise LogError(f"not a JSON game log: {e}") from None
+        data = boundedjson.loads(text)
+    except boundedjson.JsonLimitError as e:
+        raise LogError(f"not a JSON game log: {e.message}") from None
     if not isinstance(data, dict) or data.get("format") != "cornerclaim-log":
         raise LogError("not a Corner Claim game log (format is not cornerclaim-log)")
     if data.get("version") != FORMAT_VERSION:
