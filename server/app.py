@@ -69,6 +69,7 @@ from server.realtime.sockets import JsonPacket, init_realtime, resync_rooms
 from server.store import StoreError, is_database_url, open_store
 from server.tables.service import GameService
 from server.web.api import blp
+from server.web.bounded import BoundedJSONProvider
 from server.web.ladder_api import ImportShelf, ReplayCache, init_ladder
 from server.web.limits import DataDirLock, RateLimiter
 from server.web.openapi import published
@@ -127,6 +128,9 @@ class HostApi(Api):
             details["errors"] = messages
             if code == 400 and "json" in messages:
                 name, message = "bad_json", "the request body is not valid JSON"
+                if data.get("limit"):  # a bound of engine.boundedjson: say which
+                    message = f"{message}: {messages['json'][0]}"
+                    details.update(limit=data["limit"], max=data["bound"])
             elif code == 422:
                 message = "the request is not valid: " + _first(messages)
         # the exception's own headers: a 405's Allow (RFC 9110), not its HTML Content-Type
@@ -156,6 +160,7 @@ def _first(messages: Any) -> str:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build a host. `config["DATA_DIR"]` is required; see the module doc for the rest."""
     app = Flask(__name__, static_folder=None)
+    app.json = BoundedJSONProvider(app)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     if not app.config.get("DATA_DIR"):

@@ -12,7 +12,6 @@ from importlib import metadata
 import marshmallow as ma
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 import server.web.schemas as S
 from engine import registry
@@ -20,6 +19,7 @@ from server.errors import ApiError
 from server.host import current_host
 from server.tables.service import DEFAULT_GAME, GIVEN_OPTIONS, UNSET, GameService
 from server.web import attachment
+from server.web.bounded import Blueprint
 
 blp = Blueprint("games", __name__, url_prefix="/api",
                 description="Games: the catalog, lobby, seats, moves, takebacks, replays")

@@ -27,7 +27,6 @@ from pathlib import Path
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 import server.ladder.standings as L
 from engine import registry
@@ -43,6 +42,7 @@ from server.store import StoreError
 from server.tables.events import Appended, Synced, TableNews
 from server.tables.views import seat_names
 from server.web import attachment
+from server.web.bounded import Blueprint
 from server.web.ladder_schemas import (
     BoardQuery,
     Imported,
@@ -126,7 +126,16 @@ class ImportShelf:
         path = self.folder / f"{rid}.record"
         if not path.is_file():
             raise ApiError("not_found", f"there is no imported replay {rid!r}", status=404)
-        return read_record(path.read_bytes())
+        # A file kept from before a rule or a limit changed may no longer load: a clear 422,
+        # read in bounded time (never more than an import may send).
+        if path.stat().st_size > MAX_IMPORT:
+            raise ApiError("bad_record", f"the imported replay {rid} is over the import "
+                           f"limit ({MAX_IMPORT // 1024} KiB) and is not read", status=422)
+        try:
+            return read_record(path.read_bytes())
+        except LogError as e:
+            raise ApiError("bad_record", f"the imported replay {rid} no longer loads: "
+                           f"{e.message}", status=422) from None
 
 
 def _is_over(table) -> bool:
@@ -335,7 +344,7 @@ class ImportedRecord(MethodView):
                   description="the record: our JSON log (replay.json) or a format of the "
                               "game's own (Corner Claim: replay.blksgf; Corners: "
                               "replay.cgn)")
-    @documented(404)
+    @documented(404, 422)
     def get(self, replay_id, ext):
         """The imported game as a record: `json` (our event log) or one of its game's
         formats (the replay's `formats`)."""
