@@ -511,3 +511,34 @@ def test_the_seconds_option_takes_a_positive_number():
     for bad in ("0", "-1", "x"):
         with pytest.raises(SystemExit):
             parser.parse_args(["--seconds", bad])
+
+
+# -- what a hostile controller may send ------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", [
+    "time_settings ١٠ 0 0", "time_settings 10 ٣ 0", "time_settings 10 0 ²",
+    "time_settings 1e3 0 0", "time_settings nan 0 0", "time_settings 1_0 0 0",
+    "time_settings " + "9" * 5000 + " 0 0", "time_left b ١ 0", "time_left b 1 " + "9" * 50,
+])
+def test_numbers_are_ascii_digits_of_a_sane_length(line):
+    session = GtpSession("duo")
+    assert fails(session, line).startswith("invalid ")
+    assert session.time_settings is None and session.clocks == {}
+    ok(session, "time_settings 10 0 0")
+    assert session.time_settings == TimeSettings(10, 0, 0)
+
+
+@pytest.mark.parametrize("line", ["genmove b\x00", "play b\x1b[2J e9", "name\x7f",
+                                  "1\x00 protocol_version", "showboard\x85"])
+def test_a_control_character_in_a_command_line_gets_a_question_mark_and_a_message(line):
+    session = GtpSession("duo")
+    message = fails(session, line)
+    assert message.startswith("control character U+") and "column" in message
+    assert session.moves == []
+
+
+def test_a_line_ending_in_cr_lf_and_tabs_between_words_are_still_commands():
+    session = GtpSession("duo")
+    assert session.handle("7\tprotocol_version\r\n") == "=7 2\n\n"
+    assert ok(session, "name\r\n") == ok(session, "name")

@@ -40,7 +40,11 @@ VARIANT_CHOICES = ("duo", "trio", "classic")
 _TWO_COLOURS = {"b": 1, "black": 1, "blue": 1, "w": 2, "white": 2, "green": 2}
 _FOUR_COLOURS = {"1": 1, "blue": 1, "2": 2, "yellow": 2, "3": 3, "red": 3, "4": 4, "green": 4}
 _WORD = re.compile(r'"([^"]*)"|(\S+)')
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Numbers as GTP writes them: ASCII digits only (`str.isdigit` and `float` take any
+#: script's digits, `١٠` among them), and no longer than any sane value.
+_WHOLE = re.compile(r"[0-9]{1,9}")
+_DECIMAL = re.compile(r"[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9}")
 
 
 class GtpFailure(Exception):
@@ -139,17 +143,13 @@ def spend(clock: Clock, seconds: float, settings: TimeSettings | None) -> Clock:
 
 
 def _seconds(word: str, what: str) -> float:
-    try:
-        value = float(word)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
+    if not _DECIMAL.fullmatch(word):
         raise GtpFailure(f"invalid {what} '{word}' (seconds, 0 or more)")
-    return value
+    return float(word)
 
 
 def _stones(word: str, what: str) -> int:
-    if not word.isdigit():
+    if not _WHOLE.fullmatch(word):
         raise GtpFailure(f"invalid {what} '{word}' (a whole number, 0 or more)")
     return int(word)
 
@@ -228,11 +228,20 @@ class GtpSession:
                            settings=self.time_settings, clock=self.clock_of(seat))
 
     def handle(self, line: str) -> str:
-        """The response to one command line ("" for an empty or comment line)."""
-        words = split_command(line)
+        """The response to one command line ("" for an empty or comment line). A control
+        character in the line (other than a tab, and the line's own end) is refused: a
+        command with a NUL or an escape in it is not one a controller meant."""
+        body = line.rstrip("\r\n")
+        control = _CONTROL.search(body)
+        if control is not None:
+            return format_response(False, "", f"control character "
+                                   f"U+{ord(control.group()):04X} at column "
+                                   f"{control.start() + 1}: a command line is printable "
+                                   "text")
+        words = split_command(body)
         if not words:
             return ""
-        cmd_id = words.pop(0) if len(words) > 1 and words[0].isdigit() else ""
+        cmd_id = words.pop(0) if len(words) > 1 and _WHOLE.fullmatch(words[0]) else ""
         name, args = words[0], words[1:]
         handler = self.commands.get(name)
         try:
@@ -499,7 +508,7 @@ class GtpSession:
 
 
 def _move_number(word: str) -> int:
-    if not word.isdigit() or int(word) < 1:
+    if not _WHOLE.fullmatch(word) or int(word) < 1:
         raise GtpFailure(f"invalid move number '{word}' (1 or more)")
     return int(word)
 
