@@ -26,7 +26,7 @@ much as loading the game; frames then share the engine's immutable states.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.core import Event, Game, GameClosed, GameCreated, MoveTakenBack
@@ -85,9 +85,17 @@ class Frame:
             "taken_back": self.taken_back,
             "to_move": self.to_move, "scores": list(outcome.scores), "left": self.left,
             "board": view.board,
-            "seats": [asdict(s) for s in view.seats],
+            "seats": [_seat_dict(s) for s in view.seats],
             "result": outcome.to_dict() if self.over else None,
         }
+
+
+def _seat_dict(seat) -> dict[str, Any]:
+    """A seat view's JSON: its fields, the game's own `view` copied one level (a view is built
+    afresh for every call; `dataclasses.asdict`'s deep copy cost as much as the view)."""
+    out = {f.name: getattr(seat, f.name) for f in fields(seat)}
+    out["view"] = dict(out["view"])
+    return out
 
 
 def players_of(game: Game) -> tuple[str, ...]:
@@ -191,13 +199,20 @@ class Replay:
 
 def _withdrawn(game: Game) -> set[int]:
     """Seqs of the moves some later takeback withdrew: events from a takeback's `from_seq`
-    up to it whose step (on the real log) is a "move"."""
-    spans = [(e.from_seq, e.seq) for e in game.events if isinstance(e, MoveTakenBack)]
+    up to it whose step (on the real log) is a "move".
+
+    One sweep over the log with the spans sorted by their start: an event is inside some
+    span when the furthest end of the spans begun at or before it lies beyond it."""
+    spans = sorted((e.from_seq, e.seq) for e in game.events if isinstance(e, MoveTakenBack))
     if not spans:
         return set()
     gone: set[int] = set()
+    i, reach = 0, 0
     for e in game.events[1:]:
-        if isinstance(e, MoveTakenBack) or not any(a <= e.seq < b for a, b in spans):
+        while i < len(spans) and spans[i][0] <= e.seq:
+            reach = max(reach, spans[i][1])
+            i += 1
+        if isinstance(e, MoveTakenBack) or e.seq >= reach:
             continue
         if game.rules.step(game.state_at(e.seq), e).kind == "move":
             gone.add(e.seq)
