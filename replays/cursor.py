@@ -20,7 +20,9 @@ A takeback (`MoveTakenBack`) withdraws the events from its `from_seq` up to itse
 step is a "move"; the game's other events in that range (a seat leaving) stay.
 
 Cost: building a replay folds the log once more (hidden view: the cleaned log), about as
-much as loading the game; frames then share the engine's immutable states.
+much as loading the game; frames then share the engine's immutable states. The viewer's
+answer (`Replay.to_dict`) grows linearly with the events: frame 0 whole, then each frame's
+board and seats as changes (`replays.frames`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from typing import Any
 from engine.core import Event, Game, GameClosed, GameCreated, MoveTakenBack
 from engine.errors import EngineError
 from engine.rules import Step, abandoned, is_over
+
+from .frames import encode_frames
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,8 @@ class Frame:
         return sorted(self.rules.left(self.state))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON for a viewer (docs/formats.md, "Replay frames")."""
+        """The frame in full, JSON for a viewer (docs/formats.md, "Replay frames"); the
+        replay's answer sends a later frame's `board` and `seats` as changes."""
         view = self.rules.public_view(self.state)
         outcome = self.outcome
         return {
@@ -181,7 +186,11 @@ class Replay:
         return sum(f.kind == "move" for f in self.frames)
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything a viewer needs: the game, players, colours, frames, series, result."""
+        """Everything a viewer needs: the game, players, colours, frames, series, result.
+
+        Frame 0 is whole; each later frame carries its `board` and `seats` as `changes` from
+        the frame before (`replays.frames`: `expand_frames` makes them whole again), so the
+        answer grows with what the moves changed, not with frames × board."""
         final = self.final
         return {
             "game": self.game_id, "title": self.rules.title, "variant": self.variant,
@@ -191,7 +200,7 @@ class Replay:
             "seq": self.game.seq, "over": is_over(self.game),
             "show_takebacks": self.show_takebacks,
             "takebacks": sum(isinstance(e, MoveTakenBack) for e in self.game.events),
-            "frames": [f.to_dict() for f in self.frames],
+            "frames": encode_frames([f.to_dict() for f in self.frames]),
             "series": {"scores": self.score_series(), "squares": self.squares_per_turn()},
             "result": final.outcome.to_dict() if final.over else None,
         }

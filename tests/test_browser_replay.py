@@ -9,6 +9,7 @@ import re
 import requests
 from playwright.sync_api import expect
 
+from replays.frames import expand_frames
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
 from tests.conftest import PENTOBI, load_record
 
@@ -24,7 +25,9 @@ def import_record(host, path) -> str:
 
 
 def frames(host, rid: str) -> list[dict]:
-    return requests.get(f"{host.url}/api/replays/{rid}", timeout=10).json()["frames"]
+    """The imported replay's frames, whole (as the viewer makes them on arrival)."""
+    data = requests.get(f"{host.url}/api/replays/{rid}", timeout=10).json()
+    return expand_frames(data)["frames"]
 
 
 def scores(page) -> list[str]:
@@ -245,4 +248,28 @@ def test_a_corners_game_exports_cgn_and_the_viewer_imports_it(host, open_page, t
     page.get_by_test_id("import-send").tap()
     expect(page.get_by_test_id("import-error")).to_contain_text(
         "line 9: 2. c1-e5: the piece on c1 cannot get to e5")
+    assert page.errors == []
+
+
+def test_the_viewer_makes_the_hosts_frames_whole(host, open_page):
+    """The host sends each later frame's board and seats as changes; the page's
+    `expandFrames` (frames.js) makes them whole, the same frames as the host's own
+    (`replays.frames.expand_frames`, checked against `Frame.to_dict` in test_replay_frames),
+    for Corner Claim with a takeback shown and hidden and for Corners."""
+    gid, _ = a_running_duo_with_a_takeback(host)
+    corners = host.create("classic-3x3", CORNERS_SEATS, game="corners")
+    for seat, move in ((1, "c3-d3"), (2, "f6-e6"), (1, "c1-e3")):
+        host.move(corners["id"], seat, move, corners["tokens"][str(seat)])
+    page = open_page("desktop", "/replay.html")
+    for path in (f"/api/games/{gid}/replay?takebacks=true",
+                 f"/api/games/{gid}/replay?takebacks=false",
+                 f"/api/games/{corners['id']}/replay?takebacks=false"):
+        sent = requests.get(host.url + path, timeout=10).json()
+        assert "changes" in sent["frames"][-1] and "board" not in sent["frames"][-1]
+        whole = page.evaluate("""async (path) => {
+            const { expandFrames } = await import("/js/frames.js");
+            const answer = await (await fetch(path)).json();
+            return expandFrames(answer).frames;
+        }""", path)
+        assert whole == expand_frames(sent)["frames"], path
     assert page.errors == []

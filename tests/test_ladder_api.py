@@ -10,6 +10,7 @@ import pytest
 
 from engine.core import Game
 from engine.cornerclaim.sgf import game_to_sgf, load_game
+from replays.frames import expand_frames
 from server.host import host_of
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record
 from tests.games import tictactoe  # noqa: F401 - registers the game
@@ -244,7 +245,8 @@ def test_a_tictactoe_game_has_its_ladder_and_its_replay(client):
     data = client.get(f"/api/games/{game['id']}/replay").json
     assert (data["game"], data["variant"], data["over"]) == ("tictactoe", "3x3", True)
     assert [f["move"] for f in data["frames"]] == [None, "a1", "b1", "a2", "b2", "a3"]
-    assert data["frames"][-1]["board"] == {"rows": [[1, 0, 0], [1, 2, 0], [1, 2, 0]]}
+    assert expand_frames(data)["frames"][-1]["board"] == {
+        "rows": [[1, 0, 0], [1, 2, 0], [1, 2, 0]]}
     assert [f["ext"] for f in data["formats"]] == ["json"]
     assert set(data["links"]) == {"json", "board_svg"}
     svg = client.get(f"/api/games/{game['id']}/board.svg?move=1")

@@ -11,6 +11,7 @@ from engine.cornerclaim import RULES, new_game
 from engine.cornerclaim.sgf import load_game
 from replays.board_svg import board_svg
 from replays.cursor import Cursor, Replay
+from replays.frames import expand_frames
 from tests.conftest import COLOR_SEAT, PENTOBI, load_record
 from tests.games import tictactoe
 from tests.test_sgf import random_game
@@ -102,7 +103,7 @@ def test_the_score_series_has_one_point_per_frame_and_seat():
 
 def test_the_viewer_data_carries_board_turn_scores_and_result():
     replay = Replay(load_game((PENTOBI / "duo_L3_g1.blksgf").read_text()))
-    data = replay.to_dict()
+    data = expand_frames(replay.to_dict())
     assert (data["game"], data["variant"], data["over"]) == ("cornerclaim", "duo", True)
     assert data["colours"] == ["blue", "green"] and len(data["frames"]) == 33
     last = data["frames"][-1]
@@ -163,7 +164,7 @@ def test_a_tictactoe_log_replays_with_its_takeback_hidden_or_shown():
 
 
 def test_a_tictactoe_replays_viewer_data_is_the_games_own():
-    data = Replay(noughts_and_crosses_with_a_takeback()).to_dict()
+    data = expand_frames(Replay(noughts_and_crosses_with_a_takeback()).to_dict())
     assert (data["game"], data["title"], data["variant"]) == ("tictactoe", "Tic-tac-toe", "3x3")
     assert data["players"] == ["Ann", "Bo"] and data["colours"] == ["cross", "nought"]
     assert data["takebacks"] == 1 and data["over"]

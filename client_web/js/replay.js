@@ -1,12 +1,13 @@
 // The replay viewer: /replay.html?game=<id> (a game on this host, running or finished) or
 // ?import=<id> (a record imported with POST /api/replays); without either, an import form.
-// Every fact (board, whose turn, scores, result) comes from the host's replay data; the board
-// is drawn by the game's own board module (read-only), the export links are the game's
-// formats from the catalog (and the JSON log).
+// Every fact (board, whose turn, scores, result) comes from the host's replay data (its frames
+// made whole on arrival, frames.js); the board is drawn by the game's own board module
+// (read-only), the export links are the game's formats from the catalog (and the JSON log).
 
 import { HostError, newestOnly } from "./api.js";
 import { catalog, colourFill, colourMark, gameEntry, loadBoard } from "./catalog.js";
 import { h, title } from "./dom.js";
+import { expandFrames } from "./frames.js";
 import { lineChart } from "./charts.js";
 import { resultText } from "./results.js";
 import { createReview } from "./review/review.js";
@@ -254,7 +255,7 @@ function mountViewer(source, id) {
       if (fresh === null) return;
       const atEnd = !data || index >= data.frames.length - 1;
       const first = !data;
-      data = fresh;
+      data = expandFrames(fresh); // every frame whole, once: the rest reads frames[i].board
       await ensureBoard();
       build();
       review?.setData(data);

@@ -176,10 +176,12 @@ class ReplaySchema(ma.Schema):
     takebacks = fields.Integer(required=True)
     frames = fields.List(fields.Dict(), required=True, metadata={
         "description": "index, seq, kind (start/move/left/takeback or the game's own), "
-                       "seat, move, details (the game's: Corner Claim's piece, squares), "
-                       "taken_back, to_move, scores, left, board (the game's public board, "
-                       "as in a game's state), seats (colour, left, score, can_move, view, "
-                       "out_of_moves), result (docs/formats.md)"})
+                       "seat, move, text, details (the game's: Corner Claim's piece, "
+                       "squares), taken_back, to_move, scores, left, result; frame 0 also "
+                       "board (the game's public board, as in a game's state) and seats "
+                       "(colour, left, score, can_move, view, out_of_moves); every later "
+                       "frame instead changes: its board and seats as a change from the "
+                       "frame before (docs/formats.md, \"Replay frames\")"})
     series = fields.Dict(required=True)
     result = fields.Dict(allow_none=True, required=True)
     formats = fields.List(fields.Nested(FormatSchema), required=True)
