@@ -16,7 +16,9 @@ A change (`delta(old, new)`), read against the old value:
   `insert` there: an array of items, or a string), the splices from the end back so every
   `at` counts in the old value; then each item `i` of the result changed in place.
 
-Pure functions of JSON values (dicts, lists, strings, numbers, booleans, None).
+Pure functions of JSON values (dicts, lists, tuples as lists, strings, numbers, booleans,
+None). Values compare as Python values, where `True == 1`: a true that became 1 at the same
+place, inside a value that is otherwise the same, is not seen as a change.
 """
 
 from __future__ import annotations
