@@ -330,6 +330,12 @@ def _static_routes(app: Flask, client: Path) -> None:
             abort(404, "the phone UI's socket.io client is not installed (npm install)")
         return send_from_directory(client, SOCKET_IO_JS, mimetype="text/javascript")
 
+    @app.get("/manifest.webmanifest")
+    def web_manifest():
+        """The web app manifest, typed as one whatever the OS's MIME table knows."""
+        return send_from_directory(client, "manifest.webmanifest",
+                                   mimetype="application/manifest+json")
+
     @app.get("/boards/<game>.js")
     def board_module(game: str):
         """The game's client board module: a file under the client's js/boards/, or the

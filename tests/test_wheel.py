@@ -101,6 +101,9 @@ def test_the_product_code_and_the_phone_ui_come_from_the_wheel(installed):
     carried = {p.relative_to(client) for p in client.rglob("*") if p.is_file()
                and "node_modules" not in p.relative_to(client).parts}
     assert Path("index.html") in ui and carried == ui
+    installable = {Path("manifest.webmanifest"), Path("icons/icon-192.png"),
+                   Path("icons/icon-512.png"), Path("icons/apple-touch-icon.png")}
+    assert installable <= carried  # "Add to Home screen" works from an installed host
     assert all((client / f).read_bytes() == (checkout / f).read_bytes() for f in ui)
     socket_io = client / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
     assert socket_io.read_bytes() == SOCKET_IO.read_bytes()  # the lockfile's, as npm ci put it
@@ -156,6 +159,10 @@ def test_the_installed_host_serves_a_game_page_with_no_console_errors(installed_
     assert index.ok and "not installed" not in index.text and "<script" in index.text
     script = requests.get(f"{url}/vendor/socket.io.min.js", timeout=10)
     assert script.ok and script.content == SOCKET_IO.read_bytes()
+    manifest = requests.get(f"{url}/manifest.webmanifest", timeout=10)
+    assert manifest.headers["Content-Type"] == "application/manifest+json"
+    for icon in manifest.json()["icons"]:
+        assert requests.get(f"{url}{icon['src']}", timeout=10).ok, icon["src"]
     game = requests.post(f"{url}/api/games", json={
         "variant": "duo", "seats": [{"kind": "local"}, {"kind": "local"}]}, timeout=10).json()
     seats = {str(k): v for k, v in game["tokens"].items()}
