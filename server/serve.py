@@ -7,6 +7,10 @@ keep-alive and real WebSockets. The process is monkey-patched before anything el
 imported, so the host's locks, timers and the bot pool's waits become cooperative. Werkzeug's
 threaded server (`--server threading`) remains as a fallback; the reasons and the
 measurements are in docs/architecture.md and docs/performance.md.
+
+With `--certfile` and `--keyfile` the gevent server speaks https (and Socket.IO wss) instead:
+a secure context on the phones, which installing the page as an app and the Wake Lock API
+need (docs/deploy.md). The URL, the QR code and the mDNS announcement then say https.
 """
 
 from __future__ import annotations
@@ -53,6 +57,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", choices=("gevent", "threading"), default="gevent",
                         help="HTTP server: gevent's event loop (default) or Werkzeug's "
                              "threaded server")
+    parser.add_argument("--certfile", default=None, metavar="FILE",
+                        help="serve https with this PEM certificate (chain), with --keyfile: "
+                             "the phones must trust it (docs/deploy.md)")
+    parser.add_argument("--keyfile", default=None, metavar="FILE",
+                        help="the certificate's private key (PEM, not encrypted)")
 
 
 def _database_url(text: str) -> str:
@@ -103,9 +112,57 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
-def public_url(host: str, port: int) -> str:
+def public_url(host: str, port: int, *, scheme: str = "http") -> str:
     address = lan_address() if host in ("0.0.0.0", "", "::") else host
-    return f"http://{address}:{port}/"
+    return f"{scheme}://{address}:{port}/"
+
+
+class TlsError(Exception):
+    """The certificate or key given for https cannot be used; the message says why."""
+
+
+def _readable(what: str, path: str) -> None:
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise TlsError(f"the {what} file {path} cannot be read ({e.strerror})") from None
+
+
+def tls_context(certfile: str | None, keyfile: str | None, *, server: str = "gevent"):
+    """The `ssl.SSLContext` of a server (`--server`) for a PEM certificate (chain) and its
+    key, or None for plain http (neither given). Raises TlsError for one without the other,
+    for Werkzeug's threaded server, for a file that cannot be read and for a pair that does not
+    load. Call it after gevent's monkey-patching: it imports `ssl`.
+
+    Werkzeug's threaded server is refused because it does each TLS handshake on its one
+    accepting thread: a phone that connects and stalls there stops every other phone."""
+    if (certfile is None) != (keyfile is None):
+        raise TlsError("--certfile and --keyfile go together: both for https, neither for http")
+    if certfile is None:
+        return None
+    if server != "gevent":
+        raise TlsError("https needs the gevent server: Werkzeug's threaded server does each "
+                       "TLS handshake on its one accepting thread, where one stalled phone "
+                       "stops all the others (leave out --server threading)")
+    import ssl
+
+    _readable("certificate", certfile)
+    _readable("key", keyfile)
+
+    def encrypted() -> str:
+        raise TlsError(f"the key {keyfile} is encrypted: give the key without a passphrase")
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(certfile, keyfile, password=encrypted)
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise TlsError(f"the key {keyfile} is not the key of the certificate "
+                           f"{certfile}") from None
+        raise TlsError(f"{certfile} and {keyfile} do not load as a PEM certificate and its "
+                       f"private key ({e.reason or e})") from None
+    return context
 
 
 def print_banner(url: str, data_dir: str, *, qr: bool) -> None:
@@ -192,11 +249,15 @@ class _WerkzeugServer:
 class _GeventServer:
     """gevent's WSGI server: every connection a greenlet on one event loop."""
 
-    def __init__(self, host: str, port: int, app) -> None:
+    def __init__(self, host: str, port: int, app, *, tls=None) -> None:
         from gevent.pywsgi import WSGIServer
 
+        # The handshake waits for the connection's first read, in its own greenlet, where a
+        # failed one (a phone that does not trust the certificate, plain http to this port)
+        # ends that connection quietly instead of printing a traceback.
+        ssl_args = {"ssl_context": tls, "do_handshake_on_connect": False} if tls is not None else {}
         self._server = WSGIServer((host, port), app, log=None,
-                                  error_log=logging.getLogger("gevent"))
+                                  error_log=logging.getLogger("gevent"), **ssl_args)
         self._server.init_socket()  # binds now, so a busy port is reported before the banner
         self.port = self._server.server_port
 
@@ -222,6 +283,12 @@ def run(args: argparse.Namespace) -> int:
         # on every full collection. The host does not use the tree.
         gevent.config.track_greenlet_tree = False
         monkey.patch_all()  # before the web stack, the store or the bot pool are imported
+    try:  # before the web stack is imported: a mistyped file name is told at once
+        tls = tls_context(getattr(args, "certfile", None), getattr(args, "keyfile", None),
+                          server=mode)
+    except TlsError as e:
+        print(f"cannot start: {e}", file=sys.stderr)
+        return 2
     # The host is never a Socket.IO or HTTP client, but python-socketio imports its client
     # libraries whenever they are installed (a venv with the test extras): ~14 MB of RSS.
     for client_library in CLIENT_LIBRARIES:
@@ -260,14 +327,15 @@ def run(args: argparse.Namespace) -> int:
               "move it aside to start with an empty one", file=sys.stderr)
         return 4
     try:
-        server = (_GeventServer if mode == "gevent" else _WerkzeugServer)(
-            args.host, args.port, app)
+        server = (_GeventServer(args.host, args.port, app, tls=tls) if mode == "gevent"
+                  else _WerkzeugServer(args.host, args.port, app))
     except OSError as e:
         print(f"cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         shutdown_app(app)
         return 2
     settle()
-    url = public_url(args.host, server.port)
+    scheme = "https" if tls is not None else "http"
+    url = public_url(args.host, server.port, scheme=scheme)
     app.config["PUBLIC_URL"] = url
     if getattr(args, "behind_proxy", False):
         behind_proxy(app)
@@ -280,7 +348,7 @@ def run(args: argparse.Namespace) -> int:
                               version=host_version(),
                               open_games=lambda: sum(t.status == "open"
                                                      for t in service.tables()),
-                              interfaces=_interfaces(args),
+                              interfaces=_interfaces(args), scheme=scheme,
                               **identity(service.store, server.port,
                                          shared=bool(store))).start()
     if store:

@@ -1,12 +1,13 @@
 """mDNS (zeroconf): announce the host on the LAN and find hosts from another machine.
 
 Two services are registered: `_http._tcp.local.` named "Corner Claim on <hostname>" (so any
-mDNS browser shows a clickable host) and `_cornerclaim._tcp.local.` with TXT records
-(`version`, `api`, `open_games`, and `host`, `host_name`: which host the process belongs to)
-for `cornerclaim discover`. Names may change on a conflict (two hosts on one LAN), and both
-are unregistered on shutdown. Registration runs in a child process, watched from a
-background thread: a slow or broken multicast network never delays start-up, and zeroconf's
-own event loop never meets the host's.
+mDNS browser shows a clickable host; `_https._tcp.local.` for a host serving https) and
+`_cornerclaim._tcp.local.` with TXT records (`version`, `api`, `open_games`, `scheme`: http or
+https, and `host`, `host_name`: which host the process belongs to) for `cornerclaim
+discover`. Names may change on a conflict (two hosts on one LAN), and both are unregistered
+on shutdown. Registration runs in a child process, watched from a background thread: a slow
+or broken multicast network never delays start-up, and zeroconf's own event loop never meets
+the host's.
 
 A club's host is several processes sharing one store (`serve --store postgresql://…`), on
 one machine or several. Each process announces itself, under a name of its own
@@ -32,22 +33,25 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 HTTP_TYPE = "_http._tcp.local."
+HTTPS_TYPE = "_https._tcp.local."
 HOST_TYPE = "_cornerclaim._tcp.local."
 
 
 def service_infos(name: str, address: str, port: int, *, version: str, open_games: int,
                   host_id: str | None = None, host_name: str | None = None,
-                  interface_index: int | None = None):
-    """The two ServiceInfo records announcing one host process."""
+                  interface_index: int | None = None, scheme: str = "http"):
+    """The two ServiceInfo records announcing one host process (serving `scheme`)."""
     from zeroconf import ServiceInfo
 
-    props = {"version": version, "api": "/api", "path": "/", "open_games": str(open_games)}
+    props = {"version": version, "api": "/api", "path": "/", "open_games": str(open_games),
+             "scheme": scheme}
     if host_id:
         props |= {"host": host_id, "host_name": host_name or name}
+    web_type = HTTPS_TYPE if scheme == "https" else HTTP_TYPE
     return [ServiceInfo(type_, f"{name}.{type_}", port=port, properties=props,
                         server=f"{socket.gethostname().split('.')[0]}.local.",
                         parsed_addresses=[address], interface_index=interface_index)
-            for type_ in (HTTP_TYPE, HOST_TYPE)]
+            for type_ in (web_type, HOST_TYPE)]
 
 
 def _machine() -> str:
@@ -87,9 +91,11 @@ class Announcer:
     def __init__(self, address: str, port: int, *, version: str,
                  open_games: Callable[[], int], name: str | None = None,
                  interfaces: list[str] | None = None, refresh: float = 15.0,
-                 host_id: str | None = None, host_name: str | None = None) -> None:
+                 host_id: str | None = None, host_name: str | None = None,
+                 scheme: str = "http") -> None:
         self.address = address
         self.port = port
+        self.scheme = scheme
         self.version = version
         self.open_games = open_games
         self.name = name or f"Corner Claim on {_machine()}"
@@ -110,7 +116,7 @@ class Announcer:
         count = self.open_games()
         spec = {"name": self.name, "address": self.address, "port": self.port,
                 "version": self.version, "open_games": count, "interfaces": self.interfaces,
-                "host_id": self.host_id, "host_name": self.host_name}
+                "host_id": self.host_id, "host_name": self.host_name, "scheme": self.scheme}
         try:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "server.lan.discovery", json.dumps(spec)],
@@ -161,7 +167,7 @@ def announce(spec: dict, lines, out) -> None:
         return
     args = (spec["name"], spec["address"], spec["port"])
     fixed = {"version": spec["version"], "host_id": spec.get("host_id"),
-             "host_name": spec.get("host_name")}
+             "host_name": spec.get("host_name"), "scheme": spec.get("scheme", "http")}
     infos = service_infos(*args, open_games=spec["open_games"], **fixed)
     try:
         for info in infos:
@@ -223,11 +229,19 @@ def discover(seconds: float = 3.0, *, interfaces: list[str] | None = None) -> li
                 continue
             props = {k.decode(): (v or b"").decode() for k, v in info.properties.items()}
             found.append(_Process(name.removesuffix("." + HOST_TYPE),
-                                  f"http://{info.parsed_addresses()[0]}:{info.port}/", props))
+                                  url_of(info.parsed_addresses()[0], info.port, props), props))
         return group(found)
     finally:
         browser.cancel()
         zc.close()
+
+
+def url_of(address: str, port: int, props: dict[str, str]) -> str:
+    """The URL a process announced: https if its `scheme` says so, else http (a host from
+    before the record had one)."""
+    scheme = "https" if props.get("scheme") == "https" else "http"
+    host = f"[{address}]" if ":" in address else address
+    return f"{scheme}://{host}:{port}/"
 
 
 def group(processes: list[_Process]) -> list[FoundHost]:
