@@ -80,10 +80,12 @@ CLIENT_DIR = next((d for d in (REPO / "cornerclaim" / "client_web", REPO / "clie
                    if (d / "index.html").is_file()), REPO / "client_web")
 HINT_TIMEOUT = 60.0  # seconds a hint may take in a bot worker (Corner Claim's: ~0.3 s)
 SOCKET_IO_JS = "node_modules/socket.io-client/dist/socket.io.min.js"
+NOSLEEP_JS = "node_modules/nosleep.js/dist/NoSleep.min.js"  # keeps a phone's screen on (js/wake.js)
 #: What the host sends compressed: the phone UI's files (the static routes' endpoints) and the
 #: catalog, the one large answer of a page's first load. Other API answers are not: they are
 #: small or frequent, and the host's CPU is what runs out first (docs/performance.md).
-COMPRESSED_ENDPOINTS = frozenset({"index", "socket_io_js", "board_module", "client_file"})
+COMPRESSED_ENDPOINTS = frozenset({"index", "socket_io_js", "nosleep_js", "board_module",
+                                  "client_file"})
 COMPRESSED_PATHS = frozenset({"/api/catalog"})
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -316,7 +318,8 @@ def _compress_first_load(app: Flask) -> None:
 
 
 def _static_routes(app: Flask, client: Path) -> None:
-    """The phone UI at / (or a plain "host is up" page) and the Socket.IO client script."""
+    """The phone UI at / (or a plain "host is up" page) and the npm scripts it loads: the
+    Socket.IO client and NoSleep.js."""
 
     @app.get("/")
     def index():
@@ -329,6 +332,12 @@ def _static_routes(app: Flask, client: Path) -> None:
         if not (client / SOCKET_IO_JS).is_file():
             abort(404, "the phone UI's socket.io client is not installed (npm install)")
         return send_from_directory(client, SOCKET_IO_JS, mimetype="text/javascript")
+
+    @app.get("/vendor/nosleep.min.js")
+    def nosleep_js():
+        if not (client / NOSLEEP_JS).is_file():
+            abort(404, "the phone UI's NoSleep.js is not installed (npm install)")
+        return send_from_directory(client, NOSLEEP_JS, mimetype="text/javascript")
 
     @app.get("/manifest.webmanifest")
     def web_manifest():

@@ -164,13 +164,17 @@ def test_the_client_folder_is_served_when_present(make_app, tmp_path):
     (web / "index.html").write_text("<p>phone ui</p>")
     (web / "app.js").write_text("// js")
     (web / "node_modules/socket.io-client/dist/socket.io.min.js").write_text("// io")
+    (web / "node_modules/nosleep.js/dist").mkdir(parents=True)
+    (web / "node_modules/nosleep.js/dist/NoSleep.min.js").write_text("// awake")
     c = make_app(CLIENT_DIR=str(web)).test_client()
     assert c.get("/").data == b"<p>phone ui</p>"
     assert c.get("/app.js").data == b"// js"
     assert c.get("/vendor/socket.io.min.js").data == b"// io"
+    assert c.get("/vendor/nosleep.min.js").data == b"// awake"
     assert_error(c.get("/missing.css"), 404, "not_found")
     bare = make_app(CLIENT_DIR=str(tmp_path / "none")).test_client()
     assert_error(bare.get("/vendor/socket.io.min.js"), 404, "not_found")
+    assert_error(bare.get("/vendor/nosleep.min.js"), 404, "not_found")
 
 
 # -- errors: each one a 4xx in the one shape, and nothing changes --------------------------

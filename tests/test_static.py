@@ -12,7 +12,7 @@ from engine import registry
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 
 FILES = ["/", "/app.css", "/js/lobby.js", "/js/options.js", "/vendor/socket.io.min.js",
-         "/boards/corners.js"]
+         "/vendor/nosleep.min.js", "/boards/corners.js"]
 
 
 @pytest.mark.parametrize("path", FILES)

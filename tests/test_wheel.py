@@ -32,6 +32,7 @@ from tests.throwaway import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 SOCKET_IO = REPO / "client_web" / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
+NOSLEEP = REPO / "client_web" / "node_modules" / "nosleep.js" / "dist" / "NoSleep.min.js"
 BUILD_SDIST = "import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])"
 BUILD_WHEEL = "import sys; from setuptools import build_meta as b; b.build_wheel(sys.argv[1])"
 # The environment of a user's shell: nothing points Python at the checkout.
@@ -107,6 +108,8 @@ def test_the_product_code_and_the_phone_ui_come_from_the_wheel(installed):
     assert all((client / f).read_bytes() == (checkout / f).read_bytes() for f in ui)
     socket_io = client / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
     assert socket_io.read_bytes() == SOCKET_IO.read_bytes()  # the lockfile's, as npm ci put it
+    nosleep = client / "node_modules" / "nosleep.js" / "dist" / "NoSleep.min.js"
+    assert nosleep.read_bytes() == NOSLEEP.read_bytes()
     assert not (REPO / "cornerclaim" / "client_web").exists(), "the build wrote into the tree"
 
 
@@ -159,6 +162,8 @@ def test_the_installed_host_serves_a_game_page_with_no_console_errors(installed_
     assert index.ok and "not installed" not in index.text and "<script" in index.text
     script = requests.get(f"{url}/vendor/socket.io.min.js", timeout=10)
     assert script.ok and script.content == SOCKET_IO.read_bytes()
+    keep_awake = requests.get(f"{url}/vendor/nosleep.min.js", timeout=10)
+    assert keep_awake.ok and keep_awake.content == NOSLEEP.read_bytes()
     manifest = requests.get(f"{url}/manifest.webmanifest", timeout=10)
     assert manifest.headers["Content-Type"] == "application/manifest+json"
     for icon in manifest.json()["icons"]:
