@@ -3,7 +3,7 @@
 // board_url → createBoard), which draws the host's board view and turns taps into move text,
 // and wires the parts in table/: the state in seq order (state.js), the commands to the host
 // (commands.js), the panels and dialogs (panels.js), the turn line (turn.js) and who this
-// phone is at the table (view.js).
+// phone is at the table (view.js); the screen is kept on while this phone plays (wake.js).
 //
 // Neither holds rules. The board asks the host what is legal through `host.legal` and plays
 // through `play(seat, move)`; moves go to the host with the seq they were made on, and a
@@ -94,6 +94,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     render,
   });
   const panels = tablePanels(g, v, { panel, dialog, cmd });
+  // The screen kept on while this phone plays.
+  const wake = keepAwake(() => !!g.state && !v.finished() && !g.watch && v.mySeats().length > 0);
 
   // ---- the game's board module --------------------------------------------------------
   let boardFor = null;
@@ -138,6 +140,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";
     actions.render({ state: s, entry: g.entry, board: g.board, seats: finished || g.watch ? [] : v.mySeats(),
       busy: g.busy, colourOf: v.colourOf });
+    wake.update();
   }
 
   function renderSeats() {
@@ -161,7 +164,6 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   document.addEventListener("keydown", onKey);
 
   // ---- start: the state, then the live link -------------------------------------------
-  const wake = keepAwake(() => !!g.state && !v.finished() && v.mySeats().length > 0);
   keeper.fetch().then(keeper.follow);
   const onVisible = () => document.visibilityState === "visible" && keeper.fetch();
   document.addEventListener("visibilitychange", onVisible);
