@@ -2,8 +2,9 @@
 // the controls and the panels, loads the game's board module (state.game → the catalog's
 // board_url → createBoard), which draws the host's board view and turns taps into move text,
 // and wires the parts in table/: the state in seq order (state.js), the commands to the host
-// (commands.js), the panels and dialogs (panels.js), the turn line (turn.js) and who this
-// phone is at the table (view.js); the screen is kept on while this phone plays (wake.js).
+// (commands.js), the panels and dialogs (panels.js), the turn line (turn.js), the "your turn"
+// call (alert.js) and who this phone is at the table (view.js); the screen is kept on while
+// this phone plays (wake.js).
 //
 // Neither holds rules. The board asks the host what is legal through `host.legal` and plays
 // through `play(seat, move)`; moves go to the host with the seq they were made on, and a
@@ -16,11 +17,13 @@ import { unfollow } from "./net.js";
 import { seatCards } from "./seats.js";
 import { button as btn, gameActions, turnControls } from "./controls.js";
 import { keepAwake } from "./wake.js";
+import { settingsButton } from "./settings.js";
 import { seatView } from "./table/view.js";
 import { stateKeeper } from "./table/state.js";
 import { boardHost, tableCommands } from "./table/commands.js";
 import { tablePanels } from "./table/panels.js";
 import { renderNotice, turnText } from "./table/turn.js";
+import { turnAlert } from "./table/alert.js";
 
 export function mountGame(root, gameId, { watch = false } = {}) {
   const g = {
@@ -61,7 +64,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   const panel = h("div.panel"); // claim, undo request, game over
   const screen = h("div.game", { "data-testid": "game" },
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
-      h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite")),
+      h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite"),
+      settingsButton()),
     h("div.play", {}, boardWrap,
       h("div.side", {}, notice, controls.news, message, boardSide, controls.el, actions.el, panel, seatsBox, hostControls)),
     dialog);
@@ -94,7 +98,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     render,
   });
   const panels = tablePanels(g, v, { panel, dialog, cmd });
-  // The screen kept on while this phone plays.
+  // "Your turn" (chime, buzz, the title marked) and the screen kept on while this phone plays.
+  const yourTurn = turnAlert(g, v);
   const wake = keepAwake(() => !!g.state && !v.finished() && !g.watch && v.mySeats().length > 0);
 
   // ---- the game's board module --------------------------------------------------------
@@ -140,6 +145,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";
     actions.render({ state: s, entry: g.entry, board: g.board, seats: finished || g.watch ? [] : v.mySeats(),
       busy: g.busy, colourOf: v.colourOf });
+    yourTurn.update();
     wake.update();
   }
 
@@ -176,6 +182,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     document.removeEventListener("visibilitychange", onVisible);
     document.body.dataset.turn = "";
     wake.release();
+    yourTurn.stop();
     unfollow();
   };
 }
