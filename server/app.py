@@ -205,7 +205,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api = HostApi(app)
     api.register_blueprint(blp)
-    ladder = init_ladder(api, service)  # /api/players, replays; the ladder follows game ends
+    # /api/players, /api/tonight, replays; the ladder and tonight's standings follow game ends
+    ladder, tonight = init_ladder(api, service)
     service.park_finished()  # the ladder has read them: finished games fold again on demand
 
     @app.errorhandler(ApiError)
@@ -250,7 +251,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     host = Host(store=store, service=service, ladder=ladder, bots=runner, cluster=cluster,
                 lock=lock, limiter=limiter,
                 imports=ImportShelf(Path(app.config["DATA_DIR"]) / "imports"),
-                replays=ReplayCache(), analyses=analyses)
+                replays=ReplayCache(), analyses=analyses, tonight=tonight)
     app.extensions[HOST_KEY] = host
     host.start(bots=bool(app.config["START_BOTS"]))
 

@@ -34,6 +34,7 @@ class Host:
     imports: Any  # server.web.ladder_api.ImportShelf
     replays: Any  # server.web.ladder_api.ReplayCache
     analyses: Any = None  # server.bots.analysis.Analyses: finished games' reviews
+    tonight: Any = None  # server.ladder.tonight.Tonight: the evening's standings
 
     def start(self, *, bots: bool = True) -> None:
         """Start the bot runner (its workers warmed first, if asked) and the cluster's

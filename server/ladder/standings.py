@@ -106,6 +106,11 @@ class Ladder:
                 fold_game(self._players, game)
             return True
 
+    def finished_since(self, since: float) -> list[FinishedGame]:
+        """The counted games that finished at or after `since` (host time), in order."""
+        with self._lock:
+            return [g for g in self._order if g.finished_at >= since]
+
     def __contains__(self, game_id: str) -> bool:
         with self._lock:
             return game_id in self._games

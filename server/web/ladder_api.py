@@ -38,6 +38,7 @@ from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
 from server.host import current_host
+from server.ladder.tonight import Tonight
 from server.store import StoreError
 from server.tables.events import Appended, Synced, TableNews
 from server.tables.views import seat_names
@@ -51,7 +52,9 @@ from server.web.ladder_schemas import (
     PlayersQuery,
     ReplayQuery,
     ReplaySchema,
+    TonightSchema,
 )
+from server.web.limits import from_host_machine
 from server.web.schemas import ErrorSchema
 
 blp = Blueprint("ladder", __name__, url_prefix="/api",
@@ -143,10 +146,12 @@ def _is_over(table) -> bool:
     return game.rules.is_over(game.state)
 
 
-def init_ladder(api, service) -> L.Ladder:
-    """Register the blueprint, build the ladder from the folded games, follow games ending."""
+def init_ladder(api, service) -> tuple[L.Ladder, Tonight]:
+    """Register the blueprint, build the ladder from the folded games and tonight's standings
+    over it, follow games ending."""
     api.register_blueprint(blp)
     ladder = L.Ladder(L.games_from_tables(service.tables(), service.store))
+    tonight = Tonight(ladder)
 
     def on_event(news: TableNews) -> None:
         # Synced: a game another host process (a shared store) moved on or created
@@ -159,11 +164,11 @@ def init_ladder(api, service) -> L.Ladder:
         except StoreError:  # the database is away: the time it was heard of
             at = time.time()
         summary = L.summarise(table.id, at, table.game, list(table.seats))
-        if summary is not None:
-            ladder.add(summary)
+        if summary is not None and ladder.add(summary) and at >= tonight.since:
+            tonight.changed()
 
     service.listeners.append(on_event)
-    return ladder
+    return ladder, tonight
 
 
 def ladder() -> L.Ladder:
@@ -213,6 +218,28 @@ class PlayerView(MethodView):
             raise ApiError("not_found", f"there is no player {name!r} on this host",
                            status=404, name=name)
         return player
+
+
+# -- tonight's standings --------------------------------------------------------------------
+@blp.route("/tonight")
+class TonightView(MethodView):
+    @blp.response(200, TonightSchema)
+    def get(self):
+        """Tonight's standings: match points of the games finished since the evening began
+        (the host's start, or its latest new evening), per player, per game and in total,
+        most points first. Practice games and solo races do not count."""
+        return current_host().tonight.body()
+
+    @blp.response(200, TonightSchema)
+    @documented(403, 429)
+    def post(self):
+        """Begin a new evening: the standings start again from now. Only the host PC may
+        (a page opened on the machine the host runs on, such as its table view); 403
+        otherwise. Answers the new evening's (empty) standings."""
+        if not from_host_machine(request.remote_addr):
+            raise ApiError("forbidden", "only the host PC can begin a new evening: open the "
+                           "table view (/tv) on the machine the host runs on", status=403)
+        return current_host().tonight.begin()
 
 
 # -- replays of the host's games ------------------------------------------------------------

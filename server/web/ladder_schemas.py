@@ -195,3 +195,22 @@ class Imported(ma.Schema):
     players = fields.List(fields.String(), required=True)
     moves = fields.Integer(required=True)
     url = fields.String(required=True)
+
+
+class TonightRow(ma.Schema):
+    name = fields.String(required=True)
+    points = fields.Integer(required=True, metadata={"description": "match points tonight"})
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    by_game = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                          metadata={"description": "match points per game id"})
+
+
+class TonightSchema(ma.Schema):
+    since = fields.String(required=True, metadata={
+        "description": "when the evening began (ISO 8601, UTC): the host's start, or the "
+                       "host PC's latest \"New evening\""})
+    players = fields.List(fields.Nested(TonightRow), required=True,
+                          metadata={"description": "most points first"})

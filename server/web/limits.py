@@ -6,6 +6,9 @@
   the other tables.
 - `check_name`: display names are shown on every phone, so no control characters, no
   bidirectional overrides (they reorder the text around them) and not blank.
+- `from_host_machine`: whether a request comes from the PC the host runs on (the host's
+  own page, e.g. the table view on its screen): what a host-wide action (a new evening)
+  asks of its caller.
 - `DataDirLock`: one host per data dir. Two hosts on one SQLite file would each fold the
   games at start-up and then append behind each other's back; the second is refused with a
   message naming the first one's pid.
@@ -23,6 +26,29 @@ from pathlib import Path
 from marshmallow import ValidationError
 
 from server.errors import ApiError
+
+# -- the host's own machine ---------------------------------------------------------------
+
+
+def from_host_machine(address: str | None) -> bool:
+    """Whether `address` (a request's remote address) is this machine: a loopback address or
+    one of its own interfaces' (a page opened on the host PC at its LAN URL). O(interfaces)."""
+    import ipaddress
+
+    import ifaddr
+
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if ip.is_loopback:
+        return True
+    own = {str(a.ip if isinstance(a.ip, str) else a.ip[0]).split("%", 1)[0]
+           for adapter in ifaddr.get_adapters() for a in adapter.ips}
+    return str(ip) in own
+
 
 # -- writes per second -------------------------------------------------------------------
 
