@@ -1,8 +1,9 @@
 // The replay viewer: /replay.html?game=<id> (a game on this host, running or finished) or
 // ?import=<id> (a record imported with POST /api/replays); without either, an import form.
 // Every fact (board, whose turn, scores, result) comes from the host's replay data (its frames
-// made whole on arrival, frames.js); the board is drawn by the game's own board module
-// (read-only), the export links are the game's formats from the catalog (and the JSON log).
+// made whole on arrival, frames.js); the board is drawn by the game's own board module from
+// each frame alone, as a watcher's screen draws a table (boards/watch.js, not live), the
+// export links are the game's formats from the catalog (and the JSON log).
 
 import { HostError, newestOnly } from "./api.js";
 import { catalog, colourFill, colourMark, gameEntry, loadBoard } from "./catalog.js";
@@ -11,6 +12,7 @@ import { expandFrames } from "./frames.js";
 import { lineChart } from "./charts.js";
 import { resultText } from "./results.js";
 import { createReview } from "./review/review.js";
+import { watchBoard } from "./boards/watch.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1000; // one move a second at 1×
@@ -110,7 +112,8 @@ function mountViewer(source, id) {
   SPEEDS.map((s) => h("option", { value: s }, `${s}×`)));
   speedSel.value = "1";
   let chart = null;
-  let board = null; // the game's board module, read-only
+  let watched = null; // the game's board module, drawing frames read-only (watchBoard)
+  let board = null; // its board (describeMove, numberMove, previewMove)
   let entry = null; // the game's catalog line
   let boardGame = null;
   let boardModule = null; // its exports (setupOf)
@@ -148,9 +151,9 @@ function mountViewer(source, id) {
     const better = review?.better(index);
     if (better && board?.previewMove) {
       const before = data.frames[better.frame];
-      board.render(frameState(before), { finished: false, readOnly: true });
+      watched.render(frameState(before));
       board.previewMove(better.move, better.seat);
-    } else board?.render(frameState(f), { finished: !!f.result, readOnly: true });
+    } else watched?.render(frameState(f));
     boardBox.setAttribute("aria-label", numbers ? `Board at move ${numbers[index]}` : `Board after move ${f.index}`);
     counter.textContent = numbers ? `Move ${numbers[index]} / ${numbers[last]}` : `Move ${index} / ${last}`;
     slider.max = last;
@@ -240,9 +243,9 @@ function mountViewer(source, id) {
     entry = await gameEntry(data.game);
     const mod = await loadBoard(entry);
     boardModule = mod;
-    board?.destroy();
-    board = mod.createBoard({ el: boardBox, side: null, entry, readOnly: true, host: null,
-      play: () => Promise.resolve(false), say: () => {} });
+    watched?.destroy();
+    watched = watchBoard(mod, { el: boardBox, entry, live: false });
+    board = watched.board;
   }
 
   // The answer to an earlier load (a poll in flight when the takebacks switch is flipped) is

@@ -11,6 +11,7 @@
 import { h, title } from "/js/dom.js";
 import { Board } from "/js/boards/cornerclaim/grid.js";
 import { installStyle } from "/js/boards/cornerclaim/style.js";
+import { spectatorView } from "/js/boards/watch.js";
 import { LegalPlacements } from "/js/boards/cornerclaim/legal.js";
 import { PIECES, PIECE_NAMES, rotate, flip, normalise, canRotate, canFlip, cellsKey, anchorOf,
   parseCell, cellName, shapeSvg } from "/js/boards/cornerclaim/shapes.js";
@@ -50,7 +51,7 @@ function miniPieces(seat, names, big, onToggle) {
 }
 
 /**
- * ctx: {el, side, readOnly, host: {legal(seat, {piece})}, play(seat, move) → Promise<bool>,
+ * ctx: {el, side, readOnly, live, host: {legal(seat, {piece})}, play(seat, move) → Promise<bool>,
  * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame),
  * showHint(move), onKey(e), destroy()}.
  */
@@ -85,7 +86,7 @@ export function createBoard(ctx) {
     "Keys: arrows move the piece · R turn · F flip · Space place · Esc put back");
   if (ctx.side) ctx.side.append(handInfo, handControls, tray, keysHelp);
 
-  function render(state, view = {}) {
+  function render(state, view = spectatorView(state)) {
     const seqChanged = !g.state || state.seq !== g.state.seq;
     const size = state.board.size;
     if (!g.grid || g.grid.size !== size) {
@@ -104,7 +105,7 @@ export function createBoard(ctx) {
     // Open corners of the seat whose tray is shown (or of the seat to move, for watchers).
     // A seat with no move left has no corner to build from: its dead corners are not drawn.
     const cornerSeat = view.shown || state.to_move;
-    const live = cornerSeat && !view.finished && !ctx.readOnly && state.status !== "finished" && !state.result
+    const live = cornerSeat && !view.finished && (ctx.live ?? !ctx.readOnly) && state.status !== "finished" && !state.result
       && !state.seats[cornerSeat - 1]?.out_of_moves;
     const corners = live ? seatView(cornerSeat).open_corners || [] : [];
     g.grid.el.className = `board cc-board${cornerSeat ? " c-" + colourOf(cornerSeat) : ""}`;

@@ -1,8 +1,8 @@
 // Corners' board module (served as /boards/corners.js; the interface is in docs/ui.md): the
 // board of the state's size (8×8, or 16×16 with a zoom where its squares are small), the move
-// number / home deadline / game limit and both clocks above it, the move list under it, the
-// piece picked and where it can go, the path of a move, the last move, the home-return
-// warning.
+// number / home deadline / game limit and both clocks above it, the move list under it (live
+// tables), the piece picked and where it can go, the path of a move, the last move, the
+// home-return warning.
 //
 // It holds no rules. Picking one of your pieces asks the host, through the shell's
 // `host.legal(seat, {from: square})`, where that piece can go (each entry: the move's full
@@ -20,6 +20,7 @@ import { createPaths } from "/js/boards/corners/paths.js";
 import { watchPointer } from "/js/boards/corners/pointer.js";
 import { installStyle } from "/js/boards/corners/style.js";
 import { createZoom } from "/js/boards/corners/zoom.js";
+import { spectatorView } from "/js/boards/watch.js";
 
 export { clockText };
 export { editSetup, setupOf } from "/js/boards/corners/editor.js";
@@ -34,11 +35,12 @@ const COLUMNS = "abcdefghijklmnop";
 installStyle();
 
 /**
- * ctx: {el, side, entry, readOnly, host: {legal(seat, {from})}, play(seat, move) → Promise<bool>,
- * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame),
- * numberMove(frame), showHint(move), onKey(e), destroy()}.
+ * ctx: {el, side, entry, readOnly, live, host: {legal(seat, {from})}, play(seat, move) →
+ * Promise<bool>, say(text)}. Returns {render(state, view), seatDetail(seat, view),
+ * describeMove(frame), numberMove(frame), showHint(move), onKey(e), destroy()}.
  */
 export function createBoard(ctx) {
+  const live = ctx.live ?? !ctx.readOnly; // a table's states, not a replay's frames
   const g = {
     state: null,
     view: {},
@@ -55,12 +57,11 @@ export function createBoard(ctx) {
     mouse: false, // the last pointer was a mouse: the hints say "click"
   };
   const say = (text) => ctx.say?.(text);
-
   // ---- layout -------------------------------------------------------------------------
   const info = h("div.cn-info", { "data-testid": "corners-info" });
   const colourOf = (seat) => g.state?.seats?.[seat - 1]?.colour || ["white", "black"][seat - 1] || "";
   const nameOfSeat = (seat) => title(colourOf(seat));
-  const clocks = createClocks({ readOnly: ctx.readOnly, colourOf, nameOf: nameOfSeat,
+  const clocks = createClocks({ readOnly: !live, colourOf, nameOf: nameOfSeat,
     mark: (colour) => palette[colour]?.mark || "" });
   const grid = h("div.cn-board.board", { "data-testid": "board", role: "grid", "aria-label": "Board" });
   const paths = createPaths();
@@ -68,7 +69,7 @@ export function createBoard(ctx) {
   const frame = h("div.cn-frame", {}, grid, paths.el, ghost);
   const view = h("div.cn-view", { "data-testid": "board-view" }, frame);
   const zoom = createZoom(view, () => paint());
-  const moveList = ctx.readOnly ? null : createMoveList();
+  const moveList = live ? createMoveList() : null;
   const hint = h("p.cn-hint", { "data-testid": "move-hint", "aria-live": "polite" });
   const root = h("div.cn", {}, info, clocks.el, view, moveList?.el);
   ctx.el.replaceChildren(root);
@@ -119,7 +120,7 @@ export function createBoard(ctx) {
     return c && g.state ? Number(g.state.board.rows[c.row][c.col]) : 0;
   };
 
-  function render(state, view = {}) {
+  function render(state, view = spectatorView(state)) {
     const seqChanged = !g.state || state.seq !== g.state.seq;
     const n = state.board.size || state.board.rows.length;
     if (g.n !== n) build(n);

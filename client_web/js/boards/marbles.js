@@ -13,6 +13,7 @@ import { addStyles } from "/js/boards/marbles/style.js";
 import { COLUMNS, ROWS, grooveOf, seatOfGroove, quartersFor, place, screenEdge, pointing, squareOfCell,
   squareOfSlot } from "/js/boards/marbles/view.js";
 import { marble, paintRounds, paintTrays, scoreTable } from "/js/boards/marbles/trays.js";
+import { spectatorView } from "/js/boards/watch.js";
 
 export { palette } from "/js/boards/marbles/trays.js";
 
@@ -23,7 +24,7 @@ const MARBLES = {
 addStyles(h);
 
 /**
- * ctx: {el, side, entry, readOnly, host: {legal(seat)}, play(seat, move) → Promise<bool>,
+ * ctx: {el, side, entry, readOnly, live, host: {legal(seat)}, play(seat, move) → Promise<bool>,
  * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame),
  * onKey(e), destroy()}.
  */
@@ -264,7 +265,7 @@ export function createBoard(ctx) {
   }
 
   // ---- drawing ------------------------------------------------------------------------
-  function render(state, view = {}) {
+  function render(state, view = spectatorView(state)) {
     const seqChanged = state.seq !== g.state?.seq;
     const before = g.state?.seq;
     g.state = state;
@@ -276,7 +277,8 @@ export function createBoard(ctx) {
     orient(ctx.readOnly ? null : g.perspective);
     paint();
     const take = state.board?.last_take;
-    if (!ctx.readOnly && before !== undefined && take && take.seq > before) fly(take);
+    // the marble taken flies to its tray at a live table (not in a replay's frames)
+    if ((ctx.live ?? !ctx.readOnly) && before !== undefined && take && take.seq > before) fly(take);
     if (view.active && !ctx.readOnly) askLegal();
   }
 
