@@ -10,6 +10,7 @@ The full contract is in docs/api.md.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from socketio.packet import Packet
 
 import server.tables.views as views
 import server.web.schemas as S
+from engine import boundedjson
 from server.errors import ApiError, error_body, from_store
 from server.store import StoreError
 from server.tables.events import Appended, PresenceChanged, StateChanged, TableNews, UndoChanged
@@ -34,12 +36,22 @@ TOKEN = fields.String(validate=validate.Length(min=1, max=200))
 GAME_ID = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
+class BoundedJson:
+    """The JSON a packet is read and written with: read through engine.boundedjson (nesting
+    and number length bounded before the parse), written as python-socketio writes it."""
+
+    loads = staticmethod(boundedjson.loads)
+    dumps = staticmethod(json.dumps)
+
+
 class JsonPacket(Packet):
     """A Socket.IO packet of JSON only. The host never sends bytes, so python-socketio's scan
     of every pushed state for binary parts (a walk over the whole state, per push and per
-    process) is skipped."""
+    process) is skipped. What a client sends is read with its JSON bounded (`BoundedJson`):
+    a packet past a bound fails to decode with a JsonLimitError."""
 
     uses_binary_events = False
+    json = BoundedJson
 
 
 class JoinMsg(S.Strict):
