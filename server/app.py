@@ -65,6 +65,7 @@ from server.bots.pool import BotPool, BotRunner, hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.host import KEY as HOST_KEY
 from server.host import Host, host_of
+from server.realtime.guard import guard
 from server.realtime.sockets import JsonPacket, init_realtime, resync_rooms
 from server.store import StoreError, is_database_url, open_store
 from server.tables.service import GameService
@@ -240,6 +241,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"], max_http_buffer_size=64 * 1024,
                         ping_interval=10, ping_timeout=10, async_handlers=False,
                         serializer=JsonPacket, **queue_options)
+    guard(socketio.server)  # what a client may send, checked before python-socketio sees it
     thinking = init_realtime(socketio, service, limiter)
     _socket_io_rule(app, socketio)
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,

@@ -48,7 +48,8 @@ class JsonPacket(Packet):
     """A Socket.IO packet of JSON only. The host never sends bytes, so python-socketio's scan
     of every pushed state for binary parts (a walk over the whole state, per push and per
     process) is skipped. What a client sends is read with its JSON bounded (`BoundedJson`):
-    a packet past a bound fails to decode with a JsonLimitError."""
+    a packet past a bound fails to decode with a JsonLimitError, which server.realtime.guard
+    answers."""
 
     uses_binary_events = False
     json = BoundedJson
@@ -204,6 +205,8 @@ def init_realtime(socketio: SocketIO, service: GameService,
         socketio.on_event(name, _acked(schema, fn, checked))
 
     def on_disconnect(reason: Any = None) -> None:
+        # Only a real disconnect gets here: server.realtime.guard refuses a client's EVENT
+        # named `disconnect`, which python-socketio would dispatch to this handler too.
         if limiter is not None:
             limiter.forget(f"sid:{request.sid}")
         service.disconnect(request.sid)
