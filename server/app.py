@@ -66,6 +66,7 @@ from server.errors import ApiError, error_body, from_store
 from server.host import KEY as HOST_KEY
 from server.host import Host, host_of
 from server.realtime.guard import guard
+from server.realtime.lobby import init_lobby
 from server.realtime.sockets import JsonPacket, init_realtime, resync_rooms
 from server.store import StoreError, is_database_url, open_store
 from server.tables.service import GameService
@@ -243,6 +244,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                         serializer=JsonPacket, **queue_options)
     guard(socketio.server)  # what a client may send, checked before python-socketio sees it
     thinking = init_realtime(socketio, service, limiter)
+    init_lobby(socketio, service, tonight)  # the lobby and the table view: pushed entries
     _socket_io_rule(app, socketio)
     runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,
                        lock_ttl=float(app.config["BOT_LOCK_TTL"]))

@@ -94,7 +94,7 @@ class SeatMsg(S.SeatOnly):
 WRITES = ("move", "action", "undo", "undo_answer", "leave", "declare_left")
 
 
-def _acked(schema: type[ma.Schema], fn: Callable[[dict], dict],
+def acked(schema: type[ma.Schema], fn: Callable[[dict], dict],
            limit: Callable[[], None] | None = None) -> Callable[..., dict]:
     """Validate the payload with `schema`, run `fn`, and turn any failure into an error ack.
 
@@ -202,7 +202,7 @@ def init_realtime(socketio: SocketIO, service: GameService,
 
     for name, (schema, fn) in handlers.items():
         checked = limit if limiter is not None and name in WRITES else None
-        socketio.on_event(name, _acked(schema, fn, checked))
+        socketio.on_event(name, acked(schema, fn, checked))
 
     def on_disconnect(reason: Any = None) -> None:
         # Only a real disconnect gets here: server.realtime.guard refuses a client's EVENT
