@@ -177,26 +177,30 @@ def test_corners_clocks_are_one_tap_beside_the_free_fields(host, phone):
 
 
 def test_the_first_load_asks_for_the_games_once_and_loads_no_board(host, phone):
-    """The lobby's first load: the catalog and the game list once each, no game's board
-    module (the seat chips take their colours from the catalog's palette); the list is asked
-    again on the lobby's own timer."""
-    asked = []
+    """The lobby's first load: the catalog once, the game list once over the live link (one
+    `watch_lobby`, answered with the lines), no game's board module (the seat chips take
+    their colours from the catalog's palette). Nothing is polled: a game made elsewhere is
+    pushed into the list while the page's own timers stand still."""
+    asked, sent = [], []
 
     def before(page):
         page.clock.install(time=1_800_000_000)
         page.clock.pause_at(1_800_000_001)  # no timer of the page fires on its own
         page.on("request", lambda r: asked.append(r.url.removeprefix(host.url)))
+        page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
 
     page = phone(before=before)
     expect(page.get_by_test_id("games-open")).to_be_visible()
     expect(page.get_by_test_id("create")).to_be_visible()
     expect(page.locator(".seat-row .chip.c-blue")).to_have_css("background-color",
                                                               "rgb(47, 111, 222)")
-    assert asked.count("/api/games") == 1 and asked.count("/api/catalog") == 1, asked
+    assert asked.count("/api/catalog") == 1 and "/api/games" not in asked, asked
+    assert len([f for f in sent if '"watch_lobby"' in f]) == 1, sent
     assert not [u for u in asked if "/boards/" in u], asked
-    with page.expect_request("**/api/games"):
-        page.clock.run_for(3_000)
-    assert asked.count("/api/games") == 2
+    game = host.create("duo", [{"kind": "local", "name": "Pushed"}, {"kind": "open"}])
+    expect(page.get_by_test_id(f"game-{game['id']}")).to_contain_text("Pushed")
+    page.clock.run_for(3_000)
+    assert "/api/games" not in asked and len([f for f in sent if '"watch_lobby"' in f]) == 1
 
 
 def test_the_catalog_palette_is_the_board_modules(host, phone):

@@ -2,12 +2,16 @@
 // built from the host's catalog (GET /api/catalog): a game (its title and tagline), one of its
 // variants and seat counts, each seat's colour (the catalog's palette), who plays it (computer
 // levels from the catalog), the variant's presets and its options as inputs by kind
-// (js/options.js). Nothing here names a game.
+// (js/options.js). Nothing here names a game. The game lists and tonight's standings are the
+// host's, pushed: watched over the live link (`watch_lobby`: the whole list on every
+// (re)connection, then each game created or changed), never polled.
 
 import { api, memory, seatTokens } from "./api.js";
 import { catalog, colourMark, loadBoard, usePalette, variantOf } from "./catalog.js";
 import { h, title } from "./dom.js";
 import { optionField, presetRow } from "./options.js";
+import { watchLobby } from "./net.js";
+import { standings, sinceText } from "./tonight.js";
 
 /** The host's name on its pages: it hosts several games, so it is named for none of them. */
 export const HOST_NAME = "Corner games";
@@ -251,20 +255,55 @@ export function mountLobby(root, preset = null) {
     }
   }
 
-  async function refresh() {
+  // ---- the host's game lists and tonight's standings, pushed ---------------------------
+  let known = null; // id -> lobby line, once the host has given the list
+  let catalogCame = false; // the lines name each game by the catalog's titles
+  let tonight = null;
+  const tonightBox = h("div.tonight");
+  const tonightSince = h("span.note", {});
+  function drawLists() {
+    if (!known || !catalogCame) return;
+    const list = [...known.values()];
+    const group = (status, heading) => {
+      const some = list.filter((g) => g.status === status).sort((a, b) => (b.created_at || 0) - (a.created_at || 0));
+      return h("section", { "data-testid": `games-${status}` }, h("h3", {}, heading),
+        some.length ? h("ul.games", {}, some.slice(0, 30).map((g) => gameLine(g, games))) : h("p.note", {}, "None."));
+    };
+    lists.replaceChildren(group("open", "Waiting for players"), group("running", "Playing"), group("finished", "Finished"));
+  }
+  function drawTonight() {
+    if (!tonight) return;
+    const titleOf = (game) => games.find((e) => e.game === game)?.title || title(game);
+    tonightSince.textContent = sinceText(tonight.since);
+    tonightBox.replaceChildren(standings(tonight, { titleOf }));
+  }
+  function listed(data, body = null) {
+    known = new Map((data?.games || []).map((g) => [g.id, g]));
+    tonight = body || tonight;
+    drawLists();
+    drawTonight();
+  }
+  // A host that does not answer the watch (or no live link): its lists asked once.
+  async function askOnce() {
     try {
-      const data = await api("GET", "/games");
-      const list = Array.isArray(data) ? data : data.games || [];
-      const group = (status, heading) => {
-        const some = list.filter((g) => g.status === status).sort((a, b) => (b.created_at || 0) - (a.created_at || 0));
-        return h("section", { "data-testid": `games-${status}` }, h("h3", {}, heading),
-          some.length ? h("ul.games", {}, some.slice(0, 30).map((g) => gameLine(g, games))) : h("p.note", {}, "None."));
-      };
-      lists.replaceChildren(group("open", "Waiting for players"), group("running", "Playing"), group("finished", "Finished"));
+      const [data, body] = await Promise.all([api("GET", "/games"), api("GET", "/tonight").catch(() => null)]);
+      listed(data, body);
     } catch (err) {
       lists.replaceChildren(h("p.error", {}, err.message));
     }
   }
+  const stopWatching = watchLobby({
+    onWatch: (ack) => (ack ? listed(ack, ack.tonight) : askOnce()),
+    onGame: (entry) => {
+      if (!known || !entry?.id) return;
+      known.set(entry.id, entry);
+      drawLists();
+    },
+    onTonight: (body) => {
+      tonight = body;
+      drawTonight();
+    },
+  });
 
   root.append(h("div.lobby", {},
     h("header.bar", {}, h("h1", {}, HOST_NAME),
@@ -274,7 +313,9 @@ export function mountLobby(root, preset = null) {
     h("section.card", { "aria-labelledby": "new-game" },
       h("h2", { id: "new-game" }, "New game"),
       form, error),
-    h("section.card", { "aria-label": "Games on this host" }, lists)));
+    h("section.card", { "aria-label": "Games on this host" }, lists),
+    h("section.card", { "data-testid": "lobby-tonight", "aria-labelledby": "tonight-title" },
+      h("h2", { id: "tonight-title" }, "Tonight ", tonightSince), tonightBox)));
   catalog().then((data) => {
     games = data.games || [];
     if (!games.length) {
@@ -297,7 +338,10 @@ export function mountLobby(root, preset = null) {
   }).catch((err) => {
     form.replaceChildren();
     error.textContent = `Cannot read the host's games: ${err.message}`;
-  }).finally(refresh); // the lists name each game by the catalog's titles
-  const timer = setInterval(refresh, 3000);
-  return () => clearInterval(timer);
+  }).finally(() => { // the lists name each game by the catalog's titles
+    catalogCame = true;
+    drawLists();
+    drawTonight();
+  });
+  return stopWatching;
 }
