@@ -15,6 +15,9 @@ const CSS = `
 .cc-board .cell.o-red { background: #d63c3c repeating-linear-gradient(0deg, transparent 0 3px, rgba(0,0,0,.3) 3px 5px); }
 .cc-board .cell.o-green { background: #2e9e4f repeating-linear-gradient(90deg, transparent 0 3px, rgba(255,255,255,.28) 3px 5px); }
 .cc-board .cell.last { box-shadow: inset 0 0 0 2px #fff; }
+/* the last piece placed also carries a white dot per square: seen across a room on /tv */
+.cc-board .cell.last:not(.pv)::before { content: ""; position: absolute; inset: 34%; border-radius: 50%;
+  background: #fff; box-shadow: 0 0 0 1px rgba(0,0,0,.55); }
 .cc-board .cell.corner::after { content: ""; position: absolute; inset: 32%; border-radius: 50%; background: var(--c); opacity: .9; }
 .cc-board .cell.can { background: color-mix(in srgb, var(--h) 28%, var(--empty)); }
 /* The piece in hand. Fits: the seat's own colour, a solid white frame and a check mark.
