@@ -86,7 +86,7 @@ NOSLEEP_JS = "node_modules/nosleep.js/dist/NoSleep.min.js"  # keeps a phone's sc
 #: What the host sends compressed: the phone UI's files (the static routes' endpoints) and the
 #: catalog, the one large answer of a page's first load. Other API answers are not: they are
 #: small or frequent, and the host's CPU is what runs out first (docs/performance.md).
-COMPRESSED_ENDPOINTS = frozenset({"index", "socket_io_js", "nosleep_js", "board_module",
+COMPRESSED_ENDPOINTS = frozenset({"index", "tv", "socket_io_js", "nosleep_js", "board_module",
                                   "client_file"})
 COMPRESSED_PATHS = frozenset({"/api/catalog"})
 
@@ -331,6 +331,13 @@ def _static_routes(app: Flask, client: Path) -> None:
         if (client / "index.html").is_file():
             return send_from_directory(client, "index.html")
         return UP_PAGE, 200, {"Content-Type": "text/html; charset=utf-8"}
+
+    @app.get("/tv")
+    def tv():
+        """The table view for the host's own screen (client_web/tv.html)."""
+        if not (client / "tv.html").is_file():
+            abort(404)
+        return send_from_directory(client, "tv.html")
 
     @app.get("/vendor/socket.io.min.js")
     def socket_io_js():

@@ -1,19 +1,13 @@
-// The Invite view: the host's address on the LAN as a big QR code and as text.
+// The Invite view: the host's address on the LAN as a big QR code and as text. `drawInvite`
+// is shared with /tv, which shows the same code and address.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
-export function mountInvite(root, gameId) {
-  const path = gameId ? `/#/game/${gameId}` : "/";
-  const text = h("p.invite-url", { "data-testid": "invite-url" }, location.origin + path);
-  const qr = h("div.qr", { "data-testid": "invite-qr", role: "img", "aria-label": "QR code of the address" });
-  root.append(h("div.invite", {},
-    h("header.bar", {}, h("a.btn", { href: gameId ? `#/game/${gameId}` : "#/", "aria-label": "Back" }, "← Back"),
-      h("h1", {}, "Invite")),
-    h("p", {}, "Point a phone's camera at the code, or type the address. Phones must be on the same Wi-Fi."),
-    qr, text));
-  const query = gameId ? `?game=${encodeURIComponent(gameId)}` : "";
-  api("GET", `/invite${query}`).then((inv) => {
+/** Ask the host for its address and QR code (GET /api/invite, `query` e.g. "?game=…") and draw
+ *  them into `qr` and `text`. */
+export function drawInvite(qr, text, query = "") {
+  return api("GET", `/invite${query}`).then((inv) => {
     const url = inv.url || (inv.urls && inv.urls[0]);
     if (url) text.textContent = url;
     if (inv.svg) {
@@ -36,4 +30,16 @@ export function mountInvite(root, gameId) {
   }).catch(() => {
     qr.replaceChildren(h("p.note", {}, "This host cannot draw a QR code; type the address below."));
   });
+}
+
+export function mountInvite(root, gameId) {
+  const path = gameId ? `/#/game/${gameId}` : "/";
+  const text = h("p.invite-url", { "data-testid": "invite-url" }, location.origin + path);
+  const qr = h("div.qr", { "data-testid": "invite-qr", role: "img", "aria-label": "QR code of the address" });
+  root.append(h("div.invite", {},
+    h("header.bar", {}, h("a.btn", { href: gameId ? `#/game/${gameId}` : "#/", "aria-label": "Back" }, "← Back"),
+      h("h1", {}, "Invite")),
+    h("p", {}, "Point a phone's camera at the code, or type the address. Phones must be on the same Wi-Fi."),
+    qr, text));
+  drawInvite(qr, text, gameId ? `?game=${encodeURIComponent(gameId)}` : "");
 }
