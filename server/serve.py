@@ -230,13 +230,26 @@ def _interfaces(args: argparse.Namespace) -> list[str] | None:
     return [a.strip() for a in text.split(",") if a.strip()] if text else None
 
 
+def werkzeug_server(host: str, port: int, app):
+    """Werkzeug's threaded server, its connections closed once their websocket ends: without
+    that, Werkzeug read what the client still sent on it (its answer to a close, the rest of
+    a frame refused as too long) as the connection's next HTTP request and logged an error."""
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    class Handler(WSGIRequestHandler):
+        def connection_dropped(self, error, environ=None) -> None:
+            # simple-websocket ends a websocket by raising ConnectionError in Werkzeug
+            self.close_connection = True
+            super().connection_dropped(error, environ)
+
+    return make_server(host, port, app, threaded=True, request_handler=Handler)
+
+
 class _WerkzeugServer:
     """Werkzeug's threaded server: a thread per connection."""
 
     def __init__(self, host: str, port: int, app) -> None:
-        from werkzeug.serving import make_server
-
-        self._server = make_server(host, port, app, threaded=True)
+        self._server = werkzeug_server(host, port, app)
         self.port = self._server.port
 
     def serve_forever(self) -> None:

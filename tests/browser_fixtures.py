@@ -97,15 +97,14 @@ def host(tmp_path_factory) -> Iterator[Host]:
     why = _missing()
     if why:
         pytest.skip(why)
-    from werkzeug.serving import make_server
-
     from server.app import create_app, shutdown_app
+    from server.serve import werkzeug_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
     app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("host")), "BOT_DELAY": 0.05,
                       "BOT_WORKERS": 1, "UNDO_TIMEOUT": 30.0})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = werkzeug_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 import requests
-from werkzeug.serving import make_server
 
 from server.app import create_app, shutdown_app
+from server.serve import werkzeug_server
 
 __all__ = ["make_app", "client", "live"]
 
@@ -85,7 +85,7 @@ def live(make_app):
 
     def start(**config) -> Live:
         app = make_app(**config)
-        server = make_server("127.0.0.1", 0, app, threaded=True)
+        server = werkzeug_server("127.0.0.1", 0, app)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         live = Live(f"http://127.0.0.1:{server.port}", app, server, thread)

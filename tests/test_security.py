@@ -49,13 +49,12 @@ json_value = st.recursive(json_leaf, lambda inner: st.one_of(
 @pytest.fixture(scope="module")
 def fuzz_host(tmp_path_factory):
     """One live host for the module, with a four-seat game one move in."""
-    from werkzeug.serving import make_server
-
     from server.app import create_app, shutdown_app
+    from server.serve import werkzeug_server
 
     app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("sec")), "START_BOTS": False,
                       "WRITE_RATE": None, "AWAY_GRACE": 0})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = werkzeug_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     client = app.test_client()

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from engine import boundedjson
 from server.realtime.guard import RESERVED
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
-from tests.server_fixtures import create
+from tests.server_fixtures import create, wait_for
 from tests.socket_client import Client
 
 #: Seconds to wait for a frame the host must send. Only a failing test waits this long.
@@ -141,13 +141,12 @@ def warnings_and_tracebacks(caplog) -> tuple[list[str], list[str]]:
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
     """One live host for the module's bad packets and fuzzer (no write limit, no bots)."""
-    from werkzeug.serving import make_server
-
     from server.app import create_app, shutdown_app
+    from server.serve import werkzeug_server
 
     app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("hostile")), "START_BOTS": False,
                       "WRITE_RATE": None, "TESTING": True, "LOCK_DATA_DIR": False})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = werkzeug_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -312,9 +311,34 @@ def test_a_packet_that_breaks_the_protocol_closes_the_connection(host, caplog, c
             phone.send(CLOSED[case])
             assert phone.is_closed()
             assert_host_healthy(url, other)
+            # a message over the limit is refused by the websocket as it arrives (close 1009,
+            # nothing held): the host's line about it follows the close
+            wait_for(lambda: warnings_and_tracebacks(caplog)[0], "the host's warning")
         guard, bad = warnings_and_tracebacks(caplog)
         assert len(guard) == 1 and bad == [], (guard, bad)
         assert "closed" in guard[0]
+    finally:
+        phone.close()
+        other.close()
+
+
+def test_a_frame_over_the_limit_is_refused_as_it_arrives_not_held_whole(host, caplog):
+    """A 4 MB frame: the websocket refuses it once 64 KiB have come (close 1009), so the
+    host never holds it whole."""
+    url, _ = host
+    phone, other = Raw(url), Raw(url)
+    try:
+        with caplog.at_level(logging.WARNING):
+            try:
+                phone.send('421["join",{"game_id":"' + "x" * 4_000_000 + '"}]')
+            except OSError:
+                pass  # the host shut the connection while the frame was still going out
+            assert phone.is_closed()
+            assert_host_healthy(url, other)
+            wait_for(lambda: warnings_and_tracebacks(caplog)[0], "the host's warning")
+        guard, bad = warnings_and_tracebacks(caplog)
+        assert len(guard) == 1 and bad == [], (guard, bad)
+        assert "refused as it arrived" in guard[0] and "4,000" not in guard[0]
     finally:
         phone.close()
         other.close()

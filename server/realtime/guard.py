@@ -47,6 +47,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import engineio
+import simple_websocket
 import socketio
 from engineio.payload import Payload
 from socketio import packet as sio_packet
@@ -57,6 +58,9 @@ from engine.boundedjson import JsonLimitError
 from server.errors import error_body
 
 log = logging.getLogger(__name__)
+
+#: Seconds a websocket's reader sleeps at most before it looks whether the socket closed.
+WAKE = 5.0
 
 #: Event names a client may not send: python-socketio's server dispatches a client's EVENT of
 #: such a name to the host's own connect/disconnect handler; the others are what its client,
@@ -202,8 +206,17 @@ class Door:
                     return handler(_Frames(ws, self, socket))
                 except _FrameRefused:
                     return []
+                finally:
+                    _settle(ws)
 
-            return driver(checked, eio_server)
+            websocket = driver(checked, eio_server)
+            # simple-websocket buffers a frame whole before python-engineio sees it: held to
+            # the host's message limit there, a longer frame is refused as it arrives (close
+            # 1009) instead of being held in memory first
+            args = getattr(websocket, "server_args", None)
+            if isinstance(args, dict):
+                args.setdefault("max_message_size", eio_server.max_http_buffer_size)
+            return websocket
 
         return checked_driver
 
@@ -269,6 +282,15 @@ class Door:
                     environ.get("REMOTE_ADDR", "?"), what, outcome)
 
 
+def _settle(ws: Any) -> None:
+    """After a websocket's Engine.IO loop ended: wait (at most `WAKE` seconds) for
+    simple-websocket's reader to finish, so the client's answer to the close is read by it,
+    not by the HTTP server (`serve.werkzeug_server` ends the connection after a websocket)."""
+    reader = getattr(getattr(ws, "ws", None), "thread", None)
+    if reader is not None and hasattr(reader, "join"):
+        reader.join(WAKE)
+
+
 class _FrameRefused(Exception):
     """A websocket frame that is not Engine.IO v4: its socket is closed already."""
 
@@ -284,11 +306,33 @@ class _Frames:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ws, name)  # send, close, the socket for its timeout
 
+    def _receive(self) -> Any:
+        """The next frame, None once the websocket is closed. simple-websocket's own wait
+        can miss its close after a frame over `max_message_size` (its reader sets the event
+        before it marks itself closed, and a thread woken in between waits again for good),
+        so the wait is in slices of `WAKE` seconds, each ending on a closed websocket."""
+        inner = getattr(self._ws, "ws", None)
+        if inner is None or not hasattr(inner, "receive"):
+            return self._ws.wait()
+        while True:
+            try:
+                frame = inner.receive(timeout=WAKE)
+            except simple_websocket.ConnectionClosed:
+                return None
+            if frame is not None or not inner.connected:
+                return frame
+
     def wait(self) -> Any:
-        frame = self._ws.wait()
-        if frame is None:
-            return frame
+        frame = self._receive()
         most = self._door.server.eio.max_http_buffer_size
+        if frame is None:
+            inner = getattr(self._ws, "ws", None)  # simple-websocket's, past its limit?
+            length = getattr(inner, "incoming_message_len", 0)
+            if getattr(inner, "max_message_size", None) and length > most:
+                self._door._log(getattr(self._socket, "sid", "?"),
+                                _too_long(length, most) + ", refused as it arrived",
+                                "connection closed")
+            return frame
         if len(frame) > most:  # python-engineio's own test of it closed the socket abruptly
             what = _too_long(len(frame), most)
         elif isinstance(frame, str) and _FRAME.match(frame):
@@ -305,7 +349,7 @@ class _Frames:
         # once the client has answered that (or the socket timed out), as after any close, so
         # the HTTP server does not read the client's answer as its next request.
         self._door.close(socket.sid)
-        while self._ws.wait() is not None:
+        while self._receive() is not None:
             pass  # what the client sent after the refused frame
         return None
 
