@@ -11,6 +11,7 @@ import { catalog, colourMark, loadBoard, usePalette, variantOf } from "./catalog
 import { h, title } from "./dom.js";
 import { optionField, presetRow } from "./options.js";
 import { watchLobby } from "./net.js";
+import { settingsButton } from "./settings.js";
 import { standings, sinceText } from "./tonight.js";
 
 /** The host's name on its pages: it hosts several games, so it is named for none of them. */
@@ -308,6 +309,7 @@ export function mountLobby(root, preset = null) {
   root.append(h("div.lobby", {},
     h("header.bar", {}, h("h1", {}, HOST_NAME),
       h("span.controls", {},
+        settingsButton(),
         h("a.btn", { href: "/ladder.html", "data-testid": "ladder" }, "Ladder & replays"),
         h("a.btn", { href: "#/invite", "data-testid": "invite", "aria-label": "Invite: show the address as a QR code" }, "Invite"))),
     h("section.card", { "aria-labelledby": "new-game" },
