@@ -21,7 +21,7 @@ from tests.browser_fixtures import screenshot
 from tests.test_browser_marbles import tap_move
 
 expect.set_options(timeout=10_000)
-OVER_S = 2  # how long a result stays over its table here (?over=; 15 s by default)
+OVER_S = 5  # how long a result stays over its table here (?over=; 15 s by default)
 SECRET = "a-phone-token-that-must-stay-on-the-phone"
 FONT_PX = "e => parseFloat(getComputedStyle(e).fontSize)"
 
@@ -89,6 +89,11 @@ def tv(browser, host):
         "const get = Storage.prototype.getItem;"
         "Storage.prototype.getItem = function (k) {"
         " window.__storageReads += 1; return get.call(this, k); };"
+        "window.__overs = [];"  # every table whose result was shown, however briefly
+        "new MutationObserver((rs) => { for (const r of rs) { const t = r.target;"
+        " if (t.dataset.testid === 'tv-over' && !t.hidden)"
+        " window.__overs.push(t.closest('[data-testid=tv-table]').dataset.game); } })"
+        ".observe(document, {subtree: true, attributes: true, attributeFilter: ['hidden']});"
         "window.__fullscreen = 0;"
         "Element.prototype.requestFullscreen = function () { window.__fullscreen += 1;"
         " return Promise.resolve(); };")
@@ -240,7 +245,7 @@ def test_tonight_standings_on_tv_and_in_the_lobby(host, tv, open_page):
     post(host, f"/games/{claim['id']}/leave", {"seat": 2}, tokens(claim)[2])
     drawn_at(tv, corner["id"], host.state(corner["id"])["seq"])
     post(host, f"/games/{corner['id']}/leave", {"seat": 1}, tokens(corner)[1])
-    expect(tile(tv, corner["id"]).get_by_test_id("tv-over")).to_be_visible()
+    tv.wait_for_function("gid => window.__overs.includes(gid)", arg=corner["id"])
 
     for page, box in ((tv, "tv-tonight"), (lobby, "lobby-tonight")):
         row = page.get_by_test_id(box).locator("tr[data-name='Tia']")
@@ -248,7 +253,7 @@ def test_tonight_standings_on_tv_and_in_the_lobby(host, tv, open_page):
         expect(row).to_contain_text(re.compile(r"Corner -?\d"))
         expect(row.locator("td").nth(3)).to_have_text("2")  # games
         expect(page.get_by_test_id(box).locator("tr[data-name='Uma']")).to_be_visible()
-    expect(tile(tv, corner["id"])).to_have_count(0)  # its result shown, the table goes
+    expect(tile(tv, corner["id"])).to_have_count(0, timeout=OVER_S * 1000 + 10_000)  # then it goes
 
 
 def test_the_keys_pick_a_table_show_it_alone_and_go_back(tv):
@@ -282,19 +287,44 @@ def test_the_keys_pick_a_table_show_it_alone_and_go_back(tv):
     assert tv.evaluate("window.__fullscreen") == 1
 
 
+def test_the_four_most_recently_active_tables_are_shown(host, tv):
+    """Five new games start one after the other: the screen shows the four newest, each new
+    one taking the place of the least recently active; a move in the one left out brings it
+    back in the place of the least recently active one shown."""
+    pairs = [("Kim", "Lou"), ("Max", "Ned"), ("Oda", "Pim"), ("Quy", "Ria"), ("Sol", "Ted")]
+    games = [host.create("duo", [{"kind": "local", "name": a}, {"kind": "local", "name": b}],
+                         game="cornerclaim") for a, b in pairs]
+    ids = [g["id"] for g in games]
+    tiles = tv.get_by_test_id("tv-table")
+    for gid in ids[1:]:
+        expect(tile(tv, gid)).to_have_attribute("data-seq", re.compile(r"\d"))
+    expect(tiles).to_have_count(4)
+    expect(tile(tv, ids[0])).to_have_count(0)
+    place = tile(tv, ids[1]).evaluate("t => [...t.parentElement.children].indexOf(t)")
+    seq = play_first(host, ids[0], 1, tokens(games[0])[1])
+    drawn_at(tv, ids[0], seq)
+    assert tile(tv, ids[0]).evaluate("t => [...t.parentElement.children].indexOf(t)") == place
+    expect(tile(tv, ids[1])).to_have_count(0)
+    expect(tiles).to_have_count(4)
+
+
 def test_at_3840_by_2160_everything_is_twice_as_big(browser, host, tv):
     """The same tables on a 4K screen: names and boards twice their 1080p size."""
     context = browser.new_context(base_url=host.url, viewport={"width": 3840, "height": 2160})
     try:
         big = context.new_page()
         big.goto("/tv")
-        ids = tv.get_by_test_id("tv-table").evaluate_all("ts => ts.map((t) => t.dataset.game)")
-        for gid in ids:
-            expect(tile(big, gid)).to_have_attribute("data-seq", re.compile(r"\d"))
+        expect(big.get_by_test_id("tv-table")).to_have_count(4)
+        big.wait_for_function("() => [...document.querySelectorAll('[data-testid=tv-table]')]"
+                              ".every((t) => t.dataset.seq)")
         assert big.locator(".tv-name").first.evaluate(FONT_PX) >= 56
+        assert tv.locator(".tv-name").first.evaluate(FONT_PX) >= 28
+        both = [g for g in big.get_by_test_id("tv-table").evaluate_all(
+            "ts => ts.map((t) => t.dataset.game)") if tile(tv, g).count()]
+        assert both
         scale = "e => Number(e.dataset.scale)"
-        small_board = tile(tv, ids[0]).locator(".tv-board-box").evaluate(scale)
-        big_board = tile(big, ids[0]).locator(".tv-board-box").evaluate(scale)
+        small_board = tile(tv, both[0]).locator(".tv-board-box").evaluate(scale)
+        big_board = tile(big, both[0]).locator(".tv-board-box").evaluate(scale)
         assert big_board == pytest.approx(2 * small_board, rel=0.05)
         screenshot(big, "tv-4k")
     finally:

@@ -44,8 +44,9 @@ const open = h("section.tv-open", { "data-testid": "tv-open", "aria-labelledby":
 const since = h("span.tv-since", { "data-testid": "tv-tonight-since" });
 const board = h("div.tv-standings");
 const newError = h("p.error", { "data-testid": "tv-tonight-error", role: "alert" });
-const newEvening = h("button.btn.small", { type: "button", "data-testid": "tv-new-evening", onclick: askNewEvening },
-  "New evening");
+const newEvening = h("button.btn.small", { type: "button", "data-testid": "tv-new-evening",
+  onclick: (e) => { e.currentTarget.blur(); askNewEvening(); } }, "New evening"); // blurred: Enter picks tables
+
 const tonightBox = h("section.tv-tonight", { "data-testid": "tv-tonight", "aria-labelledby": "tv-tonight-title" },
   h("h2", { id: "tv-tonight-title" }, "Tonight ", since), board, h("div.tv-tools", {}, newEvening), newError);
 const fullscreen = h("button.btn.small", { type: "button", "data-testid": "tv-fullscreen",
@@ -128,19 +129,22 @@ const known = new Map(); // id -> lobby line
 const rank = new Map(); // id -> recency (higher: more recent)
 let clock = 0;
 
+const activeAt = (g) => g.updated_at ?? g.created_at ?? 0; // the host's last change, if it says
+const moved = (was, g) => !was || was.seq !== g.seq || was.status !== g.status;
 function listed(list) {
+  const before = new Map(known);
   known.clear();
-  // At first the host's own order of creation; from then on, every change moves a game up.
-  for (const g of [...list].sort((a, b) => (a.created_at || 0) - (b.created_at || 0))) {
+  // At first the host's order of last change (of creation, if it gives no other); from then
+  // on, every change moves a game up (also one missed while the link was down).
+  for (const g of [...list].sort((a, b) => activeAt(a) - activeAt(b))) {
     known.set(g.id, g);
-    if (!rank.has(g.id)) rank.set(g.id, ++clock);
+    if (!rank.has(g.id) || moved(before.get(g.id), g)) rank.set(g.id, ++clock);
   }
   update();
 }
 function changed(g) {
-  const before = known.get(g.id);
+  if (moved(known.get(g.id), g)) rank.set(g.id, ++clock);
   known.set(g.id, g);
-  if (!before || before.seq !== g.seq || before.status !== g.status) rank.set(g.id, ++clock);
   update();
 }
 function update() {

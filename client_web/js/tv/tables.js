@@ -3,8 +3,10 @@
 // its game stays among the most active (a TV whose tables swap places at every move cannot be
 // followed from the sofa), and a table that becomes more active than the least active shown
 // takes that one's place. A finished table keeps its tile while its result is shown; a
-// rematch replaces the finished game in its tile. Arrows pick a tile, Enter shows it alone,
-// Escape goes back to them all.
+// rematch replaces the finished game in its tile (known by the finished state's `rematch_id`,
+// or sooner, as the rematch's own lobby line comes first: a new game of the same variant
+// with the same players at the table). Arrows pick a tile, Enter shows it alone, Escape goes
+// back to them all.
 
 import { h } from "../dom.js";
 import { createTile } from "./tile.js";
@@ -22,7 +24,14 @@ export function createTables({ overMs, drawn = () => {} } = {}) {
   const ended = new Set(); // games whose end a tile has shown: never placed again
 
   const rankOf = (id) => last.rank.get(id) || 0;
-  const live = (id) => last.games.get(id)?.status === "running";
+  const names = (seats) => (seats || []).map((s) => s.name ?? "").join("\n");
+  /** The finished table (result shown) that a new running game `g` continues, if any. */
+  const continued = (g) => tiles.find((t) => {
+    const s = t.lingering() && t.state();
+    if (!s) return false;
+    if (g.rematch_of) return g.rematch_of === s.id;
+    return s.game === g.game && s.variant === g.variant && names(s.seats) === names(g.seats);
+  });
 
   function drop(tile) {
     tiles = tiles.filter((t) => t !== tile);
@@ -46,15 +55,21 @@ export function createTables({ overMs, drawn = () => {} } = {}) {
   /** Lay out the tiles for `games` (id → lobby line) ranked by `rank` (id → recency). */
   function arrange(games = last.games, rank = last.rank) {
     last = { games, rank };
-    // A table goes once its result has been shown (the lobby may say "finished" before the
-    // table's own last state has come), or when it stopped running before it was drawn.
+    // A table goes once its result has been shown (the lobby says "finished" before the
+    // table's own last state has come, and a game may end before its table's first state),
+    // or when the host has no such game.
     for (const t of [...tiles]) {
-      if (!t.lingering() && (ended.has(t.gameId()) || (!live(t.gameId()) && !t.state()))) drop(t);
+      if (!t.lingering() && (ended.has(t.gameId()) || t.broken())) drop(t);
     }
     const shown = new Set(tiles.map((t) => t.gameId()));
     const waiting = [...games.values()].filter((g) => g.status === "running" && !shown.has(g.id) && !ended.has(g.id))
       .sort((a, b) => rankOf(b.id) - rankOf(a.id));
     for (const g of waiting) {
+      const before = continued(g);
+      if (before) {
+        on.rematch(before, g.id);
+        continue;
+      }
       if (tiles.length < MAX) {
         const tile = createTile(g.id, on, { overMs });
         tiles.push(tile);

@@ -62,9 +62,10 @@ function overCard(s, entry) {
 }
 
 /**
- * A tile following `gameId`. `on`: {over(tile) when the result has been shown its while,
+ * A tile following `gameId`. `on`: {over(tile) when the result has been shown its while (or
+ * the host has no such game),
  * rematch(tile, id) when the game's rematch starts, drawn(tile) after each state drawn}.
- * Returns {el, gameId(), lingering(), show(id), destroy()}.
+ * Returns {el, gameId(), state(), lingering(), broken(), show(id), destroy()}.
  */
 export function createTile(gameId, on, { overMs = OVER_MS } = {}) {
   let id = null;
@@ -74,6 +75,7 @@ export function createTile(gameId, on, { overMs = OVER_MS } = {}) {
   let loading = null;
   let overTimer = null;
   let lingering = false;
+  let broken = false; // the host answered the join with no state (no such game)
   let gone = false;
 
   const heading = h("span.tv-title", { "data-testid": "tv-table-title" });
@@ -151,10 +153,23 @@ export function createTile(gameId, on, { overMs = OVER_MS } = {}) {
     clearTimeout(overTimer);
     over.hidden = true;
     lingering = false;
+    broken = false;
+    // Nothing of the game shown before stays said: data-seq is only ever the seq drawn of
+    // the game in data-game.
     el.dataset.game = next;
+    delete el.dataset.seq;
+    delete el.dataset.status;
+    turn.textContent = "";
+    seats.replaceChildren();
     follow(next, {}, {
       lastSeq: () => (state ? state.seq : 0),
-      onJoin: (ack) => ack?.state && apply(ack.state),
+      onJoin: (ack) => {
+        if (ack?.state) apply(ack.state);
+        else if (ack && !state) { // an error answer: the game is not there
+          broken = true;
+          on.over?.(tile);
+        }
+      },
       onEvent: (msg) => apply(msg.state),
       onPresence: (msg) => {
         if (!state || msg.game_id !== id) return;
@@ -173,6 +188,7 @@ export function createTile(gameId, on, { overMs = OVER_MS } = {}) {
     gameId: () => id,
     state: () => state,
     lingering: () => lingering,
+    broken: () => broken,
     show,
     destroy() {
       gone = true;
