@@ -59,17 +59,25 @@ def test_a_watching_screen_gets_each_game_as_it_is_made_and_played(live):
                           json={"seat": 1, "move": PLUS, "seq": 1},
                           headers={"Authorization": f"Bearer {game['tokens']['1']}"})
         assert r.status_code == 201, r.text
-        assert tv.next_entry(game["id"], seq=2)["status"] == created["status"]
+        moved = tv.next_entry(game["id"], seq=2)
+        assert moved["status"] == created["status"] and moved["rematch_of"] is None
+        assert moved["updated_at"] >= created["updated_at"] >= created["created_at"]
         requests.post(f"{host.url}/api/games/{game['id']}/leave", json={"seat": 2},
                       headers={"Authorization": f"Bearer {game['tokens']['2']}"})
         assert tv.next_entry(game["id"], status="finished")["seq"] == 3
+        again = requests.post(f"{host.url}/api/games/{game['id']}/rematch",
+                              headers={"Authorization": f"Bearer {game['tokens']['1']}"})
+        assert tv.next_entry(again.json()["id"])["rematch_of"] == game["id"]
         tonight = tv.pushed["tonight"].get(timeout=DEADLINE)
         assert [(p["name"], p["points"]) for p in tonight["players"]] == [("Cy", 22),
                                                                            ("Di", 3)]
         assert tv.call("unwatch_lobby") == {"ok": True}
-        duo(host.url)
-        assert tv.call("watch_lobby")["ok"]  # a round trip: nothing was pushed in between
-        assert tv.pushed["lobby"].empty()
+        unseen = duo(host.url)["id"]
+        assert tv.call("watch_lobby")["ok"]  # a round trip: what was pushed came before it
+        heard = []
+        while not tv.pushed["lobby"].empty():
+            heard.append(tv.pushed["lobby"].get()["game"]["id"])
+        assert unseen not in heard
     finally:
         tv.close()
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from typing import Any
 
 from server.store import EventStore
 from server.tables.clocks import Clocks
 from server.tables.coordination import Coordination
 from server.tables.creation import Creation
-from server.tables.events import Listener, TableNews
+from server.tables.events import Appended, Listener, StateChanged, Synced, TableNews
 from server.tables.reads import Hinter, Reads
 from server.tables.seating import Seating
 from server.tables.table import Table
@@ -49,6 +50,8 @@ class Core:
         return self.coord.locked(self.tables.table(game_id), reading, at_seq)
 
     def notify(self, news: TableNews) -> None:
+        if isinstance(news, (Appended, StateChanged, Synced)):
+            news.table.changed_at = time.time()
         for listener in list(self.listeners):
             try:
                 listener(news)

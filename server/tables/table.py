@@ -109,6 +109,9 @@ class Table:
     version: int = 0
     #: Which human seats the last scan found connected (several processes: `scan`).
     presence_seen: tuple[bool, ...] | None = None
+    #: When the game last changed (host time): its latest event or seat change this process
+    #: heard of; at start-up its latest stored event's time (0: the record's creation).
+    changed_at: float = 0.0
 
     def __post_init__(self) -> None:
         if self._game is not None:

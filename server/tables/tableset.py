@@ -40,13 +40,16 @@ class TableSet:
         """Fold every stored game, then let each running one resume."""
         registry.games()  # the built-in games and their event types, before any log is read
         store = self.core.store
+        last = store.finish_times()  # each game's latest event time, for the lobby's order
         for record in store.games():
             try:
                 game = self.fold(record.id)
             except EngineError:
                 log.exception("game %s: its stored log does not fold; skipped", record.id)
                 continue
-            self._tables[record.id] = self.new_table(record, game, store.seats(record.id))
+            table = self.new_table(record, game, store.seats(record.id))
+            table.changed_at = last.get(record.id, record.created_at)
+            self._tables[record.id] = table
         self.core.coord.start(self.all())
         for table in self.all():
             with table.lock:

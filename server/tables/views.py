@@ -193,6 +193,8 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "status": table.status,
         "seq": table.seq,
         "created_at": table.record.created_at,
+        "updated_at": max(table.changed_at, table.record.created_at),
+        "rematch_of": table.record.rematch_of,
         "seats": [{"seat": s.seat, "kind": s.kind, "name": seat_name(table, s.seat), "claimed":
                    bool(s.token_hash) or s.kind == "computer"} for s in table.seats],
         "open_seats": table.unclaimed() if not table.finished else [],

@@ -285,6 +285,10 @@ class LobbyEntry(ma.Schema):
     status = fields.String()
     seq = fields.Integer()
     created_at = fields.Float()
+    updated_at = fields.Float(metadata={"description": "when the game last changed (epoch "
+                                        "seconds): its latest event or seat change"})
+    rematch_of = fields.String(allow_none=True, metadata={
+        "description": "the game this one is the rematch of"})
     seats = fields.List(fields.Nested(LobbySeat))
     open_seats = fields.List(fields.Integer())
 
