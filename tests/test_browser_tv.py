@@ -256,13 +256,21 @@ def test_tonight_standings_on_tv_and_in_the_lobby(host, tv, open_page):
     expect(tile(tv, corner["id"])).to_have_count(0, timeout=OVER_S * 1000 + 10_000)  # then it goes
 
 
-def test_the_keys_pick_a_table_show_it_alone_and_go_back(tv):
+def fresh_tables(host, n: int) -> list[str]:
+    """`n` new running Corner Claim tables, so a test's screen holds what it expects
+    whatever the module's earlier tests left running or finished."""
+    names = [("Abe", "Bea"), ("Cal", "Dee"), ("Eli", "Fay"), ("Gus", "Hal")][:n]
+    return [host.create("duo", [{"kind": "local", "name": a}, {"kind": "local", "name": b}],
+                        game="cornerclaim")["id"] for a, b in names]
+
+
+def test_the_keys_pick_a_table_show_it_alone_and_go_back(host, tv):
     """Arrows pick a table, Enter shows it alone (bigger), the arrows then go through the
     tables one by one, Escape shows them all again; the Fullscreen button asks for it."""
     tables = tv.get_by_test_id("tv-tables")
     tiles = tv.get_by_test_id("tv-table")
-    expect(tiles).not_to_have_count(0)
-    assert tiles.count() >= 2
+    fresh_tables(host, 2)  # the two most recently active: shown whatever ran before
+    tv.wait_for_function("() => document.querySelectorAll('[data-testid=tv-table]').length >= 2")
     ids = tiles.evaluate_all("ts => ts.map((t) => t.dataset.game)")
     small = tiles.first.locator(".tv-board-box").bounding_box()["width"]
     tv.keyboard.press("ArrowRight")
@@ -310,11 +318,15 @@ def test_the_four_most_recently_active_tables_are_shown(host, tv):
 
 def test_at_3840_by_2160_everything_is_twice_as_big(browser, host, tv):
     """The same tables on a 4K screen: names and boards twice their 1080p size."""
+    ids = fresh_tables(host, 4)  # the four most recently active tables, on both screens
+    for gid in ids:
+        expect(tile(tv, gid)).to_have_count(1)
     context = browser.new_context(base_url=host.url, viewport={"width": 3840, "height": 2160})
     try:
         big = context.new_page()
         big.goto("/tv")
-        expect(big.get_by_test_id("tv-table")).to_have_count(4)
+        for gid in ids:
+            expect(tile(big, gid)).to_have_count(1)
         big.wait_for_function("() => [...document.querySelectorAll('[data-testid=tv-table]')]"
                               ".every((t) => t.dataset.seq)")
         assert big.locator(".tv-name").first.evaluate(FONT_PX) >= 56
