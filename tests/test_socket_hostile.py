@@ -74,10 +74,13 @@ class Raw:
             self.ws.settimeout(left)
             try:
                 frame = self.ws.recv()
-            except websocket.WebSocketConnectionClosedException:
-                frame = ""
+            except (websocket.WebSocketConnectionClosedException, ConnectionError):
+                frame = ""  # closed, or reset (the host shut it while a long frame went out)
             if frame == "2":
-                self.send("3")
+                try:
+                    self.send("3")
+                except (websocket.WebSocketConnectionClosedException, ConnectionError):
+                    self.closed = True
             elif frame.startswith("42"):
                 self.pushed.append(frame)
             elif frame in ("", "1"):
