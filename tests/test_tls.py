@@ -104,6 +104,7 @@ class HttpsHost:
     url: str
     printed: list[str]
     certificate: Certificate
+    log: Path  # what the host printed: shown when a test fails
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +119,8 @@ def https_host(certificate, tmp_path_factory) -> Iterator[HttpsHost]:
                 printed = banner(proc)
             except AssertionError as e:
                 raise AssertionError(f"{e}\n{(folder / 'serve.log').read_text()}") from None
-            yield HttpsHost(f"https://127.0.0.1:{port}", printed, certificate)
+            yield HttpsHost(f"https://127.0.0.1:{port}", printed, certificate,
+                            folder / "serve.log")
         finally:
             proc.terminate()  # SIGTERM: the host stops as on Ctrl+C
             proc.communicate(timeout=DEADLINE)
@@ -145,8 +147,11 @@ def test_the_host_answers_https_verified_against_its_ca_and_prints_an_https_url(
 def test_a_socket_io_client_connects_over_wss(https_host):
     session = requests.Session()
     session.verify = str(https_host.certificate.ca)
-    sio = Client(http_session=session)
-    sio.connect(https_host.url, transports=["websocket"], wait_timeout=DEADLINE)
+    sio = Client(http_session=session, logger=True, engineio_logger=True)
+    try:
+        sio.connect(https_host.url, transports=["websocket"], wait_timeout=DEADLINE)
+    except socketio.exceptions.ConnectionError as e:
+        raise AssertionError(f"{e}; the host printed:\n{https_host.log.read_text()}") from e
     try:
         assert sio.connected and sio.transport() == "websocket"
     finally:
