@@ -287,7 +287,8 @@ def test_a_process_killed_mid_game_loses_nothing_acknowledged(club, redis_server
         ann.sio.on("event", ann._event)
         ann.sio.on("state", ann._state)
         joined = ann.connect(b, ann.last)  # the phone reaches the other process
-        assert joined["seats"] == [1] and joined["state"]["seq"] == 4
+        # at 4 unless reaching B took longer than A's lock (4 s): then B has already played
+        assert joined["seats"] == [1] and joined["state"]["seq"] in (4, 5)
         # B takes the job up once A's lock has expired (4 s), and plays it once
         wait_for(lambda: b.get(f"/api/games/{gid}").json()["seq"] == 5, "B plays on")
         assert time.monotonic() - killed > 2.0
