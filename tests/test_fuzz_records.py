@@ -27,7 +27,7 @@ from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.test_corners_record import random_game as random_corners
 from tests.test_sgf import random_game as random_cornerclaim
 
-EXAMPLES = 200
+EXAMPLES = 150
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -553,7 +553,7 @@ def test_fuzzed_packets_and_frames_are_each_answered_and_the_host_stays_healthy(
     sentinel = iter(range(10**12, 10**13))
 
     @given(frame=frames)
-    @settings(max_examples=400, deadline=None, database=None,
+    @settings(max_examples=250, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     def check(frame):
         text, ack_id, expect = frame
