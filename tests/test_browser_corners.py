@@ -257,6 +257,35 @@ def test_playing_black_turns_the_board_so_its_home_is_at_the_bottom(host, open_p
     assert page.errors == []
 
 
+def test_a_target_hovered_before_the_hosts_answer_shows_its_path_once_it_comes(host,
+                                                                               open_page):
+    """The mouse is over a target before the host has said where the piece can go: the
+    path shows as soon as the answer comes, without moving the mouse again."""
+    game = host.create("classic-3x3",
+        [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
+                       game="corners")
+    gid, token = game["id"], tokens_of(game)[1]
+    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: token}))
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    held = []
+
+    def hold(route) -> None:  # the host's first answer held back, any later one let through
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/legal?*", hold)
+    page.get_by_test_id("cell-c3").click()
+    expect(page.get_by_test_id("board")).to_have_attribute("data-picked", "c3")
+    page.get_by_test_id("cell-d3").hover()
+    expect(page.get_by_test_id("path")).to_have_count(0)
+    assert held, "the legal list was asked for"
+    for route in held:
+        route.continue_()
+    expect(page.get_by_test_id("path")).to_have_attribute("data-path", "c3-d3")
+
+
 def test_keyboard_and_mouse_on_a_desktop(host, open_page):
     """Arrows choose a square, Enter picks the piece, Esc puts it down, Enter on a target
     moves; with a mouse, hovering a target shows the path and a click moves."""

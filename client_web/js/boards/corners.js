@@ -51,7 +51,7 @@ export function createBoard(ctx) {
     picked: null, // {seat, from, seq, moves: null while asked | [entries], ready: Promise}
     chosen: null, // a target whose path stays shown (the host's hint, a move waiting for a yes)
     pressed: null, // the target under a finger (or a held mouse button): its path is shown
-    hover: null, // the target under the mouse
+    hover: null, // the square under the mouse (its path shows if it is a target)
     cursor: null, // the keyboard's square
     confirming: null,
     mouse: false, // the last pointer was a mouse: the hints say "click"
@@ -376,10 +376,10 @@ export function createBoard(ctx) {
       paint();
     },
     hover(square) {
+      // kept even before the host's legal list has come: its path shows once it does
       g.mouse = true;
-      const over = entryTo(square) ? square : null;
-      if (over !== g.hover) {
-        g.hover = over;
+      if (square !== g.hover) {
+        g.hover = square;
         paint();
       }
     },
