@@ -135,13 +135,15 @@ export function mountLobby(root, preset = null) {
     if (editor) return;
     const mod = await loadBoard(entry);
     if (typeof mod.editSetup !== "function" || editor) return;
-    editor = mod.editSetup({ el: editorBox, option: o, value: options[o.name] || "",
+    const made = await mod.editSetup({ el: editorBox, option: o, value: options[o.name] || "",
       onChange: (text) => {
         options[o.name] = text;
         touched.add(o.name);
         const input = form.querySelector(`[data-testid="option-${o.name}"]`);
         if (input && input !== document.activeElement) input.value = text;
       } });
+    if (editor) made.destroy(); // opened twice while the editor's module loaded
+    else editor = made;
   }
   function resetSpecs() {
     const computer = levels().length ? "computer" : "local";

@@ -23,7 +23,8 @@ import { createZoom } from "/js/boards/corners/zoom.js";
 import { spectatorView } from "/js/boards/watch.js";
 
 export { clockText };
-export { editSetup, setupOf } from "/js/boards/corners/editor.js";
+export { setupOf } from "/js/boards/corners/setup.js";
+export const editSetup /* loaded when it opens, not with a table */ = async (ctx) => (await import("/js/boards/corners/editor.js")).editSetup(ctx);
 
 /** The seat colours as the shell shows them: chip fill, text on it, the chip's sign. */
 export const palette = {
@@ -376,7 +377,6 @@ export function createBoard(ctx) {
       paint();
     },
     hover(square) {
-      // kept even before the host's legal list has come: its path shows once it does
       g.mouse = true;
       if (square !== g.hover) {
         g.hover = square;
