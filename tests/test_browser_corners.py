@@ -257,16 +257,22 @@ def test_playing_black_turns_the_board_so_its_home_is_at_the_bottom(host, open_p
     assert page.errors == []
 
 
-def test_a_target_hovered_before_the_hosts_answer_shows_its_path_once_it_comes(host,
-                                                                               open_page):
-    """The mouse is over a target before the host has said where the piece can go: the
-    path shows as soon as the answer comes, without moving the mouse again."""
+def desktop_game_against_the_computer(host, open_page):
+    """Kai (white) against level 1 on a desktop page, Kai to move: (game id, token, page)."""
     game = host.create("classic-3x3",
         [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
                        game="corners")
     gid, token = game["id"], tokens_of(game)[1]
     page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: token}))
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    return gid, token, page
+
+
+def test_a_target_hovered_before_the_hosts_answer_shows_its_path_once_it_comes(host,
+                                                                               open_page):
+    """The mouse is over a target before the host has said where the piece can go: the
+    path shows as soon as the answer comes, without moving the mouse again."""
+    gid, token, page = desktop_game_against_the_computer(host, open_page)
     held = []
 
     def hold(route) -> None:  # the host's first answer held back, any later one let through
@@ -289,12 +295,7 @@ def test_a_target_hovered_before_the_hosts_answer_shows_its_path_once_it_comes(h
 def test_keyboard_and_mouse_on_a_desktop(host, open_page):
     """Arrows choose a square, Enter picks the piece, Esc puts it down, Enter on a target
     moves; with a mouse, hovering a target shows the path and a click moves."""
-    game = host.create("classic-3x3",
-        [{"kind": "local", "name": "Kai"}, {"kind": "computer", "level": 1}],
-                       game="corners")
-    gid, token = game["id"], tokens_of(game)[1]
-    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: token}))
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, token, page = desktop_game_against_the_computer(host, open_page)
     board = page.get_by_test_id("board")
     expect(board.locator(".cn-piece.w")).to_have_count(9)
     page.keyboard.press("ArrowUp")  # the cursor appears on the piece nearest the middle
