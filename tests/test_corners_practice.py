@@ -9,7 +9,7 @@ import pytest
 
 from engine.corners import solo
 from engine.corners.practice import parse_setup, setup_text
-from engine.corners.rules import RULES, move_list, new_game, setup_state, start_state
+from engine.corners.rules import HINT_SECONDS, RULES, move_list, new_game, setup_state, start_state
 from engine.corners.variants import VARIANTS, Variant
 from engine.errors import BadOptionError, EngineError
 
@@ -40,16 +40,40 @@ def test_a_practice_hint_is_the_strongest_levels_move(monkeypatch):
     asked = []
     real = ai.choose_move
 
-    def spy(state, seat, *, level, seed):
-        asked.append(level)
+    def spy(state, seat, *, level, seed, seconds=None):
+        asked.append((level, seconds))
         return real(state, seat, level=1, seed=seed)  # the level asked for is what counts
 
     monkeypatch.setattr(ai, "choose_move", spy)
     hint = RULES.hint(start_state("classic-3x3", practice=True), 1)
-    assert asked == [max(ai.LEVELS)]
+    assert asked == [(max(ai.LEVELS), HINT_SECONDS)]  # its search cut to the hint's budget
     assert hint in {m["move"] for m in RULES.legal(start_state("classic-3x3"), 1)}
     RULES.hint(start_state("classic-3x3"), 1)
-    assert asked[-1] == RULES.hint_level  # a game that is not practice: the usual level
+    assert asked[-1] == (RULES.hint_level, None)  # a game that is not practice: the usual level
+
+
+def test_the_practice_hints_budget_cuts_the_strongest_levels_search_and_no_other(monkeypatch):
+    """The strongest level searches for its own budget in a game; asked with `seconds` (the
+    practice hint), for that many seconds of CPU time: never more than its own."""
+    from engine.corners import ai
+
+    budgets = []
+
+    class Timed(ai.DeepSearch):
+        def __init__(self, variant, board, plies, pending, stop_at, lv):
+            budgets.append(round(stop_at - ai.time.thread_time(), 2))
+            super().__init__(variant, board, plies, pending, ai.time.thread_time(), lv)
+
+    monkeypatch.setattr(ai, "DeepSearch", Timed)
+    state = start_state("classic-3x3", practice=True)
+    strongest = max(ai.LEVELS)
+    ai.choose_pair(state, 1, level=strongest, seed=0)
+    ai.choose_pair(state, 1, level=strongest, seed=0, seconds=HINT_SECONDS)
+    ai.choose_pair(state, 1, level=strongest, seed=0, seconds=60)
+    RULES.hint(state, 1)
+    own = ai.LEVELS[strongest].seconds
+    assert budgets == [own, HINT_SECONDS, own, HINT_SECONDS]
+    assert HINT_SECONDS < 1 <= own
 
 
 # -- set-up positions --------------------------------------------------------------------------

@@ -577,8 +577,11 @@ def _setup(state):
     return state.variant, list(state.board), state.plies, state.pending
 
 
-def choose_pair(state, seat: int, *, level: int, seed: int) -> tuple[int, int] | None:
-    """The (from, to) `level` plays for `seat` in `state`, or None if it is not its turn."""
+def choose_pair(state, seat: int, *, level: int, seed: int,
+                seconds: float | None = None) -> tuple[int, int] | None:
+    """The (from, to) `level` plays for `seat` in `state`, or None if it is not its turn.
+    `seconds` (a timed level only) cuts its budget of CPU time: the practice hint's, which must
+    answer within a second; the level's own budget is never raised."""
     if state.to_move != seat:
         return None
     lv = LEVELS.get(level)
@@ -596,7 +599,8 @@ def choose_pair(state, seat: int, *, level: int, seed: int) -> tuple[int, int] |
         return _beginner(state, seat, pairs, lv, rng)
     if lv.deep:
         fixed = lv.depth > 1
-        stop_at = time.thread_time() + (TIME_CAP if fixed else min(lv.seconds, TIME_CAP))
+        budget = TIME_CAP if fixed else min(lv.seconds, TIME_CAP, seconds or TIME_CAP)
+        stop_at = time.thread_time() + budget
         search = DeepSearch(variant, board, plies, pending, stop_at, lv)
         return search.root(rng, lv.depth if fixed else MAX_DEPTH)
     if lv.depth <= 1:
@@ -626,9 +630,11 @@ def _beginner(state, seat: int, pairs, lv: Level, rng: random.Random) -> tuple[i
     return rng.choices(pairs, weights)[0]
 
 
-def choose_move(state, seat: int, *, level: int, seed: int) -> str | None:
-    """The move text (canonical path) `level` plays for `seat`, or None."""
-    pair = choose_pair(state, seat, level=level, seed=seed)
+def choose_move(state, seat: int, *, level: int, seed: int,
+                seconds: float | None = None) -> str | None:
+    """The move text (canonical path) `level` plays for `seat`, or None (`seconds`: as in
+    `choose_pair`)."""
+    pair = choose_pair(state, seat, level=level, seed=seed, seconds=seconds)
     if pair is None:
         return None
     return state.variant.board.path_text(

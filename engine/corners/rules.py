@@ -58,6 +58,8 @@ MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
 REASONS = ("target", "deadline", "home_return", "move_limit", "repetition", "no_move",
            "timeout", "resigned", "draw_agreed")
 ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
+#: The practice hint's budget of CPU time (the strongest level's search, cut short).
+HINT_SECONDS = 0.4
 #: Ends that come from a move (a takeback can undo them); the others close the game.
 MOVE_ENDS = frozenset({"target", "deadline", "home_return", "move_limit", "repetition",
                        "no_move"})
@@ -765,14 +767,15 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
         return choose_move(state, seat, level=level, seed=seed)
 
     def hint(self, state: State, seat: int) -> str | None:
-        """The move of level `hint_level` (a practice game: the strongest level); the solo
-        race's: the first move of a beam search's line (`solo.best_move`)."""
+        """The move of level `hint_level` (a practice game: the strongest level, its search cut
+        to `HINT_SECONDS` of CPU time so the answer comes within a second); the solo race's:
+        the first move of a beam search's line (`solo.best_move`)."""
         if state.solo:
             return P.solo_hint(state)
         if state.practice:
-            from .ai import LEVELS
+            from .ai import LEVELS, choose_move
 
-            return self.choose_move(state, seat, level=max(LEVELS), seed=0)
+            return choose_move(state, seat, level=max(LEVELS), seed=0, seconds=HINT_SECONDS)
         return super().hint(state, seat)
 
     def practice(self, state: State) -> bool:
