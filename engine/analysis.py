@@ -12,7 +12,13 @@ the game's thresholds: `best`, `good`, `inaccuracy`, `mistake`, `blunder`, or `b
 move of the game's opening book.
 
 `review` walks a game's log and yields one `Ply` per move event, in log order (a move later
-taken back included: each is reviewed in the position it was played in).
+taken back included: each is reviewed in the position it was played in). `seed` changes the
+random draws of a game whose search has them: a second review with another seed measures the
+review's noise.
+
+`end_value` is how the game ended, in the review's unit from the first seat's side: its win
+chance made certain (1, 0, or 0.5 for a draw) or the final score difference, whatever ended
+the game (play, a resignation, time, an agreement, a seat leaving).
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from typing import Any
 
 from .core import GameClosed
 
+#: What an analysis's body gives for one reviewed move.
+PLY_FIELDS = ("ply", "seq", "seat", "move", "best", "value_before", "value_after", "loss",
+              "label")
 #: Every label, from the best to the worst ("book" first: a move out of the opening book).
 LABELS = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
 UNITS = ("win", "points")
@@ -124,19 +133,19 @@ def moves_of(game) -> list[tuple[int, Any, Any]]:
 
 
 def review(game, analyst, thresholds: Thresholds, *, level: int | None = None,
-           start: int = 0) -> Iterator[Ply]:
+           start: int = 0, seed: int = 0) -> Iterator[Ply]:
     """Review `game`'s moves with `analyst` (its rules as `Analysis`) from the `start`-th
     move on (0: the first), one `Ply` at a time."""
     for i, (seq, step, before) in enumerate(moves_of(game)):
         if i < start:
             continue
         yield review_ply(analyst, thresholds, i + 1, seq, step.seat, step.move, before,
-                         level=level)
+                         level=level, seed=seed)
 
 
 def review_ply(analyst, thresholds: Thresholds, ply: int, seq: int, seat: int, move: str,
-               before, *, level: int | None = None) -> Ply:
-    got = analyst.analyse_ply(before, seat, move, level=level)
+               before, *, level: int | None = None, seed: int = 0) -> Ply:
+    got = analyst.analyse_ply(before, seat, move, level=level, seed=seed)
     return Ply(ply, seq, seat, move, got.best, round(got.value_before, 4),
                round(got.value_after, 4), round(got.loss, 4), label(got, move, thresholds))
 
@@ -146,4 +155,41 @@ def counts(plies, seats) -> dict[int, dict[str, int]]:
     out = {s: dict.fromkeys(LABELS, 0) for s in seats}
     for p in plies:
         out.setdefault(p.seat, dict.fromkeys(LABELS, 0))[p.label] += 1
+    return out
+
+
+def end_value(game, unit: str) -> float | None:
+    """How `game` ended, from the first seat's side in `unit`: "win" 1, 0.5 or 0 by its result;
+    "points" the final score difference (its side's score less the best other one), signed
+    by the result where a resignation, time or a seat leaving decided it against the score
+    (at least 1 point then). None while it is played, or if it ended without a result."""
+    outcome = game.rules.outcome(game.state)
+    if outcome.reason == "playing" or not outcome.results:
+        return None
+    result = outcome.results[0]
+    if unit == "win":
+        return {"win": 1.0, "draw": 0.5}.get(result, 0.0)
+    mine = {1}
+    for team in outcome.teams:
+        if 1 in team.seats:
+            mine = set(team.seats)
+    others = [s for i, s in enumerate(outcome.scores, 1) if i not in mine]
+    diff = float(outcome.scores[0] - max(others)) if others else 0.0
+    if result == "win":
+        return max(diff, 1.0)
+    if result == "loss":
+        return min(diff, -1.0)
+    return diff
+
+
+def body(game_id: str, status: str, progress: float, unit: str | None, level: int | None,
+         end: float | None, plies, error: str | None = None) -> dict[str, Any]:
+    """An analysis as the host answers it (`GET /api/games/{id}/analysis`) and
+    `cornerclaim analyse --json` prints it: `plies` as dicts or `Ply`s."""
+    out = {"game_id": game_id, "status": status, "progress": round(progress, 4),
+           "unit": unit, "level": level, "end_value": end,
+           "plies": [{k: (p[k] if isinstance(p, dict) else getattr(p, k)) for k in PLY_FIELDS}
+                     for p in plies]}
+    if error:
+        out["error"] = error
     return out

@@ -103,7 +103,7 @@ class Analysis(Protocol[S]):
     analysis_thresholds: Thresholds
 
     def analyse_ply(self, state: S, seat: int, move: str, *,
-                    level: int | None = None) -> PlyReview: ...
+                    level: int | None = None, seed: int = 0) -> PlyReview: ...
 
 
 class Perft(Protocol):

@@ -1,5 +1,6 @@
-"""`cornerclaim analyse RECORD [--level N]`: the computer's review of a game record, as a
-table on the terminal: each move with the engine's best move there, the values before and
+"""`cornerclaim analyse RECORD [--level N] [--seed N] [--json]`: the computer's review of a
+game record, as a table on the terminal (or, with `--json`, the JSON body the host answers
+`GET /api/games/{id}/analysis` with, once the analysis is done): each move with the engine's best move there, the values before and
 after from the mover's side (a win chance, or points in the marble game), the loss and its
 label, then each seat's count of labels. The record is any game's JSON log or one of a game's
 own formats (.blksgf, .cgn), read as `cornerclaim replay show` reads it. The same review as
@@ -9,6 +10,7 @@ the host's `GET /api/games/{id}/analysis` (`engine.analysis`), in this process.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -23,6 +25,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=int, default=None,
                         help="review at this computer level (default: the game's own "
                              "analysis, its strongest search)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the searches' random draws (default 0, as the host's)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the analysis as the host's API answers it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{game.rules.title} has no computer analysis", file=sys.stderr)
         return 2
     try:
-        for line in table_lines(game, analyst, args.level):
+        if args.json:
+            print(json.dumps(json_body(game, analyst, args.record.stem, args.level, args.seed),
+                             indent=1))
+            return 0
+        for line in table_lines(game, analyst, args.level, args.seed):
             print(line, flush=True)
     except EngineError as e:
         print(f"{args.record}: {e.message}", file=sys.stderr)
@@ -63,7 +73,18 @@ def seat_names(game) -> dict[int, str]:
     return names
 
 
-def table_lines(game, analyst, level: int | None):
+def json_body(game, analyst, game_id: str, level: int | None, seed: int = 0) -> dict:
+    """The whole review as the host's API answers it for a done analysis (`game_id`: the
+    record's name; a record carries no host's id)."""
+    from engine.analysis import body, end_value, review
+
+    thresholds = analyst.analysis_thresholds
+    plies = list(review(game, analyst, thresholds, level=level, seed=seed))
+    return body(game_id, "done", 1.0, thresholds.unit, level,
+                end_value(game, thresholds.unit), plies)
+
+
+def table_lines(game, analyst, level: int | None, seed: int = 0):
     """The review's lines, one per move as it is reviewed, then the counts."""
     from engine.analysis import counts, review
 
@@ -78,7 +99,7 @@ def table_lines(game, analyst, level: int | None):
            f"{'before':>7} {'after':>7} {'loss':>6}  label")
     plies = []
     number = (lambda v: f"{v:7.2f}") if thresholds.unit == "win" else (lambda v: f"{v:7.1f}")
-    for p in review(game, analyst, thresholds, level=level):
+    for p in review(game, analyst, thresholds, level=level, seed=seed):
         plies.append(p)
         yield (f"{p.ply:>3} {p.seq:>4}  {names.get(p.seat, p.seat):<{width}}  "
                f"{_cut(p.move):<18} {_cut(p.best or '-'):<18} {number(p.value_before)} "

@@ -5,7 +5,7 @@ and `run(args) -> int`; an entry "module:name" names an object in that module wi
 
     cornerclaim replay show FILE [--move N] [--takebacks]
     cornerclaim replay export GAME_ID [--data-dir DIR] [--format EXT] [-o FILE]
-    cornerclaim analyse RECORD [--level N]
+    cornerclaim analyse RECORD [--level N] [--seed N] [--json]
     cornerclaim perft --game GAME --variant V --depth D [--moves "c3-d3 f6-e6"]
     cornerclaim store copy SRC DST
     cornerclaim warm-up

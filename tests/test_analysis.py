@@ -156,9 +156,9 @@ def test_a_corners_review_at_the_timed_expert_searches_as_deep_as_the_review_goe
     depths = []
     real = analysis.scored
 
-    def scored(state, seat, depth, width, seconds):
+    def scored(state, seat, depth):
         depths.append(depth)
-        return real(state, seat, 2, width, seconds)
+        return real(state, seat, 2)
 
     monkeypatch.setattr(analysis, "scored", scored)
     analysis.analyse_ply(start_state("classic-3x3"), 1, "c3-d3", level=4)

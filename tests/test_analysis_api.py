@@ -6,6 +6,7 @@ level 1 (`ANALYSIS_LEVEL`), the cheapest review of each game."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -16,6 +17,7 @@ from engine.marbles import SAMPLE_SETUP
 from server.app import create_app, shutdown_app
 from server.bots.analysis import NICE
 from server.bots.pool import BotPool
+from server.cli import main
 from server.host import host_of
 from server.store import AnalysisRecord
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
@@ -89,7 +91,7 @@ def test_a_game_in_play_is_not_analysed(make_app):
     assert status == 404
 
 
-def test_an_analysis_is_queued_pushed_as_it_goes_done_and_stored(live):
+def test_an_analysis_is_queued_pushed_as_it_goes_done_and_stored(live, tmp_path, capsys):
     host = live(**CONFIG)
     http = Http(host.url)
     gid, seqs = finished_game(http)
@@ -117,7 +119,13 @@ def test_an_analysis_is_queued_pushed_as_it_goes_done_and_stored(live):
         assert p["loss"] >= 0 and p["label"] in ("best", "good", "inaccuracy", "mistake",
                                                    "blunder")
         assert p["loss"] == pytest.approx(max(0, p["value_before"] - p["value_after"]))
+    assert done["end_value"] >= 1  # seat 2 resigned: the first seat won
     assert http.call("get", f"/api/games/{gid}/analysis") == (200, done)
+    # the command line's --json prints the same body for the game's record
+    record = tmp_path / f"{gid}.json"
+    record.write_bytes(requests.get(f"{host.url}/api/games/{gid}/replay.json", timeout=10).content)
+    assert main(["analyse", str(record), "--json", "--level", "1"]) == 0
+    assert json.loads(capsys.readouterr().out) == done
     stored = host_of(host.app).store.analysis(gid)
     assert stored.status == "done" and stored.plies == done["plies"]
     # asked again: given as it is, never computed again

@@ -80,10 +80,11 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, An
 
         return THRESHOLDS
 
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None):
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
+                    seed: int = 0):
         from .analysis import analyse_ply
 
-        return analyse_ply(state, seat, move, level=level)
+        return analyse_ply(state, seat, move, level=level, seed=seed)
 
     def gtp_session(self, variant: str, **options):
         """A Go Text Protocol session (`gtp.GtpSession`) on an empty board of `variant`."""

@@ -1,13 +1,16 @@
 """Corners' review of a finished game's moves (`engine.analysis`), in win chances.
 
-Every legal move of the position is searched by the plain alpha-beta search (`ai.Search`:
-the levels' evaluation, the expert's width below the root's children), with a full window
-so that each move has its own value, deepening one ply at a time to `DEPTH` plies within
-`SECONDS` of CPU time a move; the values of the last depth
-completed count. A value is mapped to the mover's win chance by a logistic curve (`SCALE`
-steps of remaining distance make e ≈ 2.7 to 1), a forced win or loss to 1 or 0, a forced
-draw to one half. A `level` with a depth of its own reviews at that depth; the timed
-Expert's at `DEPTH`.
+Every legal move of the position is searched by the strongest level's search (`ai.DeepSearch`
+with level 4's evaluation and selectivity), each with a full window so that each move has its
+own value, deepening one ply at a time to `DEPTH` plies: the played move and the best one are
+judged inside the same search, and a fixed depth makes the review the same on any machine
+(no clock: `SECONDS_CAP` of CPU time only stops a machine far slower than planned, keeping the
+last depth completed). A level with a depth of its own reviews at that depth.
+
+A value is mapped to the mover's win chance by a logistic curve, `SCALE` evaluation units
+making e ≈ 2.7 to 1, fitted to the outcomes of games (lab/review/fit_corners.py); a forced
+win or loss is 1 or 0, a forced draw one half. The search draws nothing at random, so the
+review's noise is its horizon's: how much a move's loss changes one ply deeper (docs/ai.md).
 """
 
 from __future__ import annotations
@@ -17,17 +20,18 @@ import time
 
 from ..analysis import PlyReview, Thresholds
 from . import ai
-from .moves import has_move, judge, legal_pairs, stuck_end
+from .moves import legal_pairs
 
-#: A move's loss in win chance: up to 0.02 a best move, under 0.05 a good one, then an
-#: inaccuracy, from 0.10 a mistake and from 0.20 a blunder.
-THRESHOLDS = Thresholds("win", inaccuracy=0.05, mistake=0.10, blunder=0.20, best=0.02)
-DEPTH = 6
-SECONDS = 0.35
-SCALE = 4.0
+#: A move's loss in win chance: up to 0.03 a best move, under 0.08 a good one, then an
+#: inaccuracy, from 0.16 a mistake and from 0.30 a blunder: each bound above the loss's
+#: horizon noise (docs/ai.md).
+THRESHOLDS = Thresholds("win", inaccuracy=0.08, mistake=0.16, blunder=0.30, best=0.03)
+DEPTH = 4
+SECONDS_CAP = 20.0
+SCALE = 8.0
 
 
-def win_chance(value: int) -> float:
+def win_chance(value: float) -> float:
     """The mover's win chance for a search value from its side."""
     if value >= ai.WIN // 2:
         return 1.0
@@ -36,20 +40,17 @@ def win_chance(value: int) -> float:
     return 1.0 / (1.0 + math.exp(-value / SCALE))
 
 
-def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> PlyReview:
+def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
+                seed: int = 0) -> PlyReview:
     from .rules import RULES
 
     path = RULES.check_move(state, seat, move)
     played = (path[0], path[-1])
-    if level is None:
-        depth, width, seconds = DEPTH, ai.LEVELS[max(ai.LEVELS)].width, SECONDS
-    else:
+    depth = DEPTH
+    if level is not None:
         lv = ai.LEVELS.get(level) or ai.LEVELS[max(ai.LEVELS)]
-        # a level that searches on a time budget (no depth of its own) reviews as deep as
-        # the review goes
-        timed = lv.deep and lv.depth <= 1
-        depth, width, seconds = DEPTH if timed else max(1, lv.depth), lv.width, SECONDS
-    values = scored(state, seat, depth, width, seconds)
+        depth = max(1, lv.depth) if lv.deep and lv.depth > 1 or not lv.deep else DEPTH
+    values = scored(state, seat, depth)
     best = max(values, key=lambda m: (values[m], m == played))
     text = move if best == played else _text(RULES, state, seat, best)
     return PlyReview(text, win_chance(values[best]), win_chance(values.get(played, values[best])))
@@ -64,39 +65,31 @@ def _text(rules, state, seat: int, pair: tuple[int, int]) -> str:
     raise ValueError(f"no legal move {pair}")
 
 
-def scored(state, seat: int, depth: int, width: int, seconds: float) -> dict[tuple[int, int], int]:
-    """Every legal (from, to) of `seat` with its value from `seat`'s side: the expert's
-    search, a full window per move, deepened to `depth` plies within `seconds` of CPU time."""
-    variant = state.variant
-    search = ai.Search(variant, list(state.board), state.plies, state.pending, width=width,
-                       deadline=time.thread_time() + seconds)
-    pairs = search.ordered(seat, legal_pairs(search.board, seat, variant))
-    number = state.plies // 2 + 1
-    pending = search.pending
-    values: dict[tuple[int, int], int] = {}
+def scored(state, seat: int, depth: int) -> dict[tuple[int, int], float]:
+    """Every legal (from, to) of `seat` with its value from `seat`'s side: the Expert's
+    search, a full window per move, deepened to `depth` plies (the last depth completed
+    within `SECONDS_CAP` of CPU time)."""
+    lv = ai.LEVELS[max(ai.LEVELS)]
+    search = ai.DeepSearch(state.variant, list(state.board), state.plies, state.pending,
+                           time.thread_time() + SECONDS_CAP, _fresh(lv))
+    s = seat - 1
+    pairs = legal_pairs(search.board, seat, state.variant)
+    order = search.order(pairs, s, 0, None)
+    values: dict[tuple[int, int], float] = {}
     for d in range(1, depth + 1):
         got = {}
         try:
-            for f, t in pairs:
-                search.make(seat, f, t)
-                try:
-                    reason, winner, after = judge(variant, search.board, seat, number, t,
-                                                  pending)
-                    if reason is not None:
-                        v = search.terminal(reason, winner, seat, 1)
-                    elif not has_move(search.board, 3 - seat, variant):
-                        v = search.terminal(*stuck_end(after), seat, 1)
-                    elif d == 1:
-                        v = search.value(seat)
-                    else:
-                        search.pending = after
-                        v = -search.negamax(d - 1, -ai.WIN * 2, ai.WIN * 2, 1)
-                finally:
-                    search.pending = pending
-                    search.unmake(seat, f, t)
-                got[(f, t)] = v
+            for f, t in order:
+                got[(f, t)] = search.child(s, f, t, d, -ai.WIN * 2, ai.WIN * 2, 0)
         except ai._Stop:
             break
         values = got
-        pairs = sorted(pairs, key=lambda m: -got[m])
+        order = sorted(order, key=lambda m: -got[m])
     return values
+
+
+def _fresh(lv):
+    """`lv` with a table of its own (the review keeps nothing from one position to the next)."""
+    from dataclasses import replace
+
+    return replace(lv, keep=False)

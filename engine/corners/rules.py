@@ -789,10 +789,11 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
 
         return THRESHOLDS
 
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None):
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
+                    seed: int = 0):
         from .analysis import analyse_ply
 
-        return analyse_ply(state, seat, move, level=level)
+        return analyse_ply(state, seat, move, level=level, seed=seed)
 
     # -- checks ----------------------------------------------------------------------------
     def takeback_refusal(self, state: State) -> str | None:

@@ -28,7 +28,8 @@ SOLVE_FROM = {2: 25, 4: 18}
 SOLVE_NODES = 250_000
 
 
-def analyse_ply(state, seat: int, move: str, *, level: int | None = None) -> PlyReview:
+def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
+                seed: int = 0) -> PlyReview:
     """`move`, played by `seat` in `state`, next to the best move there (values from the
     mover's side, in points)."""
     from .rules import RULES

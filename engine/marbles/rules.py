@@ -622,10 +622,11 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis):
 
         return THRESHOLDS
 
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None):
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
+                    seed: int = 0):
         from .analysis import analyse_ply
 
-        return analyse_ply(state, seat, move, level=level)
+        return analyse_ply(state, seat, move, level=level, seed=seed)
 
     # -- testing the move generator --------------------------------------------------------
     def perft(self, variant: str, depth: int, moves=(), setup: str | None = None) -> int:

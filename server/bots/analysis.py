@@ -30,7 +30,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import registry
-from engine.analysis import moves_of
+from engine.analysis import body as analysis_body
+from engine.analysis import end_value, moves_of
 from engine.capabilities import Analysis, capability
 from server.bots.pool import BotPool, analyse_in_worker
 from server.errors import ApiError
@@ -44,9 +45,6 @@ log = logging.getLogger(__name__)
 STALE = 60.0
 #: The analysis lane's workers run this much below the host's priority.
 NICE = 19
-#: What `Analyses.body` gives for one reviewed move.
-PLY_FIELDS = ("ply", "seq", "seat", "move", "best", "value_before", "value_after", "loss",
-              "label")
 
 
 class Analyses:
@@ -152,20 +150,17 @@ class Analyses:
         return self.body(record)
 
     def body(self, record: AnalysisRecord) -> dict[str, Any]:
-        unit = None
+        unit = end = None
         table = self.service.table(record.game_id)
         analyst = capability(table.rules, Analysis)
         if analyst is not None:
             unit = analyst.analysis_thresholds.unit
+            end = end_value(table.game, unit)
         done = len(record.plies)
         progress = 1.0 if record.status == "done" else (done / record.total if record.total
                                                           else 0.0)
-        out = {"game_id": record.game_id, "status": record.status,
-               "progress": round(progress, 4), "unit": unit, "level": record.level,
-               "plies": [{k: p[k] for k in PLY_FIELDS} for p in record.plies]}
-        if record.error:
-            out["error"] = record.error
-        return out
+        return analysis_body(record.game_id, record.status, progress, unit, record.level, end,
+                             record.plies, record.error)
 
     # -- the work --------------------------------------------------------------------------
     def _stale(self, record: AnalysisRecord) -> bool:

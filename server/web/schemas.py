@@ -342,6 +342,9 @@ class Analysis(ma.Schema):
                                       "difference (Corner)"})
     level = fields.Integer(required=True, allow_none=True, metadata={
         "description": "the level asked for (null: the game's own analysis)"})
+    end_value = fields.Float(required=True, allow_none=True, metadata={
+        "description": "how the game ended, from the first seat's side in the unit: 1, 0.5 "
+                       "or 0 (win), the final score difference (points); whatever ended it"})
     plies = fields.List(fields.Nested(AnalysedMove), required=True, metadata={
         "description": "one entry per move of the log reviewed so far, in log order"})
     error = fields.String(metadata={"description": "why a failed analysis failed"})
