@@ -36,6 +36,7 @@ from engine.errors import EngineError
 from engine.rules import Step, abandoned, is_over
 
 from .frames import encode_frames
+from .progress import series
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,8 @@ class Replay:
             "show_takebacks": self.show_takebacks,
             "takebacks": sum(isinstance(e, MoveTakenBack) for e in self.game.events),
             "frames": encode_frames([f.to_dict() for f in self.frames]),
-            "series": {"scores": self.score_series(), "squares": self.squares_per_turn()},
+            "series": {"scores": self.score_series(), "squares": self.squares_per_turn(),
+                       **series(self.game_id, [f.state for f in self.frames])},
             "result": final.outcome.to_dict() if final.over else None,
         }
 

@@ -5,6 +5,7 @@ moves a takeback withdrew are found in one sweep however many takebacks the log 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -18,6 +19,7 @@ from engine.errors import EngineError
 from replays import cursor
 from replays.cursor import Replay
 from replays.frames import SAME, delta, expand_frames, patch
+from replays.progress import corners_distance
 from tests.games import tictactoe  # noqa: F401 - registers the game
 
 #: Every later frame of the games below, in JSON, is at most this long: the frame's own facts
@@ -214,3 +216,35 @@ def test_a_log_of_thousands_of_takebacks_is_swept_once():
     assert len(takebacks) == 3_000
     assert cursor._withdrawn(game) == {e.from_seq for e in takebacks}
     assert len(Replay(game)) == 1 and len(Replay(game, show_takebacks=True)) == 6_001
+
+
+def test_a_corners_replay_carries_each_sides_distance_left_which_falls_as_it_plays():
+    """Corners' scores (pieces in the target) stand at 0 for most of a game: its replay also
+    carries each side's remaining distance per frame, falling with every move forward and 0
+    once a side has filled its target; other games carry no such series."""
+    game = Game.new("corners", "classic-3x3", ("Ann", "Bo"), {"reserve_s": 0})
+    for seat, move in ((1, "c3-d3"), (2, "f6-e6"), (1, "c1-e3")):
+        game.play(seat, move)
+    series = Replay(game).to_dict()["series"]
+    assert series["scores"] == [[0] * 4, [0] * 4]
+    white, black = series["distance"]
+    assert len(white) == len(black) == 4 and white[0] == black[0] > 0  # mirrored homes
+    # each move brings its side nearer and leaves the other's distance as it was
+    assert white[1] < white[0] and white[3] < white[2] and black[2] < black[1]
+    assert white[1:3] == [white[1]] * 2 and black[:2] == [black[0]] * 2
+    assert white[3] == white[1] - 4  # c1 over c3 to e3: four steps nearer h8's corner
+    assert "distance" not in Replay(played("cornerclaim", "duo", 2, seed=1, moves=4)
+                                    ).to_dict()["series"]
+
+
+def test_a_side_that_filled_its_target_has_no_distance_left():
+    game = Game.new("corners", "classic-3x3", ("Ann", "Bo"), {"reserve_s": 0})
+    state = game.state
+    variant = state.variant
+    board = [0] * len(state.board)
+    for q in variant.target(1):
+        board[q] = 1
+    for q in variant.home(1):
+        board[q] = 2  # black's pieces in white's home: its own target
+    filled = dataclasses.replace(state, board=tuple(board))
+    assert corners_distance(filled) == [0, 0]

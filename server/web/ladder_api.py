@@ -283,9 +283,25 @@ class GameReplay(MethodView):
     @documented(404, 422)
     def get(self, query, game_id):
         """A game (running or finished) as a replay: frames with the board, whose turn and
-        the scores at each point; takebacks hidden unless `takebacks=true`."""
+        the scores at each point; takebacks hidden unless `takebacks=true`; `analysis`,
+        where the computer's review of it stands (none: GET .../analysis would be 404)."""
         replay, body = _game_replay(game_id, query["takebacks"])
-        return _viewer(body, replay, game_id, "game", f"/api/games/{game_id}")
+        return {**_viewer(body, replay, game_id, "game", f"/api/games/{game_id}"),
+                "analysis": _analysis_status(game_id) if body["over"] else "none"}
+
+
+def _analysis_status(game_id: str) -> str:
+    """Where the game's computer review stands: none (nobody asked for one), queued,
+    running, done or failed. The viewer asks for the review only when there is one."""
+    analyses = current_host().analyses
+    if analyses is None:
+        return "none"
+    try:
+        return analyses.get(game_id)["status"]
+    except ApiError as e:
+        if e.code != "no_analysis":
+            raise
+        return "none"
 
 
 def _svg_response(replay: Replay, move: int | None, name: str,

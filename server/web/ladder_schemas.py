@@ -182,8 +182,15 @@ class ReplaySchema(ma.Schema):
                        "(colour, left, score, can_move, view, out_of_moves); every later "
                        "frame instead changes: its board and seats as a change from the "
                        "frame before (docs/formats.md, \"Replay frames\")"})
-    series = fields.Dict(required=True)
+    series = fields.Dict(required=True, metadata={
+        "description": "per seat: scores, its score at each frame; squares, each of its "
+                       "moves' squares (Corner Claim); distance (Corners only), at each frame "
+                       "the steps its pieces outside the target still have to go"})
     result = fields.Dict(allow_none=True, required=True)
+    analysis = fields.String(validate=validate.OneOf(
+        ["none", "queued", "running", "done", "failed"]), metadata={
+        "description": "a game's replay only: where the computer's review of the game stands "
+                       "(none: nobody asked for one yet)"})
     formats = fields.List(fields.Nested(FormatSchema), required=True)
     links = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
