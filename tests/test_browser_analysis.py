@@ -51,6 +51,14 @@ def host(tmp_path_factory) -> Iterator[Host]:
         shutdown_app(app)
 
 
+def board_seen(page) -> bool:
+    """Whether some of the replay's board is on the screen."""
+    return page.evaluate("""() => {
+      const r = document.querySelector("[data-testid=replay-board]").getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight && r.height > 0;
+    }""")
+
+
 def worth(entry: dict) -> int:
     """A take's colour from the fewest marbles (grey) to the most (yellow)."""
     return "KSWBGRY".find(entry.get("colour", "K"))
@@ -122,15 +130,21 @@ def test_analyse_a_finished_game_and_show_the_better_move(host, open_page):
     # the worst move: its label, what the computer prefers, and its move drawn on the board
     label = page.locator(f"[data-testid^=review-label-][data-label={worst['label']}]").first
     index = label.get_attribute("data-testid").removeprefix("review-label-")
+    page.get_by_test_id("replay-moves").scroll_into_view_if_needed()
     page.get_by_test_id(f"replay-move-{index}").tap()
     expect(page.get_by_test_id("replay-slider")).to_have_value(index)
+    assert board_seen(page)  # the move list is below the board and the review: back up
     text = page.get_by_test_id("review-better-text")
     expect(text).to_contain_text(f"{worst['move']} — {worst['label']}")
     expect(text).to_contain_text(f"prefers {worst['best']}")
     board = page.get_by_test_id("board")
     expect(board).to_have_attribute("data-preview", "")
+    turn = page.get_by_test_id("replay-turn")
     page.get_by_test_id("review-better").tap()
     expect(board).to_have_attribute("data-preview", worst["best"])
+    assert board_seen(page)
+    # the status tells of the position drawn: the mover's turn, the computer's move on it
+    expect(turn).to_have_text(f"{name} to move: the computer's {worst['best']} shown")
     expect(page.get_by_test_id(f"cell-{worst['best']}")).to_have_class(re.compile(r"\bbetter\b"))
     # the position before the move: the marble played is still on the board
     expect(page.get_by_test_id(f"cell-{worst['move']}")).not_to_have_attribute("data-marble", "")
@@ -140,3 +154,41 @@ def test_analyse_a_finished_game_and_show_the_better_move(host, open_page):
     page.get_by_test_id("replay-forward").tap()
     expect(board).to_have_attribute("data-preview", "")
     assert not page.errors
+
+
+def test_an_unreviewed_game_asks_for_no_review_and_a_resignation_ends_the_graph(host, open_page):
+    """A finished game nobody had reviewed: the replay says so, the page asks for no review
+    (a 404 would be an error in the console) and offers Analyse. Ann resigns in Corners: the
+    review's graph ends at the result, 0 % for her, not at the estimate after the last move."""
+    game = host.create("classic-3x3", [{"kind": "local", "name": "Ann"},
+                                       {"kind": "local", "name": "Bo"}], game="corners")
+    gid, tokens = game["id"], game["tokens"]
+    for seat, move in ((1, "c3-d3"), (2, "f6-e6"), (1, "c1-e3"), (2, "f8-d6")):
+        host.move(gid, seat, move, tokens[str(seat)])
+    r = requests.post(f"{host.url}/api/games/{gid}/actions",
+                      json={"seat": 1, "action": "resign", "seq": host.state(gid)["seq"]},
+                      headers={"Authorization": f"Bearer {tokens['1']}"}, timeout=10)
+    assert r.status_code == 201, r.text
+    replay = f"{host.url}/api/games/{gid}/replay"
+    assert requests.get(replay, timeout=10).json()["analysis"] == "none"
+
+    page = open_page("Pixel 7", "/replay.html")
+    errors, asked = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda q: asked.append(q.url) if "/analysis" in q.url else None)
+    page.goto(f"/replay.html?game={gid}")
+    review = page.get_by_test_id("review")
+    expect(review).to_have_attribute("data-status", "none")
+    expect(page.get_by_test_id("review-analyse")).to_be_visible()
+    assert errors == [] and asked == []
+
+    page.get_by_test_id("review-analyse").tap()
+    expect(review).to_have_attribute("data-status", "done", timeout=DEADLINE * 1000)
+    body = requests.get(f"{host.url}/api/games/{gid}/analysis", timeout=10).json()
+    assert body["end_value"] == 0  # seat 1 resigned
+    line = page.locator("[data-testid=review-graph] polyline")
+    expect(line).to_have_attribute("data-values", re.compile(r" 0$"))
+    # the resignation after the last move: a point of its own, at the replay's last frame
+    assert len(line.get_attribute("data-values").split()) == len(body["plies"]) + 2
+    assert requests.get(replay, timeout=10).json()["analysis"] == "done"
+    assert errors == [] and not page.errors

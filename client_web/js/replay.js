@@ -40,6 +40,10 @@ function moveLabel(f, data, board) {
   return f.seat ? `${who}: ${f.kind.replace(/_/g, " ")}` : board?.describeMove?.(f) || f.kind.replace(/_/g, " ");
 }
 
+/** A move's words, each kept whole: a line breaks between words, never inside a move
+ *  ("o15-m13"), and a word longer than the list is cut short (the button's title has it). */
+const words = (text) => text.split(" ").flatMap((w, i) => [i ? " " : "", h("span.rv-word", {}, w)]);
+
 /** What the counter counts, the same as the move list numbers: for a board that numbers
  *  its moves in rows (numberMove), the number of the move in play at each frame (a row
  *  not yet full is in play; a full one has the next number in play), as the board's own
@@ -120,7 +124,16 @@ function mountViewer(source, id) {
   let numbers = null; // the counter's number per frame (counting), or null: the frame's index
   // The computer's review of a finished game on this host (review/review.js).
   const review = source === "game" ? createReview({ gameId: id, go: (i) => { stop(); go(i); },
-    redraw: () => { if (data) { review.decorate(moveList); render(); } }, colourFill, colourMark }) : null;
+    redraw: () => { if (data) { review.decorate(moveList); render(); } }, reveal: boardInView,
+    colourFill, colourMark }) : null;
+
+  /** The board back in view when a move is picked below it (the move list, "Show the better
+   *  move" on a phone): scrolled in if less than half of it shows. */
+  function boardInView() {
+    const r = boardBox.getBoundingClientRect();
+    const seen = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+    if (seen < Math.min(r.height, innerHeight) / 2) boardBox.scrollIntoView({ block: "nearest" });
+  }
 
   function go(i) {
     if (!data) return;
@@ -145,16 +158,14 @@ function mountViewer(source, id) {
   }
 
   function render() {
-    const f = data.frames[index];
     const last = data.frames.length - 1;
-    // "Show the better move": the position before the move, with the computer's move drawn
-    const better = review?.better(index);
-    if (better && board?.previewMove) {
-      const before = data.frames[better.frame];
-      watched.render(frameState(before));
-      board.previewMove(better.move, better.seat);
-    } else watched?.render(frameState(f));
-    boardBox.setAttribute("aria-label", numbers ? `Board at move ${numbers[index]}` : `Board after move ${f.index}`);
+    // "Show the better move": the position before the move, with the computer's move drawn;
+    // the seats, whose turn and the result then tell of that position
+    const better = board?.previewMove ? review?.better(index) : null;
+    const f = data.frames[better ? better.frame : index];
+    watched?.render(frameState(f));
+    if (better) board.previewMove(better.move, better.seat);
+    boardBox.setAttribute("aria-label", numbers ? `Board at move ${numbers[index]}` : `Board after move ${index}`);
     counter.textContent = numbers ? `Move ${numbers[index]} / ${numbers[last]}` : `Move ${index} / ${last}`;
     slider.max = last;
     slider.value = index;
@@ -166,7 +177,8 @@ function mountViewer(source, id) {
         `${name}: `, h("b", { "data-testid": `replay-score-${i + 1}` }, String(f.scores[i])),
         f.left.includes(i + 1) ? " (left)" : "");
     }));
-    turn.textContent = f.to_move ? `${data.players[f.to_move - 1]} to move` : (f.result ? "" : "Nobody to move");
+    turn.textContent = better ? `${data.players[better.seat - 1]} to move: the computer's ${better.move} shown`
+      : f.to_move ? `${data.players[f.to_move - 1]} to move` : (f.result ? "" : "Nobody to move");
     result.hidden = !f.result;
     result.textContent = f.result ? resultLine(f.result, data) : "";
     ending.hidden = !f.result?.ending || hostEnded(f.result);
@@ -180,7 +192,7 @@ function mountViewer(source, id) {
     }
     if (chart) chart.mark(index);
     review?.mark(index);
-    const setup = boardModule?.setupOf?.(f);
+    const setup = better ? null : boardModule?.setupOf?.(f);
     setupLink.hidden = !setup?.setup;
     if (setup?.setup) {
       setupLink.href = `/#/setup/${encodeURIComponent(data.game)}/${encodeURIComponent(data.variant)}/`
@@ -195,10 +207,11 @@ function mountViewer(source, id) {
     document.title = heading.textContent;
     practiceBadge.hidden = !data.practice;
     const frameButton = (f, label, number = true) => h("button", { type: "button", "data-index": f.index,
-      "data-testid": `replay-move-${f.index}`, title: moveLabel(f, data, board), onclick: () => { stop(); go(f.index); } },
+      "data-testid": `replay-move-${f.index}`, title: moveLabel(f, data, board),
+      onclick: () => { stop(); go(f.index); boardInView(); } },
     number ? h("span", {}, String(f.index)) : null,
     f.seat ? h(`span.chip.c-${data.colours[f.seat - 1]}`, { "aria-hidden": "true" }, colourMark(data.colours[f.seat - 1])) : null,
-    label);
+    h("span.rv-move-text", {}, words(label)));
     // A board that numbers its moves (numberMove → {number, text}) has them listed in rows by
     // number, as its table writes them ("12. c3-e3-e5 f6-e6"); else a line per frame.
     numbers = counting(data, board);
@@ -221,9 +234,13 @@ function mountViewer(source, id) {
         h("span.rv-number", {}, `${row.number}.`),
         row.frames.map(([fr, numbered]) => frameButton(fr, numbered.text, false)));
     }));
+    // Corners' score (pieces in the target) stands at 0 most of a game: its chart is the
+    // distance each side's pieces still have to go, as the host counts it
+    const distance = data.series.distance;
     chart = lineChart(data.players.map((name, i) => ({ label: name, colour: colourFill(data.colours[i]),
-      values: data.series.scores[i] })), { label: "Score after each move, per seat", testid: "replay-chart" });
-    chartBox.replaceChildren(h("h3", {}, "Score over the game"), chart.el);
+      values: (distance || data.series.scores)[i] })), { testid: "replay-chart", label: distance
+      ? "Steps each side's pieces still have to go, after each move" : "Score after each move, per seat" });
+    chartBox.replaceChildren(h("h3", {}, distance ? "Distance left over the game" : "Score over the game"), chart.el);
     takebacksLabel.hidden = !data.takebacks;
     review?.decorate(moveList);
     const a = (href, text, testid, download) => h("a.btn.small", { href, "data-testid": testid, download }, text);
@@ -331,10 +348,12 @@ function mountImport() {
       error.textContent = err.message;
     }
   }
-  root.append(h("header.bar", {}, h("h1", {}, "Watch a replay"), h("a.btn.small", { href: "/ladder.html" }, "Ladder")),
-    h("section.card", {}, h("h2", {}, "Import a game record"), note,
-      h("form", { onsubmit: send }, file, h("button.btn.primary", { type: "submit", "data-testid": "import-send" }, "View")),
-      error));
+  root.append(h("header.bar", {}, h("h1", {}, "Watch a replay"),
+    h("span.controls", {}, h("a.btn.small", { href: "/ladder.html", "data-testid": "to-ladder" }, "Ladder"),
+      h("a.btn.small", { href: "/", "data-testid": "to-lobby" }, "Lobby"))),
+  h("section.card.rv-import", {}, h("h2", {}, "Import a game record"), note,
+    h("form", { onsubmit: send }, file, h("button.btn.primary", { type: "submit", "data-testid": "import-send" }, "View")),
+    error));
 }
 
 if (params.get("game")) mountViewer("game", params.get("game"));

@@ -35,7 +35,7 @@ export function evalGraph(lines, { unit, onPick, label, testid, width = 480, hei
   for (const line of lines) {
     const points = line.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     const path = svg("polyline", { points, fill: "none", stroke: line.colour, "stroke-width": 2,
-      "data-series": line.label });
+      "data-series": line.label, "data-values": line.values.join(" ") });
     const t = svg("title");
     t.textContent = line.label;
     path.append(t);

@@ -89,6 +89,8 @@ export function createReview(ctx) {
     el.hidden = !data.over;
     if (asked || el.hidden) return paint();
     asked = true;
+    // the replay says whether there is a review: none, and GET would only answer 404
+    if (!data.analysis || data.analysis === "none") return paint();
     try {
       apply(await api("GET", `/games/${encodeURIComponent(ctx.gameId)}/analysis`));
     } catch (err) {
@@ -242,11 +244,33 @@ export function createReview(ctx) {
         return { label: name, colour: ctx.colourFill(data.colours[i]), values };
       });
     }
+    ending(lines, unit, two);
     const what = unit === "win" ? "win chance" : "expected score difference";
     const label = two ? `${data.players[0]}'s ${what} after each move` : `Each player's ${what} after each move`;
     graph = evalGraph(lines, { unit, label, testid: "review-graph", onPick: (i) => ctx.go(points[i]) });
     graphBox.replaceChildren(h("h3", {}, two ? `${data.players[0]}'s ${what}` : `Each player's ${what}`), graph.el);
     mark(index);
+  }
+
+  /** The graph's last point is how the game ended (the host's `end_value`, from seat 1's
+   * side), however it ended: the last frame, or the last move's point when the game ended
+   * on it. With more than two sides, the other seats' lines end at their own results. */
+  function ending(lines, unit, two) {
+    const end = body.end_value;
+    const f = data.frames.at(-1);
+    if (end === undefined || end === null || !f.result) return;
+    const own = (seat) => {
+      if (seat === 1) return end;
+      const r = f.result.results?.[seat - 1];
+      return unit === "win" && r ? { win: 1, draw: 0.5 }[r] ?? 0 : null;
+    };
+    const extra = points.at(-1) !== f.index;
+    if (extra) points.push(f.index);
+    lines.forEach((line, i) => {
+      const v = two ? end : own(i + 1) ?? line.values.at(-1);
+      if (extra) line.values.push(v);
+      else line.values[line.values.length - 1] = v;
+    });
   }
 
   /** A label on each reviewed move's button in the move list. */
@@ -303,6 +327,7 @@ export function createReview(ctx) {
     showing = showing === index ? null : index;
     ctx.redraw();
     paintBetter();
+    ctx.reveal?.();
   }
 
   /** What the board shows at frame `i` while the better move is on: the frame before the
