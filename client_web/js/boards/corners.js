@@ -134,7 +134,7 @@ export function createBoard(ctx) {
     if (seqChanged || !view.active || (g.picked && g.picked.seat !== view.active)) putDown();
     // Nothing of a turn stays once it is not this phone's: no cursor or hint ring (the end).
     if (!view.active) g.cursor = null;
-    clocks.set(state, g.turned);
+    clocks.set(state, g.turned, view.active);
     moveList?.render(state.board.moves || [], state.board.first_ply || 0, !!state.board.solo);
     paint();
   }

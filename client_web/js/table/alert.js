@@ -1,16 +1,18 @@
-// "Your turn": the table calls its player when the turn comes to a seat this phone holds. The
-// page's title and favicon are marked for as long as it is this phone's turn ("Your turn ·
-// Corner games"; on a hot-seat phone the person by name, "Your turn, Ann · …"), and the
-// turn's coming is told once with a chime and a buzz (js/notify.js; the settings sheet turns
-// either off) — once a turn, and only when the turn came from elsewhere: another phone's or
-// the computer's move, or the game starting once the last seat was taken.
-//
-// Not called: a phone that only watches or holds no seat; the state a table opens on (the
-// player is looking); a turn this phone's own move gave it (a seat that moves again, the
-// others skipped, or the next person of a hot-seat phone: the phone is in hand already).
+// "Your turn": the title and favicon marked while it is this phone's turn ("Your turn, Ann · …"
+// on a hot-seat phone), and a chime and a buzz (js/notify.js, as the settings allow) once a
+// turn that came from elsewhere (another phone's or the computer's move, the game starting);
+// never for a watcher, the state a table opens on, or a turn this phone's own move gave it.
+// And a player's clock running low: two buzzes (docs/ui.md).
 
 import { title } from "../dom.js";
 import { callPlayer, mark, readyAudio, unmark } from "../notify.js";
+import { settings } from "../settings.js";
+
+/** This phone's player's clock running low: two buzzes, as the settings allow (not before
+ *  the page's first tap, which Chrome refuses). */
+export function lowClockAlert() {
+  if (settings().vibrate && (navigator.userActivation?.hasBeenActive ?? true)) navigator.vibrate?.([120, 80, 120]);
+}
 
 /** The alert of the table `g`, read through its seat view `v`: {update(), stop()}, `update()`
  *  after every state. */

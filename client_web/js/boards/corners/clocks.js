@@ -1,7 +1,12 @@
 // Corners' two clocks above the board. They are the host's: on every state they are set again
 // from `remaining_ms` and `running_since_ms`, and the running one counts down between states.
+// Each under its player's name; under LOW_MS red, and this phone's running one buzzes once.
 
 import { h } from "/js/dom.js";
+import { seatName } from "/js/seats.js";
+import { lowClockAlert } from "/js/table/alert.js";
+
+export const LOW_MS = 10_000;
 
 /** "m:ss", or "s.t" in the last twenty seconds. */
 export function clockText(ms) {
@@ -16,14 +21,20 @@ export function clockText(ms) {
 
 /**
  * opts: {readOnly, colourOf(seat), nameOf(seat), mark(colour)}. Returns {el, set(state,
- * turned), stop()}: `set` shows the state's clocks, the side at the top of the board first.
+ * turned, active), stop()}: `set` shows the state's clocks, the side at the top of the board
+ * first; `active`: the seat this phone plays on its turn.
  */
 export function createClocks(opts) {
   const el = h("div.cn-clocks", { "data-testid": "clocks", hidden: true });
   let clock = null; // {remaining: [ms, ms], running, at: performance.now() when set}
   let ticker = null;
+  let names = ["", ""]; // the players' (a guest's: its colour)
+  let mine = null;
+  const shown = [null, null]; // each clock's time at the last tick
 
-  function set(state, turned) {
+  function set(state, turned, active = null) {
+    mine = active;
+    names = [1, 2].map((seat) => seatName(state.seats?.[seat - 1]) || opts.nameOf(seat));
     const c = state.board.clock;
     el.hidden = !c;
     if (!c) {
@@ -44,8 +55,9 @@ export function createClocks(opts) {
     if (!el.firstChild) {
       el.replaceChildren(...[1, 2].map((seat) => h("div.cn-clock", { "data-testid": `clock-${seat}` },
         h(`span.chip.c-${opts.colourOf(seat)}`, { "aria-hidden": "true" }, opts.mark(opts.colourOf(seat))),
-        h("span.cn-who", {}, opts.nameOf(seat)), h("span.cn-time", { "data-testid": `clock-${seat}-time` }))));
+        h("span.cn-who", { "data-testid": `clock-${seat}-name` }), h("span.cn-time", { "data-testid": `clock-${seat}-time` }))));
     }
+    for (const seat of [1, 2]) el.querySelector(`[data-testid=clock-${seat}-name]`).textContent = names[seat - 1];
     for (const seat of turned ? [1, 2] : [2, 1]) el.append(el.querySelector(`[data-testid=clock-${seat}]`));
     tick();
     if (running && !ticker) ticker = setInterval(tick, 100);
@@ -65,11 +77,16 @@ export function createClocks(opts) {
       const box = el.querySelector(`[data-testid=clock-${seat}]`);
       if (!box) continue;
       box.dataset.running = String(clock.running === seat);
-      box.classList.toggle("low", ms < 20_000);
+      box.classList.toggle("low", ms < LOW_MS);
+      const was = shown[seat - 1];
+      shown[seat - 1] = ms;
+      if (clock.running === seat && seat === mine && was >= LOW_MS && ms < LOW_MS) lowClockAlert();
       const text = clockText(ms);
       const t = box.querySelector(".cn-time");
       if (t.textContent !== text) t.textContent = text;
-      box.setAttribute("aria-label", `${opts.nameOf(seat)}'s clock ${text}${clock.running === seat ? ", running" : ""}`);
+      const colour = opts.nameOf(seat);
+      const who = names[seat - 1] === colour ? colour : `${names[seat - 1]} (${colour})`;
+      box.setAttribute("aria-label", `${who}'s clock ${text}${clock.running === seat ? ", running" : ""}${ms < LOW_MS ? ", under ten seconds" : ""}`);
     }
   }
 

@@ -1,4 +1,5 @@
-// Corners' board styles, installed once when the board module loads.
+// Corners' board styles, installed once when the board module loads. A clock's time goes
+// under the name on a narrow phone; the coordinates lie over the pieces, with a light halo.
 //
 // Second cues besides colour: a white piece is a plain disc with a dark rim, a black one a disc
 // with a light ring inside; targets are hollow diamonds (a losing one a red ×), the chosen
@@ -13,13 +14,20 @@ const CSS = `
 .cn-info b { color: var(--text, #111); font-variant-numeric: tabular-nums; }
 .cn-info .warn { color: #ffb15c; font-weight: 700; }
 .cn-clocks { display: flex; gap: 8px; margin: 4px 0 6px; }
-.cn-clock { flex: 1; display: flex; align-items: center; gap: 6px; padding: 4px 8px; border-radius: 10px;
+.cn-clock { flex: 1 1 0; min-width: 0; display: flex; align-items: center; gap: 6px; padding: 4px 8px; border-radius: 10px;
   border: 2px solid var(--line, #999); background: var(--panel, #eee); font-variant-numeric: tabular-nums; }
 .cn-clock .chip { width: 22px; height: 22px; }
-.cn-clock .cn-time { margin-left: auto; font-size: 1.25rem; font-weight: 800; }
+.cn-clock .cn-who { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.cn-clock .cn-time { flex: none; margin-left: auto; font-size: 1.25rem; font-weight: 800; white-space: nowrap; }
 .cn-clock[data-running="true"] { border-color: #3d7bf0; box-shadow: 0 0 0 1px #3d7bf0; }
 .cn-clock[data-running="true"] .cn-time::before { content: "▶ "; font-size: .8rem; }
-.cn-clock.low .cn-time { color: #ff8a80; }
+.cn-clock.low { background: #5a1f1f; border-color: #ff5252; }
+.cn-clock.low .cn-time { color: #ffb3ad; }
+.cn-clock.low[data-running="true"] { box-shadow: 0 0 0 1px #ff5252; }
+@media (max-width: 400px) {
+  .cn-clock { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 0 6px; padding: 3px 6px; }
+  .cn-clock .cn-time { grid-column: 1 / -1; justify-self: end; font-size: 1.15rem; line-height: 1.2; }
+}
 .cn-frame { position: relative; width: 100%; aspect-ratio: 1; }
 @media (min-aspect-ratio: 1/1) { .cn-frame, .cn-moves, .cn-view.zoomed { width: min(100%, calc(100vh - 230px)); margin-left: auto; margin-right: auto; } }
 /* zoomed: big squares, panned inside the board's own square box; a finger pans, a tap moves */
@@ -39,9 +47,10 @@ const CSS = `
 .cn-cell.home1::before, .cn-cell.home2::before { content: ""; position: absolute; width: 22%; height: 22%; left: 0; bottom: 0;
   background: linear-gradient(45deg, #fbfaf5 50%, transparent 50%); opacity: .9; }
 .cn-cell.home2::before { left: auto; bottom: auto; right: 0; top: 0; background: linear-gradient(225deg, #1b1b1b 50%, transparent 50%); }
-.cn-coord { position: absolute; font-size: 9px; line-height: 1; color: rgba(40,25,10,.75); pointer-events: none; }
-.cn-coord.file { right: 2px; bottom: 1px; }
-.cn-coord.rank, .cn-coord.name { left: 2px; top: 1px; }
+.cn-coord { position: absolute; z-index: 2; font-size: 9px; font-weight: 600; line-height: 1; color: rgba(40,25,10,.85);
+  pointer-events: none; text-shadow: 0 0 2px #f3e6c8, 0 0 2px #f3e6c8; }
+.cn-coord.file { right: 1px; bottom: 0; }
+.cn-coord.rank, .cn-coord.name { left: 1px; top: 0; }
 .cn-piece { position: absolute; inset: 11%; border-radius: 50%; pointer-events: none; z-index: 1; }
 .cn-piece.w { background: radial-gradient(circle at 35% 30%, #fff, #e9e4d6 70%); border: 3px solid #2b2b2b; }
 .cn-piece.b { background: radial-gradient(circle at 35% 30%, #555, #111 70%); border: 2px solid #111;
