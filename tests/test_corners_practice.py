@@ -169,8 +169,9 @@ def test_the_solo_race_has_no_deadline_and_gives_a_hint():
     assert hint in {m["move"] for m in RULES.legal(state, 1)}
 
 
-def test_a_left_solo_race_is_a_loss():
+def test_a_left_solo_race_is_a_loss_and_leaving_is_its_one_way_out():
     state = start_state("classic-3x3", players=("Ann",))
+    assert RULES.available_actions(state, 1) == []  # no resign beside the leave
     state = RULES.apply(play(state, "c3-d3"), RULES.leave(play(state, "c3-d3"), 1))
     outcome = RULES.outcome(state)
     assert outcome.results == ("loss",) and "gave up" in outcome.ending

@@ -141,7 +141,7 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     renderNotice(notice, g, v);
     controls.render({ state: s, entry: g.entry, board: g.board, active: v.activeSeat(),
       spectator: v.mySeats().length === 0, finished, busy: g.busy, mine: v.mySeats(), nameOf: v.nameOf });
-    hostControls.hidden = !memory.hostToken(gameId) || finished || g.watch;
+    hostControls.hidden = !memory.hostToken(gameId) || finished || g.watch || s.seats.length === 1; // one seat: Leave ends it
     closeBtn.textContent = s.status === "open" ? "Cancel game" : "Close game";
     actions.render({ state: s, entry: g.entry, board: g.board, seats: finished || g.watch ? [] : v.mySeats(),
       busy: g.busy, colourOf: v.colourOf });

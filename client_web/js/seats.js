@@ -90,12 +90,13 @@ export function gameOverCard(state, ctx) {
   const r = state.result || {};
   const name = (n) => seatName(state.seats[n - 1]);
   const none = abandoned(state);
+  const counts = !state.practice; // a practice game counts for nothing: no match points
   const rows = state.seats.map((seat, i) => h("tr", { "data-testid": `final-${seat.seat}` },
     h("td", {}, h(`span.chip.c-${seat.colour}`, { "aria-hidden": "true" }, colourMark(seat.colour)), " ", name(seat.seat)),
     h("td.num", {}, String(r.scores ? r.scores[i] : seat.score ?? "")),
     h("td", { "data-testid": `final-result-${seat.seat}` }, none ? "—"
       : `${r.results?.[i] ?? ""}${seat.left && r.results?.[i] ? " (left)" : ""}`),
-    h("td.num", {}, none ? "—" : r.points?.length ? `+${r.points[i]}` : "")));
+    counts ? h("td.num", {}, none ? "—" : r.points?.length ? `+${r.points[i]}` : "") : null));
   const id = ctx.gameId;
   return h("section.card.gameover", { "data-testid": "gameover", "data-reason": r.reason || "" },
     h("h2", { "data-testid": "gameover-title" }, endingText(state)),
@@ -105,7 +106,8 @@ export function gameOverCard(state, ctx) {
       ? "It ended before it started: nobody wins and nothing counts."
       : "It ended before its end: nobody wins and nothing counts. The scores as they stood:") : null,
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Result"), h("th", {}, "Match points"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), h("th", {}, "Result"),
+        counts ? h("th", {}, "Match points") : null)),
       h("tbody", {}, rows)),
     h("div.controls", {},
       state.rematch_id

@@ -542,9 +542,10 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
         return None
 
     def available_actions(self, state: State, seat: int) -> list[str]:
-        """The actions `seat` may take now."""
+        """The actions `seat` may take now. The solo race offers none: leaving is its one way
+        out, and ends it as resigning would ("gave up the race")."""
         out = []
-        for action in ACTIONS:
+        for action in () if state.solo else ACTIONS:
             try:
                 self.act(state, seat, action)
             except E.EngineError:

@@ -82,16 +82,21 @@ export function tableCommands(g, v, host, keeper, on) {
     });
   }
 
-  /** The host's suggested move for the seat to move: the board shows it if it can. */
+  /** The host's suggested move for the seat to move: the board shows it if it can. The Hint
+   *  button is aria-busy (a spinner) until it comes. */
   async function hint() {
     const a = v.activeSeat();
     if (!a || !g.entry?.hint || !g.board) return; // the board module shows the hint
+    const button = document.querySelector("[data-testid=hint]"); // the turn controls' Hint
+    button?.setAttribute("aria-busy", "true");
     try {
       const answer = await host.hint(a);
       if (!answer?.move) say("The host has no move to suggest.");
       else if (v.activeSeat() === a && !g.board?.showHint?.(answer.move)) say(`Hint: ${answer.move}`);
     } catch (err) {
       say(err.message);
+    } finally {
+      button?.removeAttribute("aria-busy");
     }
   }
 

@@ -80,7 +80,7 @@ export function tablePanels(g, v, { panel, dialog, cmd }) {
     if (!seat) return;
     const n = g.state.seats.length;
     const variant = (g.entry?.variants || []).find((x) => x.name === g.state.variant);
-    const text = variant?.leaving ? variant.leaving : n === 2
+    const text = variant?.leaving ? variant.leaving : n === 1 ? "You play alone: leaving ends the game here." : n === 2
       ? "With two players, leaving resigns: the other player wins this game."
       : "You stop playing and cannot win. What you played stays on the board and the others play on to the end.";
     dialog.replaceChildren(h("h2", { id: "leave-title" }, `Leave as ${title(v.colourOf(seat))}?`),
