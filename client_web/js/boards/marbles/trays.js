@@ -1,4 +1,4 @@
-// Around Corner's board: each side's tray (points per colour, the round's score and the
+// Around Corner's board: each side's tray (points per colour, the points this round and the
 // total), the rounds played, the seed's score table and the summary between rounds.
 
 import { h, title } from "/js/dom.js";
@@ -39,8 +39,11 @@ export function paintTrays(trays, state) {
         c.doubled ? h("span.dbl", { title: "only this side holds it" }, " ×2") : null,
         c.doubled ? ` = ${c.score}` : null))),
       (s.colours || []).length ? null : h("div.mb-detail", {}, "no marbles yet"),
-      h("div.sum", {}, "Round ", h("span", { "data-testid": `tray-${side}-score` }, String(s.score ?? 0)),
-        " · Total ", h("span", { "data-testid": `tray-${side}-total` }, String(s.total ?? 0))));
+      // Points, not a round's number: "10 points this round · Total 20".
+      h("div.sum", { "data-testid": `tray-${side}-sum` },
+        h("span", { "data-testid": `tray-${side}-score` }, String(s.score ?? 0)),
+        ` point${(s.score ?? 0) === 1 ? "" : "s"} this round · Total `,
+        h("span", { "data-testid": `tray-${side}-total` }, String(s.total ?? 0))));
   }));
 }
 
