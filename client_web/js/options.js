@@ -58,7 +58,9 @@ const slug = (label) => label.toLowerCase().replace(/[^a-z0-9+]+/g, "-");
 
 /** The variant's presets as one button each, under its `presets_label`; a preset shows as
  *  chosen while every value it names is set. `sync()` on the returned element marks them
- *  again after a free field changed. Null when the variant has none. */
+ *  again after a free field changed. Null when the variant has none.
+ *  An option the other presets set and a chosen one leaves out means nothing under it
+ *  (Corners' "No clock" sets no increment): its field is hidden while that preset holds. */
 export function presetRow(variant, options, onChoose) {
   const presets = variant.presets || [];
   if (!presets.length) return null;
@@ -69,7 +71,16 @@ export function presetRow(variant, options, onChoose) {
   const row = h("div.presets", { role: "group", "aria-label": variant.presets_label || "Presets" },
     variant.presets_label ? h("span.presets-label", {}, variant.presets_label) : null,
     h("div.counts", {}, buttons));
-  row.sync = () => buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(chosen(presets[i]))));
+  const named = new Set(presets.flatMap((p) => Object.keys(p.values)));
+  row.sync = () => {
+    buttons.forEach((b, i) => b.setAttribute("aria-pressed", String(chosen(presets[i]))));
+    const moot = new Set(presets.filter(chosen).flatMap((p) => [...named].filter((k) => !(k in p.values))));
+    for (const name of named) {
+      const field = row.parentElement?.querySelector(`[data-testid="option-${name}"]`)?.closest(".field");
+      if (field) field.hidden = moot.has(name);
+    }
+  };
   row.sync();
+  queueMicrotask(row.sync); // once the form holds the option fields too
   return row;
 }

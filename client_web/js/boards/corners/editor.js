@@ -2,7 +2,13 @@
 // moves and the move number; it writes the setup option's text ("W:a1,b1 B:h8 w 1"), and
 // the host decides whether the position can be played (its message shows under the form).
 // The board's size and the variant's start position come from the option's placeholder (the
-// host writes the start position there), so nothing here knows a variant.
+// host writes the start position there), so nothing here knows a variant: the squares white
+// starts on carry white's home mark, black's black's, and the edges carry the coordinates.
+//
+// A set-up game is always practice: while the editor is open the form's Practice box shows
+// ticked and cannot be unticked. The host's refusal of a position is about the position it was
+// sent: once the position on the board is another, the refusal goes (the host judges the new
+// one when the game is created).
 
 import { h } from "/js/dom.js";
 import { installStyle } from "/js/boards/corners/style.js";
@@ -51,8 +57,11 @@ export function editSetup(ctx) {
   for (let row = n; row >= 1; row--) {
     for (let col = 0; col < n; col++) {
       const name = `${COLUMNS[col]}${row}`;
-      const el = h(`button.cn-cell${(row + col) % 2 === 0 ? "" : ".dark"}`, { type: "button", role: "gridcell",
-        "data-testid": `setup-cell-${name}`, "aria-label": name, onclick: () => place(name) });
+      const home = start?.pieces.get(name);
+      const el = h(`button.cn-cell${(row + col) % 2 === 0 ? "" : ".dark"}${home ? `.home${home}` : ""}`, { type: "button",
+        role: "gridcell", "data-testid": `setup-cell-${name}`, "aria-label": name, onclick: () => place(name) });
+      el.coords = [row === 1 ? h("span.cn-coord.file", {}, COLUMNS[col]) : null,
+        col === 0 ? h("span.cn-coord.rank", {}, String(row)) : null].filter(Boolean);
       cells.set(name, el);
     }
   }
@@ -108,7 +117,7 @@ export function editSetup(ctx) {
     for (const [name, cell] of cells) {
       const v = g.pieces.get(name) || 0;
       cell.dataset.piece = v === 1 ? "white" : v === 2 ? "black" : "";
-      cell.replaceChildren(...(v ? [h(`span.cn-piece.${v === 1 ? "w" : "b"}`)] : []));
+      cell.replaceChildren(...cell.coords, ...(v ? [h(`span.cn-piece.${v === 1 ? "w" : "b"}`)] : []));
     }
     tools.forEach((b, i) => b.setAttribute("aria-pressed", String([1, 2, 0][i] === g.tool)));
     side.value = String(g.side);
@@ -119,22 +128,67 @@ export function editSetup(ctx) {
 
   function changed() {
     paint();
-    ctx.onChange(setupText(g.pieces, g.side, g.number));
+    g.text = setupText(g.pieces, g.side, g.number);
+    ctx.onChange(g.text);
+    form.sync();
   }
 
+  g.text = given ? ctx.value : setupText(g.pieces, g.side, g.number);
+  const form = aroundForm(ctx.el, () => g.text);
   paint();
-  if (!given) ctx.onChange(setupText(g.pieces, g.side, g.number));
+  if (!given) ctx.onChange(g.text);
+  form.sync();
   return {
     set(text) {
+      g.text = text;
       const p = parseSetup(text);
-      if (!p) return;
-      g.pieces = p.pieces;
-      g.side = p.side;
-      g.number = p.number;
-      paint();
+      if (p) {
+        g.pieces = p.pieces;
+        g.side = p.side;
+        g.number = p.number;
+        paint();
+      }
+      form.sync();
     },
     destroy() {
+      form.stop();
       el.remove();
     },
   };
+}
+
+/**
+ * What the editor keeps in the create form around `box` (its fields are drawn again whenever
+ * the form is, so this looks again each time): the Practice box ticked and fixed while a
+ * position is set, and the host's refusal gone once the position is not the one refused.
+ * `text()`: the setup text now. Returns {sync(), stop()}.
+ */
+function aroundForm(box, text) {
+  const root = box.closest("[data-testid=new-game-form]") || box.parentElement;
+  let seen = null; // the refusal last looked at (the form draws a new one each time)
+  let refused = null; // the position the host refused
+  function sync() {
+    const form = box.closest("form");
+    const practice = form?.querySelector("[data-testid=option-practice]");
+    if (practice) {
+      const set = !!text().trim();
+      practice.dataset.title ??= practice.title;
+      if (set) practice.checked = true;
+      practice.disabled = set;
+      practice.title = set ? "A game from a set-up position is always practice" : practice.dataset.title;
+    }
+    const refusal = form?.querySelector("[data-testid=option-error-setup]");
+    if (!refusal) return;
+    const said = document.querySelector("[data-testid=lobby-error]");
+    if (refusal !== seen) { // drawn again: a new refusal if the host has just said it
+      seen = refusal;
+      if (said?.textContent === refusal.textContent) refused = text();
+    }
+    if (refused !== null && text() === refused) return;
+    refusal.remove();
+    if (said?.textContent === refusal.textContent) said.textContent = "";
+  }
+  const watch = new MutationObserver(sync);
+  if (root) watch.observe(root, { childList: true, subtree: true });
+  return { sync, stop: () => watch.disconnect() };
 }
