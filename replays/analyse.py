@@ -1,8 +1,8 @@
 """`cornerclaim analyse RECORD [--level N] [--seed N] [--json]`: the computer's review of a
 game record, as a table on the terminal (or, with `--json`, the JSON body the host answers
-`GET /api/games/{id}/analysis` with, once the analysis is done): each move with the engine's best move there, the values before and
-after from the mover's side (a win chance, or points in the marble game), the loss and its
-label, then each seat's count of labels. The record is any game's JSON log or one of a game's
+`GET /api/games/{id}/analysis` with, once the analysis is done): each move with the engine's
+best move there, the values before and after from the mover's side (a win chance, or points
+in the marble game), the loss and its label, then each seat's count of labels. The record is any game's JSON log or one of a game's
 own formats (.blksgf, .cgn), read as `cornerclaim replay show` reads it. The same review as
 the host's `GET /api/games/{id}/analysis` (`engine.analysis`), in this process.
 """
