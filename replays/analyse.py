@@ -2,9 +2,9 @@
 game record, as a table on the terminal (or, with `--json`, the JSON body the host answers
 `GET /api/games/{id}/analysis` with, once the analysis is done): each move with the engine's
 best move there, the values before and after from the mover's side (a win chance, or points
-in the marble game), the loss and its label, then each seat's count of labels. The record is any game's JSON log or one of a game's
-own formats (.blksgf, .cgn), read as `cornerclaim replay show` reads it. The same review as
-the host's `GET /api/games/{id}/analysis` (`engine.analysis`), in this process.
+in the marble game), the loss and its label, then each seat's count of labels. The record is
+any game's JSON log or one of a game's own formats (.blksgf, .cgn), read as `cornerclaim
+replay show` reads it. The same review as the host's (`engine.analysis`), in this process.
 """
 
 from __future__ import annotations
