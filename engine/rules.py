@@ -73,8 +73,8 @@ class Rules(Protocol[S]):
     pure. At most fifteen verbs (a test counts them): what OpenSpiel's `State` and
     boardgame.io's `Game` ask of a game.
 
-    Catalog: `game` (its id), `title`, `tagline`, `palette`, `variants`, `levels`, `formats`,
-    `stats`, and `catalog()`, its line of the host's catalog.
+    Catalog: `game` (its id), `title`, `tagline`, `summary`, `palette`, `variants`, `levels`,
+    `formats`, `stats`, and `catalog()`, its line of the host's catalog.
     Commands return the event to append or raise EngineError: a move is checked once into the
     game's own move value (`check_move`), then made an event (`play_move`); `undo`, `leave`.
     Anything more (a clock, chance, actions, computer players, hints, records, GTP) is a
@@ -86,6 +86,7 @@ class Rules(Protocol[S]):
     game: str
     title: str
     tagline: str
+    summary: str
     palette: dict[str, ColourSpec]
     variants: dict[str, VariantSpec]
     levels: dict[int, LevelSpec]
@@ -134,6 +135,9 @@ class BaseRules(Perft):
     title: str = ""
     #: What the game is in a few words, for the lobby's picker ("marbles, 2 or 4 players").
     tagline: str = ""
+    #: The game in one sentence, for the lobby's card ("Slide your arrow to a new line and
+    #: take the marble where it crosses your opponent's.").
+    summary: str = ""
     #: Each seat colour's look on the phones (the lobby's and the seat cards' chips).
     palette: dict[str, ColourSpec] = {}
     variants: dict[str, VariantSpec] = {}
@@ -365,6 +369,7 @@ class BaseRules(Perft):
     def catalog(self) -> dict[str, Any]:
         """This game's line of `GET /api/catalog`."""
         return {"game": self.game, "title": self.title, "tagline": self.tagline,
+                "summary": self.summary,
                 "palette": {name: c.to_dict() for name, c in self.palette.items()},
                 "variants": [v.to_dict() for v in self.variants.values()],
                 "levels": [lv.to_dict() for lv in self.levels.values()],

@@ -173,6 +173,8 @@ class CornerClaimRules(BaseRules, HostPreparation):
     game = GAME
     title = "Corner Claim"
     tagline = "polyomino territory, 2–4 players"
+    summary = ("Lay your shapes so your colour meets itself at corners "
+               "only, never along a side.")
     palette = {"blue": ColourSpec("#2f6fde", "#fff", "B"),
                "yellow": ColourSpec("#e0b400", "#111", "Y"),
                "red": ColourSpec("#d63c3c", "#fff", "R"),

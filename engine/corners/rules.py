@@ -333,6 +333,8 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
     game = GAME
     title = "Corners"
     tagline = "Ugolki, a race across 8×8 or 16×16, 2 players"
+    summary = ("Step and jump your pieces across the board to fill the "
+               "opposite corner first.")
     palette = {"white": ColourSpec("#f4f1e8", "#111", "○"),
                "black": ColourSpec("#141414", "#fff", "●")}
     variants = VARIANT_SPECS

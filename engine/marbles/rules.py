@@ -232,6 +232,8 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis):
     game = GAME
     title = "Corner"
     tagline = "marbles, 2 or 4 players"
+    summary = ("Slide your arrow to a new line and take the marble where it "
+               "crosses your opponent's.")
     palette = {"red": ColourSpec("#c62828", "#fff", "▲"),
                "yellow": ColourSpec("#f2c81b", "#111", "▶")}
     variants = VARIANT_SPECS

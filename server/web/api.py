@@ -8,6 +8,7 @@ which games there are comes from `engine.registry` (`GET /api/catalog`).
 from __future__ import annotations
 
 from importlib import metadata
+from pathlib import Path
 
 import marshmallow as ma
 from flask import Response, current_app, request
@@ -75,14 +76,23 @@ def board_url(game: str) -> str:
     return f"/boards/{game}.js"
 
 
+def client_part(path: str) -> str | None:
+    """The URL of a module of the phone UI under js/ (a game's picture, its guide), or None
+    when the phone UI has no such file (a game registered with a board module only)."""
+    found = (Path(current_app.config["CLIENT_DIR"]) / "js" / path).is_file()
+    return f"/js/{path}" if found else None
+
+
 @blp.route("/catalog")
 class CatalogView(MethodView):
     @blp.response(200, S.Catalog)
     def get(self):
         """Every game this host offers: its variants (seat counts, colours, options, rated),
         computer levels, record formats, ladder statistics, legal query, whether it gives
-        hints, and the URL of its client board module."""
-        return {"games": [{**rules.catalog(), "board_url": board_url(rules.game)}
+        hints, and the URLs of its client board module, its picture and its guide."""
+        return {"games": [{**rules.catalog(), "board_url": board_url(rules.game),
+                           "thumb_url": client_part(f"boards/{rules.game}/thumb.js"),
+                           "howto_url": client_part(f"howto/{rules.game}.js")}
                           for rules in registry.games()]}
 
 

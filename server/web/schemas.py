@@ -442,6 +442,8 @@ class CatalogGame(ma.Schema):
     game = fields.String()
     title = fields.String()
     tagline = fields.String(metadata={"description": "what the game is, in a few words"})
+    summary = fields.String(metadata={"description": "the game in one sentence, for the "
+                                                     "lobby's card"})
     palette = fields.Dict(keys=fields.String(), values=fields.Nested(ColourSpec), metadata={
         "description": "each seat colour's look: fill, ink and chip mark"})
     variants = fields.List(fields.Nested(VariantSpec))
@@ -458,6 +460,10 @@ class CatalogGame(ma.Schema):
     passing = fields.Boolean(data_key="pass", attribute="pass", metadata={
         "description": "whether a seat may pass (a game without passing has no Pass button)"})
     board_url = fields.String(metadata={"description": "the game's client board module"})
+    thumb_url = fields.String(allow_none=True, metadata={
+        "description": "the module drawing the game's picture for the lobby (null: none)"})
+    howto_url = fields.String(allow_none=True, metadata={
+        "description": "the module holding the game's how-to-play guide (null: none)"})
 
 
 class Catalog(ma.Schema):
