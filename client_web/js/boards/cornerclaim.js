@@ -16,6 +16,7 @@ import { LegalPlacements } from "/js/boards/cornerclaim/legal.js";
 import { PIECES, PIECE_NAMES, rotate, flip, normalise, canRotate, canFlip, cellsKey, anchorOf,
   parseCell, cellName, shapeSvg } from "/js/boards/cornerclaim/shapes.js";
 
+export const thumbnail /* the lobby's picture: its own module */ = async () => (await import("/js/boards/cornerclaim/thumb.js")).thumbnail();
 /** The seat colours as the shell shows them: chip fill, text on it, the chip's letter. */
 export const palette = {
   blue: { fill: "#2f6fde", ink: "#fff", mark: "B" },

@@ -24,6 +24,7 @@ import { spectatorView } from "/js/boards/watch.js";
 
 export { clockText };
 export { setupOf } from "/js/boards/corners/setup.js";
+export const thumbnail /* the lobby's picture: its own module */ = async () => (await import("/js/boards/corners/thumb.js")).thumbnail();
 export const editSetup /* loaded when it opens, not with a table */ = async (ctx) => (await import("/js/boards/corners/editor.js")).editSetup(ctx);
 
 /** The seat colours as the shell shows them: chip fill, text on it, the chip's sign. */
@@ -35,11 +36,9 @@ export const palette = {
 const COLUMNS = "abcdefghijklmnop";
 installStyle();
 
-/**
- * ctx: {el, side, entry, readOnly, live, host: {legal(seat, {from})}, play(seat, move) →
+/** ctx: {el, side, entry, readOnly, live, host: {legal(seat, {from})}, play(seat, move) →
  * Promise<bool>, say(text)}. Returns {render(state, view), seatDetail(seat, view),
- * describeMove(frame), numberMove(frame), showHint(move), onKey(e), destroy()}.
- */
+ * describeMove(frame), numberMove(frame), showHint(move), onKey(e), destroy()}. */
 export function createBoard(ctx) {
   const live = ctx.live ?? !ctx.readOnly; // a table's states, not a replay's frames
   const g = {

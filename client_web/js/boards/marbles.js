@@ -16,6 +16,7 @@ import { marble, paintRounds, paintTrays, scoreTable } from "/js/boards/marbles/
 import { spectatorView } from "/js/boards/watch.js";
 
 export { palette } from "/js/boards/marbles/trays.js";
+export const thumbnail /* the lobby's picture: its own module */ = async () => (await import("/js/boards/marbles/thumb.js")).thumbnail();
 
 const MARBLES = {
   Y: "yellow", R: "red", G: "green", B: "blue", W: "white", S: "grey", K: "black",
