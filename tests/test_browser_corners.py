@@ -75,7 +75,7 @@ def test_a_whole_game_against_the_computer_by_tapping(host, open_page):
     and made by tapping the piece, then its target twice."""
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Mira")
-    page.get_by_test_id("pick-game").select_option("corners")
+    page.get_by_test_id("pick-game-corners").click()
     page.get_by_test_id("variant-classic-3x3").tap()
     expect(page.get_by_test_id("seat-kind-2")).to_have_value("computer")
     # An option with a computer_default follows the table until it is set by hand.

@@ -36,7 +36,7 @@ def no_sideways_scroll(page) -> bool:
 def test_halma_from_the_lobby_played_by_taps_on_a_phone(host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Ida")
-    page.get_by_test_id("pick-game").select_option("corners")
+    page.get_by_test_id("pick-game-corners").click()
     page.get_by_test_id("variant-halma-16x16").tap()
     expect(page.get_by_test_id("variant-note")).to_contain_text("16×16")
     page.get_by_test_id("seat-kind-2").select_option("local")

@@ -18,7 +18,7 @@ expect.set_options(timeout=10_000)
 def test_a_solo_race_by_taps_counts_the_moves_and_shows_the_best_known(host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Sol")
-    page.get_by_test_id("pick-game").select_option("corners")
+    page.get_by_test_id("pick-game-corners").click()
     page.get_by_test_id("variant-diagonal-3x3").tap()
     page.get_by_test_id("players-1").tap()
     expect(page.get_by_test_id("seat-kind-2")).to_have_count(0)
@@ -55,7 +55,7 @@ def test_a_solo_race_by_taps_counts_the_moves_and_shows_the_best_known(host, ope
 def test_a_position_set_up_on_the_board_editor_is_played_against_the_computer(host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Eda")
-    page.get_by_test_id("pick-game").select_option("corners")
+    page.get_by_test_id("pick-game-corners").click()
     page.get_by_test_id("variant-classic-3x3").tap()
     expect(page.get_by_test_id("seat-kind-2")).to_have_value("computer")
     page.get_by_test_id("edit-setup").tap()

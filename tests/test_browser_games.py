@@ -67,23 +67,27 @@ def host_seq(page) -> int:
 
 
 def test_the_lobby_offers_the_games_of_the_catalog(host, open_page):
-    """The game picker lists what GET /api/catalog lists, with its titles and taglines (a
-    game without one: its title); picking a game shows its variants, seat colours and
-    computer levels from the catalog."""
+    """The game cards are what GET /api/catalog lists, with its titles (a game without a
+    summary: its tagline; without a picture: its initial); picking a game shows its
+    variants, seat colours and computer levels from the catalog."""
     catalog = host.catalog()
     assert [g["game"] for g in catalog][:1] == ["cornerclaim"]
     assert "tictactoe" in [g["game"] for g in catalog]
     page = open_page("Pixel 7", "/")
     picker = page.get_by_test_id("pick-game")
-    expect(picker).to_have_value("cornerclaim")
+    expect(picker).to_have_attribute("data-value", "cornerclaim")
     expect(page.get_by_test_id("new-game-form")).not_to_contain_text("null")
-    assert options_of(picker) == [
-        [g["game"], f"{g['title']} — {g['tagline']}" if g["tagline"] else g["title"]]
-        for g in catalog]
+    expect(picker.locator("input[type=radio]")).to_have_count(len(catalog))
+    assert picker.locator("input[type=radio]").evaluate_all(
+        "(radios) => radios.map((r) => [r.value, r.getAttribute('aria-label')])") == [
+        [g["game"], g["title"]] for g in catalog]
+    expect(page.get_by_test_id("pick-game-tictactoe")).to_contain_text(
+        "noughts and crosses, 2 players")
+    expect(page.get_by_test_id("game-thumb-tictactoe")).to_have_text("T")
     for v in catalog[0]["variants"]:
         expect(page.get_by_test_id(f"variant-{v['name']}")).to_be_visible()
 
-    picker.select_option("tictactoe")
+    page.get_by_test_id("pick-game-tictactoe").click()
     ttt = next(g for g in catalog if g["game"] == "tictactoe")
     (variant,) = ttt["variants"]
     chosen = page.get_by_test_id(f"variant-{variant['name']}")
@@ -103,8 +107,8 @@ def test_the_lobby_offers_the_games_of_the_catalog(host, open_page):
     try:
         assert "tictactoe" not in [g["game"] for g in host.catalog()]
         page.reload()
-        expect(page.get_by_test_id("pick-game")).to_have_value("cornerclaim")
-        assert "tictactoe" not in [v for v, _ in options_of(page.get_by_test_id("pick-game"))]
+        expect(page.get_by_test_id("pick-game")).to_have_attribute("data-value", "cornerclaim")
+        expect(page.get_by_test_id("pick-game-tictactoe")).to_have_count(0)
     finally:
         register()
 
@@ -113,7 +117,7 @@ def test_two_players_on_one_phone_play_tic_tac_toe_to_the_end_and_watch_the_repl
         host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Cleo")
-    page.get_by_test_id("pick-game").select_option("tictactoe")
+    page.get_by_test_id("pick-game-tictactoe").click()
     page.get_by_test_id("seat-kind-2").select_option("local")
     page.get_by_test_id("seat-name-2").fill("Noor")
     page.get_by_test_id("create").tap()
@@ -211,7 +215,7 @@ def test_the_ladder_keeps_the_game_picked_when_an_earlier_answer_comes_last(host
 def test_a_phone_plays_tic_tac_toe_against_the_computer(host, open_page):
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Ivo")
-    page.get_by_test_id("pick-game").select_option("tictactoe")
+    page.get_by_test_id("pick-game-tictactoe").click()
     expect(page.get_by_test_id("seat-kind-2")).to_have_value("computer")
     page.get_by_test_id("seat-level-2").select_option("1")
     page.get_by_test_id("create").tap()
@@ -233,7 +237,7 @@ def test_a_variants_options_are_inputs_by_kind_and_go_to_the_host(host, open_pag
     registry.register(WithOptions(), board=BOARD, module=__name__)
     try:
         page = open_page("Pixel 7", "/")
-        page.get_by_test_id("pick-game").select_option(WithOptions.game)
+        page.get_by_test_id(f"pick-game-{WithOptions.game}").click()
         rounds = page.get_by_test_id("option-rounds")
         expect(rounds).to_have_value("1")  # the catalog's default
         expect(rounds).to_have_attribute("max", "5")

@@ -1,8 +1,9 @@
 """The lobby on a phone, in real Chromium: a Pixel 7 and a 320 px wide phone. Nothing scrolls
-sideways, every option shows its value, an option's input follows its kind (Corner's setups
-are text, the host's error shown beside them), the header names the host and the picker says
-what each game is (from the catalog), Corners' clocks are one tap, the first load asks for the
-games once and loads no board module, and a name typed while the catalog is on its way stays.
+sideways, every option shows its value and every select its lines in full, an option's input
+follows its kind (Corner's setups are text, the host's error shown beside them), the header
+names the host, Corners' clocks are one tap, the first load asks for the games once and loads
+no board module (only each game's picture), and a name typed while the catalog is on its way
+stays. The game cards and the how-to-play sheets: tests/test_browser_howto.py.
 """
 
 from __future__ import annotations
@@ -64,13 +65,30 @@ def hidden_text(page) -> list:
                    e.clientHeight])""")
 
 
+def cut_lines(page) -> list:
+    """The lines of the lobby's shown selects that would not fit them when chosen (the
+    select's width less its padding and its arrow): [(test id, line)...]."""
+    return page.evaluate("""() => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      const shown = [...document.querySelectorAll('.lobby select')].filter((s) => s.offsetParent);
+      return shown.flatMap((s) => {
+        const cs = getComputedStyle(s);
+        ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+        return [...s.options].filter((o) => ctx.measureText(o.text).width > room)
+          .map((o) => [s.dataset.testid, o.text]);
+      });
+    }""")
+
+
 @pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
 def test_no_lobby_scrolls_sideways_whatever_game_and_variant(host, phone, width):
     """Every game and every variant the catalog offers: the lobby stays within the phone
-    (Corners' six variant buttons wrap), and every option field shows its largest value."""
+    (Corners' six variant buttons wrap), every option field shows its largest value, and
+    every line of a seat's selects fits it ("Open seat", the computer levels)."""
     page = phone(width)
     for entry in host.catalog():
-        page.get_by_test_id("pick-game").select_option(entry["game"])
+        page.get_by_test_id(f"pick-game-{entry['game']}").click()
         for variant in entry["variants"]:
             page.get_by_test_id(f"variant-{variant['name']}").tap()
             expect(page.get_by_test_id(f"variant-{variant['name']}")).to_have_attribute(
@@ -82,6 +100,7 @@ def test_no_lobby_scrolls_sideways_whatever_game_and_variant(host, phone, width)
                 page.get_by_test_id("option-setups").fill(f"{SETUP}, {SETUP}")
             assert sideways(page) == 0, (entry["game"], variant["name"])
             assert hidden_text(page) == [], (entry["game"], variant["name"])
+            assert cut_lines(page) == [], (entry["game"], variant["name"])
     screenshot(page, f"lobby-{width or 412}px")
 
 
@@ -105,7 +124,7 @@ def test_the_setups_are_typed_as_text_and_the_hosts_error_is_shown(host, phone):
     entry = next(e for e in host.catalog() if e["game"] == "marbles")
     setups = next(o for o in entry["variants"][0]["options"] if o["name"] == "setups")
     page = phone()
-    page.get_by_test_id("pick-game").select_option("marbles")
+    page.get_by_test_id("pick-game-marbles").click()
     field = page.get_by_test_id("option-setups")
     expect(field).to_have_js_property("tagName", "TEXTAREA")
     expect(field).to_have_attribute("placeholder", setups["placeholder"])
@@ -123,22 +142,20 @@ def test_the_setups_are_typed_as_text_and_the_hosts_error_is_shown(host, phone):
     assert host.state(game_id)["options"]["setups"] == [SETUP]
 
 
-def test_the_header_names_the_host_and_the_picker_says_what_each_game_is(host, phone):
+def test_the_header_names_the_host_and_a_variant_says_its_label_once(host, phone):
     page = phone()
     expect(page.get_by_role("heading", level=1)).to_have_text("Corner games")
     expect(page).to_have_title("Corner games")
-    picker = page.get_by_test_id("pick-game")
-    # The host's three games (a test-only game another test module registered may follow).
-    ours = picker.locator("option:is([value=cornerclaim], [value=corners], [value=marbles])")
-    expect(ours).to_have_text([
-        "Corner Claim — polyomino territory, 2–4 players",
-        "Corners — Ugolki, a race across 8×8 or 16×16, 2 players",
-        "Corner — marbles, 2 or 4 players"])
+    # The host's three games, in the catalog's order (a test-only game another test module
+    # registered may follow).
+    ours = page.locator(".game-card:is([data-game=cornerclaim], [data-game=corners],"
+                        " [data-game=marbles]) .game-title")
+    expect(ours).to_have_text(["Corner Claim", "Corners", "Corner"])
     # Each variant button says its label once: no "2 players · 2 players".
-    picker.select_option("marbles")
+    page.get_by_test_id("pick-game-marbles").tap()
     expect(page.get_by_test_id("variant-2p")).to_have_text("2 players")
     expect(page.get_by_test_id("variant-4p")).to_have_text("4 players in two teams")
-    picker.select_option("cornerclaim")
+    page.get_by_test_id("pick-game-cornerclaim").tap()
     expect(page.get_by_test_id("variant-duo")).to_have_text("Duo")
     expect(page.get_by_test_id("variant-note")).to_have_text("2 players on a 14×14 board")
 
@@ -151,7 +168,7 @@ def test_corners_clocks_are_one_tap_beside_the_free_fields(host, phone):
     presets = entry["variants"][0]["presets"]
     assert [p["label"] for p in presets] == ["1+0", "3+2", "5+3", "10+5", "No clock"]
     page = phone()
-    page.get_by_test_id("pick-game").select_option("corners")
+    page.get_by_test_id("pick-game-corners").click()
     clock = page.get_by_role("group", name="Clock")
     expect(clock.get_by_role("button")).to_have_text([p["label"] for p in presets])
     reserve, increment = page.get_by_test_id("option-reserve_s"), page.get_by_test_id(
@@ -178,9 +195,9 @@ def test_corners_clocks_are_one_tap_beside_the_free_fields(host, phone):
 
 def test_the_first_load_asks_for_the_games_once_and_loads_no_board(host, phone):
     """The lobby's first load: the catalog once, the game list once over the live link (one
-    `watch_lobby`, answered with the lines), no game's board module (the seat chips take
-    their colours from the catalog's palette). Nothing is polled: a game made elsewhere is
-    pushed into the list while the page's own timers stand still."""
+    `watch_lobby`, answered with the lines), no game's board module, only its picture (the
+    seat chips take their colours from the catalog's palette). Nothing is polled: a game
+    made elsewhere is pushed into the list while the page's own timers stand still."""
     asked, sent = [], []
 
     def before(page):
@@ -196,7 +213,7 @@ def test_the_first_load_asks_for_the_games_once_and_loads_no_board(host, phone):
                                                               "rgb(47, 111, 222)")
     assert asked.count("/api/catalog") == 1 and "/api/games" not in asked, asked
     assert len([f for f in sent if '"watch_lobby"' in f]) == 1, sent
-    assert not [u for u in asked if "/boards/" in u], asked
+    assert not [u for u in asked if "/boards/" in u and not u.endswith("/thumb.js")], asked
     game = host.create("duo", [{"kind": "local", "name": "Pushed"}, {"kind": "open"}])
     expect(page.get_by_test_id(f"game-{game['id']}")).to_contain_text("Pushed")
     page.clock.run_for(3_000)

@@ -374,7 +374,7 @@ def test_the_lobby_starts_a_game_of_corner(host, open_page):
     assert "marbles" in [g["game"] for g in host.catalog()]
     page = open_page("Pixel 7", "/")
     page.get_by_test_id("your-name").fill("Lou")
-    page.get_by_test_id("pick-game").select_option("marbles")
+    page.get_by_test_id("pick-game-marbles").click()
     page.get_by_test_id("variant-2p").tap()
     page.get_by_test_id("seat-kind-2").select_option("computer")
     page.get_by_test_id("create").tap()

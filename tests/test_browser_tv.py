@@ -139,7 +139,7 @@ def test_a_game_made_and_played_on_a_phone_shows_live(host, tv, open_page):
     /tv draws the table without a reload and follows every move (its data-seq), with her
     name in her colour, whose turn it is, the arrow on its line, both trays and the scores."""
     phone = open_page("Pixel 7", "/")
-    phone.get_by_test_id("pick-game").select_option("marbles")
+    phone.get_by_test_id("pick-game-marbles").click()
     phone.get_by_test_id("your-name").fill("Cleo")
     phone.get_by_test_id("create").tap()
     phone.wait_for_function("() => window.ccGame?.board && window.ccGame.state")

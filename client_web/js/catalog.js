@@ -1,7 +1,8 @@
 // What this host offers, from `GET /api/catalog`: its games, their variants (seat counts,
 // colours, options), computer levels, export formats, ladder statistics and the URL of each
-// game's board module. The client names no game itself: everything game-specific comes from
-// here or from the game's board module, loaded with import(entry.board_url).
+// game's board module (and picture and guide). The client names no game itself: everything
+// game-specific comes from here or from the game's board module, loaded with
+// import(entry.board_url).
 
 import { api } from "./api.js";
 
@@ -29,6 +30,9 @@ export async function gameEntry(game) {
 
 /** A variant's catalog line within a game's entry (undefined if unknown). */
 export const variantOf = (entry, name) => entry?.variants.find((v) => v.name === name);
+
+/** Opens a game's how-to-play sheet (js/howto/sheet.js, loaded on first use). */
+export const openGuide = (entry) => import("./howto/sheet.js").then((m) => m.openGuide(entry));
 
 const failedLoads = new Map(); // board_url -> failed attempts so far
 

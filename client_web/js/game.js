@@ -11,7 +11,7 @@
 // refusal is shown in the host's own words.
 
 import { memory } from "./api.js";
-import { gameEntry, loadBoard } from "./catalog.js";
+import { gameEntry, loadBoard, openGuide } from "./catalog.js";
 import { h } from "./dom.js";
 import { unfollow } from "./net.js";
 import { seatCards } from "./seats.js";
@@ -65,7 +65,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
   const screen = h("div.game", { "data-testid": "game" },
     h("header.bar.game-bar", {}, h("a.btn.small", { href: "#/", "aria-label": "Back to the lobby" }, "←"), turn,
       h("a.btn.small", { href: `#/invite/${gameId}`, "aria-label": "Invite to this game" }, "Invite"),
-      settingsButton()),
+      h("button.btn.small", { type: "button", "data-testid": "howto", "aria-label": "How to play", title: "How to play",
+        onclick: () => g.entry && openGuide(g.entry) }, "?"), settingsButton()),
     h("div.play", {}, boardWrap,
       h("div.side", {}, notice, controls.news, message, boardSide, controls.el, actions.el, panel, seatsBox, hostControls)),
     dialog);

@@ -1,10 +1,11 @@
 // The lobby (the host page): create a game, list games to join or watch. The create form is
-// built from the host's catalog (GET /api/catalog): a game (its title and tagline), one of its
-// variants and seat counts, each seat's colour (the catalog's palette), who plays it (computer
-// levels from the catalog), the variant's presets and its options as inputs by kind
-// (js/options.js). Nothing here names a game. The game lists and tonight's standings are the
-// host's, pushed: watched over the live link (`watch_lobby`: the whole list on every
-// (re)connection, then each game created or changed), never polled.
+// built from the host's catalog (GET /api/catalog): a game (a card per game, js/gamecards.js:
+// its title, summary, picture and how-to-play sheet), one of its variants and seat counts,
+// each seat's colour (the catalog's palette), who plays it (computer levels from the
+// catalog), the variant's presets and its options as inputs by kind (js/options.js). Nothing
+// here names a game. The game lists and tonight's standings are the host's, pushed: watched
+// over the live link (`watch_lobby`: the whole list on every (re)connection, then each game
+// created or changed), never polled.
 
 import { api, memory, seatTokens } from "./api.js";
 import { catalog, colourMark, loadBoard, usePalette, variantOf } from "./catalog.js";
@@ -23,7 +24,7 @@ export const HOST_NAME = "Corner games";
 function seatRow(colour, i, spec, levels, onChange, mine) {
   const kind = h("select", { "data-testid": `seat-kind-${i}`, "aria-label": `${title(colour)} seat is played by`,
     onchange: (e) => onChange({ kind: e.target.value }) },
-    h("option", { value: "open" }, "Open — someone joins"),
+    h("option", { value: "open" }, "Open seat"),
     h("option", { value: "local" }, "This device"),
     levels.length ? h("option", { value: "computer" }, "Computer") : null);
   kind.value = spec.kind;
@@ -104,6 +105,7 @@ function refocus(form, kept) {
  *  here": a variant and its setup option, the board editor open). */
 export function mountLobby(root, preset = null) {
   let games = []; // the catalog's games
+  let cards = null; // the game picker: a card per game (js/gamecards.js)
   let entry = null; // the chosen game
   let variant = null; // the chosen variant
   let players = 0; // the chosen seat count
@@ -175,10 +177,7 @@ export function mountLobby(root, preset = null) {
   function draw() {
     if (!entry) return;
     const pressed = (on) => String(!!on);
-    const gamePick = h("select", { "data-testid": "pick-game", "aria-label": "Game",
-      onchange: (e) => choose({ game: e.target.value }) },
-    games.map((e) => h("option", { value: e.game }, e.tagline ? `${e.title} — ${e.tagline}` : e.title)));
-    gamePick.value = entry.game;
+    cards.show(entry.game);
     const variantButtons = h("div.counts.variants", { role: "group", "aria-label": "Variant" },
       entry.variants.map((v) => h("button.count", { type: "button", "data-testid": `variant-${v.name}`,
         "aria-pressed": pressed(v === variant), title: v.description || "",
@@ -220,7 +219,7 @@ export function mountLobby(root, preset = null) {
     }, optionErrors[o.name], o.editor === "board" ? () => openEditor(o) : null));
     const kept = focusOf(form);
     form.replaceChildren(...[
-      h("div.field", {}, gamePick), // labelled "Game"; its lines say what each game is
+      cards.el,
       variantButtons, countButtons,
       h("p.note", { "data-testid": "variant-note" }, variant.description || variant.label),
       h("form", { onsubmit: create }, h("div.seat-rows", {}, seatRows), presets, optionRows, editorBox,
@@ -320,8 +319,9 @@ export function mountLobby(root, preset = null) {
     h("section.card", { "aria-label": "Games on this host" }, lists),
     h("section.card", { "data-testid": "lobby-tonight", "aria-labelledby": "tonight-title" },
       h("h2", { id: "tonight-title" }, "Tonight ", tonightSince), tonightBox)));
-  catalog().then((data) => {
+  Promise.all([catalog(), import("./gamecards.js")]).then(([data, { gameCards }]) => {
     games = data.games || [];
+    cards = gameCards(games, (game) => choose({ game }));
     if (!games.length) {
       form.replaceChildren(h("p.note", {}, "This host offers no games."));
       return;
