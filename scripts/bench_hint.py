@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Corners' practice hint (the strongest level's move, asked with GET /api/games/{id}/hint):
-seconds from the question to the answer, on a host started in this process, printed as a
-Markdown table (docs/performance.md).
+"""The Hint (GET /api/games/{id}/hint): seconds from the question to the answer, on a host
+started in this process, printed as a Markdown table (docs/performance.md). Corners' practice
+hint (its strongest level, cut short), Corner Claim's (level 6's search, cut short) and
+Corner's.
 
-    .venv/bin/python scripts/bench_hint.py     # classic 3×3 and Halma 16×16, 6 hints each
-    .venv/bin/python scripts/bench_hint.py --hints 10 --variants classic-3x3
+    .venv/bin/python scripts/bench_hint.py     # every game below, 6 hints each
+    .venv/bin/python scripts/bench_hint.py --hints 10 --games corners/classic-3x3
 
-Each variant gets a practice game of two seats on this phone; its moves are played over REST
-(each side's first legal move), and a hint is asked every other ply, once per position (the
-host keeps a position's hint, so each question is a new search). A row gives the hints'
+Each game gets a table of local seats on this phone (Corners': a practice game); its moves
+are played over REST (each side's first legal move), and a hint is asked every other ply,
+once per position (the host keeps a position's hint, so each question is a new search),
+after one untimed hint that loads the worker's compiled search. A row gives the hints'
 wall-clock seconds over HTTP (mean, median, max) and, for the same positions, the engine's own
-CPU seconds for `RULES.hint` run in this process.
+CPU seconds for the game's `hint` run in this process.
 """
 
 from __future__ import annotations
@@ -34,24 +36,41 @@ def _row(name: str, values: list[float]) -> str:
             f"{statistics.median(values):.2f} | {max(values):.2f} |")
 
 
-def bench(url: str, variant: str, hints: int) -> tuple[list[float], list[float]]:
-    """(HTTP seconds, engine CPU seconds) of `hints` practice hints in one game of `variant`."""
-    from engine.core import Game
-    from engine.corners.rules import RULES
+#: game/variant -> (its options, its seats)
+GAMES = {"corners/classic-3x3": ({"practice": True}, 2),
+         "corners/halma-16x16": ({"practice": True}, 2),
+         "cornerclaim/duo": ({}, 2), "cornerclaim/classic": ({}, 4),
+         "marbles/2p": ({}, 2)}
 
+
+def bench(url: str, name: str, hints: int) -> tuple[list[float], list[float]]:
+    """(HTTP seconds, engine CPU seconds) of `hints` hints in one game of `name`."""
+    from engine import registry
+    from engine.core import Game
+
+    game_id, variant = name.split("/")
+    rules = registry.get(game_id)
+    options, seats = GAMES[name]
     made = requests.post(f"{url}/api/games", json={
-        "game": "corners", "variant": variant, "options": {"practice": True},
-        "seats": [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bob"}]},
+        "game": game_id, "variant": variant, "options": options,
+        "seats": [{"kind": "local", "name": n} for n in ("Ann", "Bob", "Cy", "Di")[:seats]]},
         timeout=10).json()
     gid, tokens = made["id"], made["tokens"]
     walls, cpus = [], []
+    warm = False
     while len(walls) < hints:
         state = requests.get(f"{url}/api/games/{gid}", timeout=10).json()
         if state["status"] != "running":
             break
         seat = state["to_move"]
         auth = {"Authorization": f"Bearer {tokens[str(seat)]}"}
-        if state["seq"] % 2:
+        if not warm:  # the worker's first job loads its compiled search: not timed
+            requests.get(f"{url}/api/games/{gid}/hint", params={"seat": seat}, headers=auth,
+                         timeout=60).raise_for_status()
+            log = requests.get(f"{url}/api/games/{gid}/replay.json", timeout=10).content
+            rules.hint(Game.from_json(log).state, seat)  # and this process's
+            warm = True
+        elif state["seq"] % 2:
             start = time.perf_counter()
             r = requests.get(f"{url}/api/games/{gid}/hint", params={"seat": seat},
                              headers=auth, timeout=30)
@@ -60,7 +79,7 @@ def bench(url: str, variant: str, hints: int) -> tuple[list[float], list[float]]
             log = requests.get(f"{url}/api/games/{gid}/replay.json", timeout=10).content
             local = Game.from_json(log)
             start = time.thread_time()
-            RULES.hint(local.state, seat)
+            rules.hint(local.state, seat)
             cpus.append(time.thread_time() - start)
         moves = requests.get(f"{url}/api/games/{gid}/legal", params={"seat": seat},
                              headers=auth, timeout=10).json()["moves"]
@@ -72,23 +91,24 @@ def bench(url: str, variant: str, hints: int) -> tuple[list[float], list[float]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hints", type=int, default=6)
-    parser.add_argument("--variants", nargs="+", default=["classic-3x3", "halma-16x16"])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     args = parser.parse_args()
     from server.app import create_app, shutdown_app
     from server.serve import werkzeug_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    app = create_app({"DATA_DIR": tempfile.mkdtemp(prefix="bench-hint-"), "BOT_WORKERS": 1})
+    app = create_app({"DATA_DIR": tempfile.mkdtemp(prefix="bench-hint-"), "BOT_WORKERS": 1,
+                      "BOT_WARM_UP": False})  # a warming worker answers with its quick move
     server = werkzeug_server("127.0.0.1", 0, app)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.port}"
     try:
-        print("| practice hint (Corners, strongest level) | hints | mean s | median s | max s |")
+        print("| hint | hints | mean s | median s | max s |")
         print("|---|---:|---:|---:|---:|")
-        for variant in args.variants:
-            walls, cpus = bench(url, variant, args.hints)
-            print(_row(f"{variant}: GET /hint, wall clock", walls))
-            print(_row(f"{variant}: engine, CPU", cpus))
+        for name in args.games:
+            walls, cpus = bench(url, name, args.hints)
+            print(_row(f"{name}: GET /hint, wall clock", walls))
+            print(_row(f"{name}: engine, CPU", cpus), flush=True)
     finally:
         server.shutdown()
         shutdown_app(app)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..capabilities import Analysis, Computer, Gtp, Hints, QuickMove, Records
 from ..rules import LevelSpec
 from .gtp import GtpSession
-from .levels import LEVELS
+from .levels import HINT_LEVEL, LEVELS
 from .rules import CornerClaimRules, State
 from .sgf import game_to_sgf, load_game
 
@@ -33,7 +33,7 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, An
     """Corner Claim with its computer levels, hints, records, GTP and a review of a finished
     game's moves."""
 
-    hint_level = 3
+    hint_level = HINT_LEVEL
 
     levels = _level_specs()
 

@@ -54,7 +54,8 @@ LEVELS: dict[int, Level] = {
              relative=0.3, expand_inc=0.5, length=0.12, uct_big=0.35, corners_big=4.0,
              race_corners=True),
 }
-HINT_LEVEL = 3
+#: The level whose search gives the hint (for `ai.HINT_SECONDS`).
+HINT_LEVEL = 6
 #: The pieces (a colour has placed at least the first and fewer than the second number)
 #: during which level 6's playouts on the 20×20 boards weigh new corners (`corners_big`):
 #: a colour's fourth to sixth pieces, where the factor measured a gain (lab/README.md).

@@ -125,9 +125,15 @@ def quick_move(state, seat: int, *, level: int = 1, seed: int | None = None) -> 
                  else None, dead=dead)
 
 
+#: The hint's budget: the strongest level's search (its book first) stops after this many
+#: seconds, so that a hint answers within a second (scripts/bench_hint.py).
+HINT_SECONDS = 0.8
+
+
 def hint(state, seat: int) -> int | None:
-    """The move a mid level would play for `seat` (reproducible: a fixed seed, no reuse)."""
-    return search_move(state, seat, level=HINT_LEVEL, seed=0, reuse=False)
+    """The move the strongest level plays for `seat` within `HINT_SECONDS` (a fixed seed, no
+    reuse): the move the review (`analysis`, the same search) rates best."""
+    return search_move(state, seat, level=HINT_LEVEL, seed=0, reuse=False, seconds=HINT_SECONDS)
 
 
 #: What `warm_up` runs: a few placements into each board size, then each search level with
