@@ -17,9 +17,11 @@ from ..analysis import PlyReview, Thresholds
 from .ai import INF, LEVELS, Search, _Stop
 from .solve import solve, takeable
 
-#: A move's loss in points: 0 is a best move, under 2 a good one, then an inaccuracy, from 5
-#: a mistake and from 10 a blunder.
-THRESHOLDS = Thresholds("points", inaccuracy=2, mistake=5, blunder=10, best=0)
+#: A move's loss in points: up to 1 a best move (the search draws nothing at random: its
+#: noise is the horizon's, a loss that changes by 1 point at the 90th percentile when the
+#: search goes twice as far; scripts/bench_review.py), under 3 a good one, then an
+#: inaccuracy, from 6 a mistake and from 10 a blunder.
+THRESHOLDS = Thresholds("points", inaccuracy=3, mistake=6, blunder=10, best=1)
 #: The positions one move's review may search (every legal move, a full window).
 NODES = 60_000
 #: The solver is asked from this many takeable marbles left (by seats), within this many
