@@ -92,3 +92,14 @@ def test_the_hint_is_labelled_at_worst_an_inaccuracy(game_id, variant, options):
     plies = [p for p in review(game, rules, rules.analysis_thresholds) if p.seq in hinted]
     assert len(plies) == len(hinted) >= 8
     assert sum(p.label in AT_WORST_INACCURACY for p in plies) >= 0.9 * len(plies)
+
+
+def test_a_corners_lead_counts_for_more_the_shorter_the_race_left():
+    from engine.corners.analysis import remaining, win_chance
+    from engine.corners.rules import start_state
+
+    start = remaining(start_state("classic-3x3"))
+    assert start > 50
+    assert 0.5 < win_chance(3, start) < win_chance(3, 10) < win_chance(3, 0) < 1.0
+    assert win_chance(-3, 10) == pytest.approx(1 - win_chance(3, 10))
+    assert win_chance(100_000, start) == 1.0 and win_chance(-100_000, 0) == 0.0

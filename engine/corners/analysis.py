@@ -7,9 +7,12 @@ judged inside the same search, and a fixed depth makes the review the same on an
 (no clock: `SECONDS_CAP` of CPU time only stops a machine far slower than planned, keeping the
 last depth completed). A level with a depth of its own reviews at that depth.
 
-A value is mapped to the mover's win chance by a logistic curve, `SCALE` evaluation units
-making e ≈ 2.7 to 1, fitted to the outcomes of games (lab/review/fit_corners.py); a forced
-win or loss is 1 or 0, a forced draw one half. The search draws nothing at random, so the
+A value is mapped to the mover's win chance by a logistic curve whose width grows with the
+race left: `SCALE` · √(remaining + 1) evaluation units make e ≈ 2.7 to 1, where `remaining`
+is both sides' cost still to run (the Expert's: distance beyond the least, pieces outside
+the target), so a lead of three steps is little at the start and decisive at the end. The
+curve is fitted to the outcomes of games between Experts (lab/review/fit_corners.py); a
+forced win or loss is 1 or 0, a forced draw one half. The search draws nothing at random, so the
 review's noise is its horizon's: how much a move's loss changes one ply deeper (docs/ai.md).
 """
 
@@ -22,22 +25,34 @@ from ..analysis import PlyReview, Thresholds
 from . import ai
 from .moves import legal_pairs
 
-#: A move's loss in win chance: up to 0.03 a best move, under 0.08 a good one, then an
-#: inaccuracy, from 0.16 a mistake and from 0.30 a blunder: each bound above the loss's
-#: horizon noise (docs/ai.md).
-THRESHOLDS = Thresholds("win", inaccuracy=0.08, mistake=0.16, blunder=0.30, best=0.03)
+#: A move's loss in win chance: up to 0.06 a best move (the loss changes by 0.058 at the
+#: 90th percentile when the search goes a ply deeper: scripts/bench_review.py), under 0.12 a
+#: good one, then an inaccuracy, from 0.20 a mistake and from 0.30 a blunder (docs/ai.md).
+THRESHOLDS = Thresholds("win", inaccuracy=0.12, mistake=0.20, blunder=0.30, best=0.06)
 DEPTH = 4
 SECONDS_CAP = 20.0
-SCALE = 8.0
+#: The win-chance curve's width per √(remaining + 1) (lab/README.md: the fit, 2,531
+#: positions of 30 games between Experts).
+SCALE = 0.6
 
 
-def win_chance(value: float) -> float:
-    """The mover's win chance for a search value from its side."""
+def win_chance(value: float, remaining: float) -> float:
+    """The mover's win chance for a search value from its side, with `remaining` of the race
+    left."""
     if value >= ai.WIN // 2:
         return 1.0
     if value <= -ai.WIN // 2:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-value / SCALE))
+    width = SCALE * math.sqrt(max(0.0, remaining) + 1.0)
+    return 1.0 / (1.0 + math.exp(-value / width))
+
+
+def remaining(state) -> float:
+    """Both sides' cost still to run in `state` (the Expert's evaluation of each side)."""
+    search = ai.DeepSearch(state.variant, list(state.board), state.plies, state.pending,
+                           0.0, ai.LEVELS[max(ai.LEVELS)])
+    number = state.plies // 2 + 1
+    return search.cost(0, number) + search.cost(1, number)
 
 
 def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
@@ -53,7 +68,9 @@ def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
     values = scored(state, seat, depth)
     best = max(values, key=lambda m: (values[m], m == played))
     text = move if best == played else _text(RULES, state, seat, best)
-    return PlyReview(text, win_chance(values[best]), win_chance(values.get(played, values[best])))
+    left = remaining(state)
+    return PlyReview(text, win_chance(values[best], left),
+                     win_chance(values.get(played, values[best]), left))
 
 
 def _text(rules, state, seat: int, pair: tuple[int, int]) -> str:

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Fit the Corners review's win-chance curve to game outcomes: the win chance of the side to
-move is 1 / (1 + exp(−value / SCALE)) for the Expert's evaluation `value` (its distance units,
-from the side to move). Plays fast games (the Expert against itself at `SECONDS` a move, the
-first `--random` plies by level 1 so that the games differ), records every position's evaluation from the side
-to move (the review's: its best move's value, `analysis.scored`) and how the game ended for
-that side, and prints the SCALE of greatest likelihood
-(draws count half a win; a forced win or loss left out: the review makes it 1 or 0) with the
-log-loss of a few others, and the score by value.
+move is 1 / (1 + exp(−value / width)) for the review's value (the Expert's evaluation units,
+from the side to move), width either a constant SCALE or, phased, SCALE · √(remaining + 1)
+with `remaining` both sides' cost still to run. Plays fast games (the Expert against itself
+at `SECONDS` a move, the first `--random` plies by level 1 so that the games differ),
+records every position's value (`analysis.scored`, its best move's), its remaining cost and
+how the game ended for the side to move, and prints the SCALE of greatest likelihood for
+each curve (draws count half a win; a forced win or loss left out: the review makes it 1 or
+0), the log-loss of a few others, and the score by value.
 
-    .venv/bin/python lab/review/fit_corners.py --games 60 [--variant classic-3x3]
+    .venv/bin/python lab/review/fit_corners.py --games 30 [--variant classic-3x3]
 """
 
 from __future__ import annotations
@@ -48,12 +49,10 @@ SECONDS = 0.2
 
 
 def remaining(state) -> float:
-    """Both sides' cost left (the Expert's: distance to the far corner beyond the least, and
-    the pieces outside the target): how long the race still is."""
-    search = DeepSearch(state.variant, list(state.board), state.plies, state.pending, 1e18,
-                        LEVELS[4])
-    number = state.plies // 2 + 1
-    return search.cost(0, number) + search.cost(1, number)
+    """Both sides' cost left: how long the race still is (`analysis.remaining`)."""
+    from engine.corners.analysis import remaining as left
+
+    return left(state)
 
 
 def samples(games: int, variant: str, random_plies: int) -> list[tuple[float, float]]:
