@@ -83,6 +83,7 @@ function mountViewer(source, id) {
   const replayPath = source === "game" ? `${base}/replay` : base;
   let data = null;
   let index = 0;
+  let renders = 0; // render() calls, so that a late "Set up from here" answer is dropped
   let showTakebacks = false;
   let speed = 1;
   let timer = null;
@@ -192,12 +193,14 @@ function mountViewer(source, id) {
     }
     if (chart) chart.mark(index);
     review?.mark(index);
-    const setup = better ? null : boardModule?.setupOf?.(f);
-    setupLink.hidden = !setup?.setup;
-    if (setup?.setup) {
+    setupLink.hidden = true;
+    const drawn = ++renders;
+    Promise.resolve(better ? null : boardModule?.setupOf?.(f)).then((setup) => { // it may load
+      if (drawn !== renders || !setup?.setup) return; // another render since
+      setupLink.hidden = false;
       setupLink.href = `/#/setup/${encodeURIComponent(data.game)}/${encodeURIComponent(data.variant)}/`
         + encodeURIComponent(setup.setup);
-    }
+    });
   }
 
   function build() {

@@ -12,7 +12,6 @@
 
 import { h, title } from "/js/dom.js";
 import { createClocks, clockText } from "/js/boards/corners/clocks.js";
-import { createConfirm } from "/js/boards/corners/confirm.js";
 import { boardKeys } from "/js/boards/corners/keys.js";
 import { infoBits, seatDetailOf } from "/js/boards/corners/info.js";
 import { createMoveList } from "/js/boards/corners/movelist.js";
@@ -23,7 +22,7 @@ import { createZoom } from "/js/boards/corners/zoom.js";
 import { spectatorView } from "/js/boards/watch.js";
 
 export { clockText };
-export { setupOf } from "/js/boards/corners/setup.js";
+export const setupOf /* replay's "Set up from here": loaded when asked */ = async (f) => (await import("/js/boards/corners/setup.js")).setupOf(f);
 export const thumbnail /* the lobby's picture: its own module */ = async () => (await import("/js/boards/corners/thumb.js")).thumbnail();
 export const editSetup /* loaded when it opens, not with a table */ = async (ctx) => (await import("/js/boards/corners/editor.js")).editSetup(ctx);
 
@@ -74,7 +73,7 @@ export function createBoard(ctx) {
   const root = h("div.cn", {}, info, clocks.el, view, moveList?.el);
   ctx.el.replaceChildren(root);
   if (ctx.side) ctx.side.prepend(hint);
-  const confirm = ctx.readOnly ? null : createConfirm();
+  let confirm = null; // the question before a losing move (js/boards/corners/confirm.js)
 
   function build(n) {
     g.n = n;
@@ -286,10 +285,11 @@ export function createBoard(ctx) {
     if (ok && g.picked === picked) cancel();
   }
 
-  function confirmLoss(seat, m) {
+  async function confirmLoss(seat, m) {
     g.confirming = m;
     g.chosen = toOf(m); // its path stays drawn while the table asks
     paint();
+    confirm ??= (await import("/js/boards/corners/confirm.js")).createConfirm(); // asked rarely: loaded then
     confirm.ask(m.move, g.state.board.home_deadline, () => commit(seat, m), () => {
       g.confirming = null;
       if (g.chosen === toOf(m)) g.chosen = null;

@@ -4,7 +4,6 @@
 
 import { h } from "/js/dom.js";
 import { seatName } from "/js/seats.js";
-import { lowClockAlert } from "/js/table/alert.js";
 
 export const LOW_MS = 10_000;
 
@@ -80,7 +79,10 @@ export function createClocks(opts) {
       box.classList.toggle("low", ms < LOW_MS);
       const was = shown[seat - 1];
       shown[seat - 1] = ms;
-      if (clock.running === seat && seat === mine && was >= LOW_MS && ms < LOW_MS) lowClockAlert();
+      // the alert is the table's module (loaded already on a phone; never on /tv: no seat there)
+      if (clock.running === seat && seat === mine && was >= LOW_MS && ms < LOW_MS) {
+        import("/js/table/alert.js").then((m) => m.lowClockAlert());
+      }
       const text = clockText(ms);
       const t = box.querySelector(".cn-time");
       if (t.textContent !== text) t.textContent = text;
