@@ -4,7 +4,7 @@ Nothing here knows any one game. A game module supplies a `Rules` object (`engin
 and registers its own event types; `Game` keeps the log, checks `seq`, and folds events into
 state through the rules `engine.registry` holds for the log's game.
 
-Events are frozen and past-tense. A command (`Rules.play`, `.undo`, `.leave`) checks the
+Events are frozen and past-tense. A command (`Rules.play_move`, `.undo`, `.leave`) checks the
 current state and returns the event it would append, or raises; `Rules.apply` folds an event
 into a new state, checking it again so a log loaded from disk is held to the same rules.
 Derived facts (an automatic skip, the end of the game) are never events.
