@@ -1,12 +1,14 @@
 """Play Corners' computer levels against each other, against a greedy one-ply player or against
-the alpha-beta yardstick, and print a table.
+the two yardsticks, and print a table.
 
 A player is a level number (`4`), a level with overrides for experiments (the fields of
 `engine.corners.ai.Level`: `4/seconds=0.5` gives level 4 that budget of its thread's CPU time
 a move, `4/depth=5` searches five plies whatever the time, `4/width=0/lmr=0` every move), `greedy`
 (`engine.corners.ai.greedy_move`: the move that brings a piece nearest the far corner), or
 `yardstick` (`scripts/corners_yardstick.py`, an independent alpha-beta search; 1 s of CPU time
-a move, `yardstick/seconds=0.5` for another budget).
+a move, `yardstick/seconds=0.5` for another budget) or `yardstick2`
+(`scripts/corners_yardstick2.py`, another independent player: an evaluation by matching pieces
+to target squares, an MTD(f) search; `yardstick2/seconds=0.5` likewise).
 Each pairing plays `--games` games on `--variant` (classic-3x3 by default) without a clock,
 the first player white in even games and black in odd ones; game g uses seed `--seed` + g
 for both players. A win counts 1, a draw ½. Games run in `--jobs` processes.
@@ -14,6 +16,7 @@ for both players. A win counts 1, a draw ½. Games run in `--jobs` processes.
   python scripts/match_corners.py --pairs 2:1 3:2 4:3 4:greedy --games 40
   python scripts/match_corners.py --pairs 4/depth=5:3 --games 10 --variant diagonal-3x3
   python scripts/match_corners.py --pairs 4:yardstick/seconds=1.0 --games 20
+  python scripts/match_corners.py --pairs 4:yardstick2/seconds=1.0 yardstick2:yardstick --games 20
 
 Prints one line per game with `--verbose`, then a table: pairing, games, the first player's
 wins, draws and losses, its score (%), a Wilson 95 % interval, the end reasons, the mean
@@ -35,7 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.corners import ai  # noqa: E402
 from engine.corners.rules import RULES, start_state  # noqa: E402
 from scripts.corners_yardstick import yardstick_move  # noqa: E402
+from scripts.corners_yardstick2 import yardstick2_move  # noqa: E402
 from scripts.match_tally import HEAD, SECONDS_HEAD, Tally, level_player, print_table  # noqa: E402
+
+YARDSTICKS = {"yardstick": yardstick_move, "yardstick2": yardstick2_move}
 
 
 def player(spec: str):
@@ -43,15 +49,15 @@ def player(spec: str):
     if spec == "greedy":
         return lambda state, seat, seed: ai.greedy_move(state, seat, seed=seed)
     name, *options = spec.split("/")
-    if name == "yardstick":
+    if name in YARDSTICKS:
         seconds = 1.0
         for item in options:
             key, _, value = item.partition("=")
             if key != "seconds":
-                raise SystemExit(f"the yardstick takes only seconds=, not {item!r}")
+                raise SystemExit(f"the {name} takes only seconds=, not {item!r}")
             seconds = float(value)
-        return lambda state, seat, seed: yardstick_move(state, seat, seconds=seconds,
-                                                        seed=seed)
+        move = YARDSTICKS[name]
+        return lambda state, seat, seed: move(state, seat, seconds=seconds, seed=seed)
     return level_player(ai, spec)
 
 
