@@ -8,15 +8,21 @@ after a move (`judge`, `stuck_end`) come from the engine. Its own parts:
 
 - Evaluation by assignment. For each side, its pieces outside the target are matched to the
   target's squares it does not hold, one piece a square, at the least total distance
-  (Manhattan with four directions, king moves with eight): an exact minimum-cost matching,
-  by dynamic programming over subsets of the open target squares for up to ten pieces, by
-  the Hungarian method above that (Halma's nineteen). The figure is kept per side and per
-  set of squares the side holds, so a side that did not move is not matched again. Terms
+  (Manhattan with four directions, king moves with eight): an exact minimum-cost matching.
+  Pieces whose distances to the target's squares differ by a constant (behind the target
+  in both directions; on one diagonal with eight directions) cost the same whichever of
+  them takes which square, so the largest such group drops out and only the others are
+  matched: by dynamic programming over subsets of the open squares while that is small
+  (`DP_STATES`), else by the Hungarian method (Halma's nineteen). The figure is kept per
+  side and per set of squares the side holds, so a side that did not move is not matched
+  again. Terms
   the matching misses: a straggler (the piece farthest from any open target square, when it
   lags the others' mean by more than `SLACK`, costs the excess again: no ladder to jump
   along back there), pieces still at home over the last ten moves before the home deadline
-  (a growing cost each), and the side to move's tempo (`TEMPO`). A position is worth the
-  other side's cost minus one's own, plus the tempo.
+  (a growing cost each), and the side to move's tempo: the most one move of its (a step,
+  or the longest-reaching jump chain, found by its own walk over the jump tables) brings a
+  piece nearer the target, at least `TEMPO`. A position is worth the other side's cost minus
+  one's own, plus the tempo.
 - Search: MTD(f), zero-window alpha-beta passes converging on the value from the previous
   depth's, with a memory of lower and upper bounds per position (board, side to move,
   white's pending fill) and its best move, iterative deepening one ply at a time. Moves
@@ -53,7 +59,8 @@ WIN = 1_000_000
 INF = 10 * WIN
 HARD_CAP = 1.8  # no move takes more of the thread's CPU time than this
 SLACK = 3  # a straggler's lag behind the others' mean that costs nothing
-TEMPO = 1  # the side to move's bonus
+TEMPO = 1  # the side to move's bonus, at least
+REACH = True  # the side to move's bonus is its best jump chain's reach
 DP_STATES = 4000  # the most steps the matching takes by subsets, else the Hungarian method
 CHECK_EVERY = 63  # nodes between looks at the clock (a mask: 64)
 
@@ -166,6 +173,7 @@ class Yardstick2:
         self.to_target = [[[dist(p, q) for q in self.targets[s]] for p in range(self.n)]
                           for s in (0, 1)]
         self.nearest = [[min(row) for row in self.to_target[s]] for s in (0, 1)]
+        self.jumps = variant.jumps
         # per side, per square: a number shared by the squares whose distances to the
         # target's squares differ by a constant (a piece behind the target in both
         # directions, with four directions; on one diagonal with eight)
@@ -259,7 +267,34 @@ class Yardstick2:
         number = self.plies // 2 + 1
         mine = self.side_cost(me) + self.deadline_cost(me, number)
         theirs = self.side_cost(1 - me) + self.deadline_cost(1 - me, number)
-        return theirs - mine + TEMPO
+        return theirs - mine + (self.reach(me) if REACH else TEMPO)
+
+    def reach(self, s: int) -> int:
+        """The side to move's tempo: the most a move of its could bring one of its pieces
+        outside the target nearer the target (a step or a jump chain, the lock-in rule not
+        looked at), at least `TEMPO`."""
+        board = self.board
+        near = self.nearest[s]
+        jumps = self.jumps
+        best = TEMPO
+        for f in self.outside(s):
+            here = near[f]
+            if here - best <= 0:
+                continue  # no move of this piece can beat the best so far
+            seen = {f}
+            frontier = [f]
+            while frontier:
+                following = []
+                for p in frontier:
+                    for over, land in jumps[p]:
+                        if board[over] and over != f and not board[land] and land not in seen:
+                            seen.add(land)
+                            following.append(land)
+                            gain = here - near[land]
+                            if gain > best:
+                                best = gain
+                frontier = following
+        return best
 
     # -- the search --------------------------------------------------------------------------
     def ordered(self, moves, s: int, first):
