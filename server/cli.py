@@ -29,6 +29,8 @@ import importlib
 import sys
 from pathlib import Path
 
+from server import version
+
 SUBCOMMANDS = {
     "gtp": ("gtp", "speak the Go Text Protocol on stdin/stdout (Pentobi-compatible)"),
     "serve": ("server.serve", "start the LAN host"),
@@ -170,6 +172,7 @@ def _command(spec: str):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cornerclaim", description="Corner Claim LAN host")
+    parser.add_argument("--version", action="version", version=f"cornerclaim {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module, help_text) in SUBCOMMANDS.items():
         try:

@@ -25,8 +25,15 @@ import sys
 CLIENT_LIBRARIES = ("aiohttp", "requests", "websocket")
 
 
+#: A log line: when, how grave, which logger (the module that wrote it), what.
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options only: importing the web stack waits until `run`."""
+    parser.add_argument("--log-level", default="info", choices=LOG_LEVELS,
+                        help="the least grave log lines printed (info)")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (8000)")
     parser.add_argument("--data-dir", default=None,
@@ -311,7 +318,8 @@ def run(args: argparse.Namespace) -> int:
     from server.host import host_of
     from server.web.api import host_version
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.basicConfig(level=getattr(logging, args.log_level.upper(), logging.INFO),
+                        format=LOG_FORMAT)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     from server.store import StoreError
     from server.web.limits import DataDirLocked

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -60,6 +61,9 @@ def test_an_acknowledged_move_survives_sigkill(tmp_path, server):
     finally:
         host.kill()
         host.wait()
+    # a log line names its logger: here the new store's first schema
+    assert re.search(r" INFO server\.store\.sqlite: game store .* schema version 0 -> 1",
+                     host.stdout.read())
     again = start_host(tmp_path, port, "--server", server)
     try:
         state = requests.get(f"{url}/api/games/{g['id']}").json()
@@ -76,6 +80,8 @@ def test_the_command_has_the_documented_options():
     serve.configure(parser)
     args = parser.parse_args([])
     assert (args.host, args.port, args.data_dir, args.no_mdns) == ("0.0.0.0", 8000, None, False)
+    assert args.log_level == "info" and parser.parse_args(["--log-level", "debug"]).log_level \
+        == "debug"
     args = parser.parse_args(["--port", "9000", "--data-dir", "/x", "--no-mdns"])
     assert (args.port, args.data_dir, args.no_mdns) == (9000, "/x", True)
     assert "cornerclaim" in serve.default_data_dir()
@@ -260,3 +266,13 @@ def test_serve_announces_itself_and_its_mdns_process_ends_with_it(tmp_path):
     finally:
         host.kill()
         host.wait()
+
+
+def test_the_command_tells_its_version(capsys):
+    from server import version
+    from server.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"cornerclaim {version()}" != "cornerclaim "

@@ -20,9 +20,10 @@ from server.store import (
     SeatRecord,
     SeqConflict,
     SharedStore,
+    StoreError,
     open_store,
 )
-from server.store.sqlite import SqliteStore
+from server.store.sqlite import SCHEMA_VERSION, SqliteStore
 from server.tables.table import hash_token
 
 
@@ -266,6 +267,7 @@ def test_a_store_of_the_old_schema_gains_the_game_column_on_open(tmp_path):
     store = SqliteStore(tmp_path)
     columns = {r[1] for r in store._db.execute("PRAGMA table_info(games)")}
     assert "game" in columns
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert [(g.id, g.game, g.variant) for g in store.games()] == [("old1", "cornerclaim", "duo")]
     _new(store, "g2")  # new games are written with their game
     store.close()
@@ -274,3 +276,15 @@ def test_a_store_of_the_old_schema_gains_the_game_column_on_open(tmp_path):
                                                            ("old1", "cornerclaim")]
     assert len(again.events_since("old1", 0)) == 2
     again.close()
+
+
+def test_a_store_written_by_a_newer_host_is_refused_and_left_as_it_is(tmp_path):
+    SqliteStore(tmp_path).close()
+    db = sqlite3.connect(tmp_path / SqliteStore.FILENAME)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="written by a newer host"):
+        SqliteStore(tmp_path)
+    db = sqlite3.connect(tmp_path / SqliteStore.FILENAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+    db.close()

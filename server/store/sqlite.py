@@ -92,6 +92,21 @@ CREATE TABLE IF NOT EXISTS host (
 """
 
 
+def _first_schema(db: sqlite3.Connection) -> None:
+    """Version 1: every table of `SCHEMA`. A file from before versions were kept has some of
+    them already (made again by IF NOT EXISTS), and its games table may want `game` (every
+    game before it was Corner Claim's)."""
+    db.executescript(SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if "game" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'cornerclaim'")
+
+
+#: The steps from one schema version to the next: MIGRATIONS[v] brings version v to v + 1.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_first_schema]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
 def _store_error(error: sqlite3.Error) -> StoreError:
     """A sqlite3 error as a StoreError, a full disk (SQLITE_FULL) marked as such."""
     code = getattr(error, "sqlite_errorcode", None)
@@ -120,7 +135,6 @@ class SqliteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
         self._migrate()
         self.slow_commits = 0
         self.slowest_commit_s = 0.0
@@ -128,12 +142,19 @@ class SqliteStore:
         self._slow_logged_at = float("-inf")
 
     def _migrate(self) -> None:
-        """Bring a store written by an older host up to this schema: the games table gained
-        `game` (every game before it was Corner Claim's)."""
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if "game" not in columns:
-            self._db.execute(
-                "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'cornerclaim'")
+        """Bring the file to `SCHEMA_VERSION`, its version kept in `PRAGMA user_version`
+        as PostgreSQL's store keeps its own in `schema_version`: each step of `MIGRATIONS`
+        moves it one version on. A file written by a newer host is refused (StoreError)
+        rather than guessed at."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the game store ({self.where}) has schema version {version}, "
+                             f"written by a newer host; this one knows up to "
+                             f"{SCHEMA_VERSION}")
+        for step in range(version, SCHEMA_VERSION):
+            MIGRATIONS[step](self._db)
+            self._db.execute(f"PRAGMA user_version = {step + 1}")
+            log.info("game store %s: schema version %d -> %d", self.where, step, step + 1)
 
     # -- writing ---------------------------------------------------------------------------
     def _write(self, statements: Iterable[tuple[str, tuple]]) -> None:

@@ -7,7 +7,6 @@ which games there are comes from `engine.registry` (`GET /api/catalog`).
 
 from __future__ import annotations
 
-from importlib import metadata
 from pathlib import Path
 
 import marshmallow as ma
@@ -16,6 +15,7 @@ from flask.views import MethodView
 
 import server.web.schemas as S
 from engine import registry
+from server import version
 from server.errors import ApiError
 from server.host import current_host
 from server.tables.service import DEFAULT_GAME, GIVEN_OPTIONS, UNSET, GameService
@@ -48,10 +48,7 @@ def fast_json(body: dict) -> Response:
 
 
 def host_version() -> str:
-    try:
-        return metadata.version("cornerclaim")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    return version()
 
 
 def documented_errors(fn):
