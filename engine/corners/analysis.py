@@ -23,7 +23,7 @@ import time
 
 from ..analysis import PlyReview, Thresholds
 from . import ai
-from .moves import legal_pairs
+from .moves import chains, legal_pairs
 
 #: A move's loss in win chance: up to 0.06 a best move (the loss changes by 0.058 at the
 #: 90th percentile when the search goes a ply deeper: scripts/bench_review.py), under 0.12 a
@@ -57,9 +57,7 @@ def remaining(state) -> float:
 
 def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
                 seed: int = 0) -> PlyReview:
-    from .rules import RULES
-
-    path = RULES.check_move(state, seat, move)
+    path = state.variant.board.parse_path(move)  # a logged move: legal, from–to or whole
     played = (path[0], path[-1])
     depth = DEPTH
     if level is not None:
@@ -67,19 +65,16 @@ def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
         depth = max(1, lv.depth) if lv.deep and lv.depth > 1 or not lv.deep else DEPTH
     values = scored(state, seat, depth)
     best = max(values, key=lambda m: (values[m], m == played))
-    text = move if best == played else _text(RULES, state, seat, best)
+    text = move if best == played else _text(state, best)
     left = remaining(state)
     return PlyReview(text, win_chance(values[best], left),
                      win_chance(values.get(played, values[best]), left))
 
 
-def _text(rules, state, seat: int, pair: tuple[int, int]) -> str:
-    """The move text of (from, to) as the host lists it among the legal moves."""
-    for entry in rules.legal(state, seat):
-        path = rules.check_move(state, seat, entry["move"])
-        if (path[0], path[-1]) == pair:
-            return entry["move"]
-    raise ValueError(f"no legal move {pair}")
+def _text(state, pair: tuple[int, int]) -> str:
+    """The move text of (from, to): its shortest chain's whole path, as the computer plays it."""
+    f, t = pair
+    return state.variant.board.path_text(chains(list(state.board), f, state.variant)[t])
 
 
 def scored(state, seat: int, depth: int) -> dict[tuple[int, int], float]:
