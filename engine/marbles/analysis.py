@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from ..analysis import PlyReview, Thresholds
 from .ai import INF, LEVELS, Search, _Stop
+from .board import cell_of, parse_move
+from .moves import is_opening, side_of
 from .solve import solve, takeable
 
 #: A move's loss in points: up to 1 a best move (the search draws nothing at random: its
@@ -30,13 +32,20 @@ SOLVE_FROM = {2: 25, 4: 18}
 SOLVE_NODES = 250_000
 
 
+def _played(state, seat: int, move: str) -> tuple[int, int | None]:
+    """(the new line, the cell taken or None) of a logged move (legal: read, not checked)."""
+    col, row = parse_move(move)
+    line = col if side_of(seat) == 0 else row
+    if is_opening(state.arrows):
+        return line, None
+    return line, cell_of(col, row)
+
+
 def analyse_ply(state, seat: int, move: str, *, level: int | None = None,
                 seed: int = 0) -> PlyReview:
     """`move`, played by `seat` in `state`, next to the best move there (values from the
     mover's side, in points)."""
-    from .rules import RULES
-
-    line, cell = RULES.resolve(state, seat, move)
+    line, cell = _played(state, seat, move)
     if (level is None or level >= max(LEVELS)) and takeable(state) <= SOLVE_FROM[state.seats]:
         solved = solve(state, nodes=SOLVE_NODES)
         if solved is not None:
