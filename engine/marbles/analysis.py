@@ -6,7 +6,7 @@ doubling included) the mover's side ends the round with.
 left by seats, within `SOLVE_NODES` positions): where it answers, the best move is optimal
 and every value exact (perfect play by both sides to the round's end), so the loss is exact.
 Before that it searches every legal move with the expert level's alpha-beta search
-(`ai.Search`, a full window, deepening one move at a time within `NODES` positions; `level` a
+(`search.Search`, a full window, deepening one move at a time within `NODES` positions; `level` a
 lower level's depth, without the solver), and scores the move played and the best one the
 same way.
 """
@@ -14,9 +14,10 @@ same way.
 from __future__ import annotations
 
 from ..analysis import PlyReview, Thresholds
-from .ai import INF, LEVELS, Search, _Stop
+from .ai import LEVELS
 from .board import cell_of, parse_move
 from .moves import is_opening, side_of
+from .search import INF, Search, _Stop
 from .solve import solve, takeable
 
 #: A move's loss in points: up to 1 a best move (the search draws nothing at random: its

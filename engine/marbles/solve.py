@@ -21,8 +21,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .ai import GAIN, INF, WIN, Search, _Stop
 from .board import BLACK
+from .search import GAIN, INF, WIN, Search, _Stop
 
 #: The positions a solve may visit before it gives up (about 0.3 s on one core).
 NODES = 60_000
