@@ -249,8 +249,7 @@ class Position:
 
         Uses the small-window tables. The rules call this for every seat on every event, on
         positions as varied as the games a host is running; the wide tables' bounded cache
-        misses there and rebuilds chains of parent entries (0.7 ms for four seats at 100
-        random classic games at once, against 0.03 ms with these; see docs/performance.md).
+        misses there (docs/performance.md has the figures).
         """
         forb = self.forbidden[color]
         att = self.attach_points(color)

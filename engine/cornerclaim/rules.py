@@ -88,9 +88,9 @@ class State:
         """Legal move ids of `seat` now (empty for a seat that left or when it is over).
 
         Generated from the small-window tables: a host asks once per position, over many
-        unrelated games, where the wide tables' bounded cache would keep missing (10× slower
-        at 100 random classic games at once; see docs/performance.md). Searches that revisit
-        positions call `Position.legal_moves` with the wide tables directly.
+        unrelated games, where the wide tables' bounded cache would keep missing (slower there:
+        docs/performance.md has today's figure). Searches that revisit positions call
+        `Position.legal_moves` with the wide tables directly.
         """
         if seat in self.left or self.is_over:
             return []

@@ -2,7 +2,7 @@
 // on a hot-seat phone), and a chime and a buzz (js/notify.js, as the settings allow) once a
 // turn that came from elsewhere (another phone's or the computer's move, the game starting);
 // never for a watcher, the state a table opens on, or a turn this phone's own move gave it.
-// And a player's clock running low: two buzzes (docs/ui.md).
+// And a player's clock running low: two buzzes (docs/boards.md).
 
 import { title } from "../dom.js";
 import { callPlayer, mark, readyAudio, unmark } from "../notify.js";
