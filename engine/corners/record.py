@@ -30,12 +30,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from ..core import Game, GameCreated
+from ..core import Game, GameCreated, rules_for
 from .errors import EngineError, RecordError
 from .practice import setup_text
-from .rules import COLOURS, GAME, REASONS, RULES, State
-from .variants import VARIANTS
+from .variants import COLOURS, GAME, REASONS, VARIANTS
+
+if TYPE_CHECKING:
+    from .rules import State
 
 EXT = "cgn"
 MIMETYPE = "text/plain"
@@ -280,9 +283,10 @@ def _start(record: Record) -> Game:
     if record.tag("Setup"):
         options["setup"] = record.tag("Setup")
     try:
+        rules = rules_for(GAME)  # the registry's: the rules module imports this one
         created = GameCreated(seq=1, game=GAME, variant=variant, players=players,
-                              options=RULES.variants[variant].option_values(options))
-        return Game(RULES, created, RULES.initial_state(created))
+                              options=rules.variants[variant].option_values(options))
+        return Game(rules, created, rules.initial_state(created))
     except EngineError as e:
         tag = "Setup" if e.details.get("option") == "setup" else "Clock"
         raise _fail(record.line_of(tag), e.message) from None
@@ -404,9 +408,9 @@ def _finish(game: Game, expected: str, reason: str | None, line: int, reason_lin
             if state.running != loser:
                 raise _fail(reason_line, f"{COLOURS[loser - 1].capitalize()}'s clock is not "
                             "running: its time cannot run out")
-            deadline = RULES.deadline(state)
+            deadline = game.rules.deadline(state)
             assert deadline is not None
-            flag = RULES.expire(state, deadline)
+            flag = game.rules.expire(state, deadline)
             assert flag is not None
             game.append(flag)
     except RecordError:

@@ -49,14 +49,9 @@ from .moves import (
     stuck_end,
 )
 from .perft import count
-from .variants import VARIANTS, Variant
+from .variants import COLOURS, GAME, VARIANTS, Variant
 
-GAME = "corners"
-COLOURS = ("white", "black")
 MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
-#: Every end reason, as `Outcome.reason` and the public view's `status` give it.
-REASONS = ("target", "deadline", "home_return", "move_limit", "repetition", "no_move",
-           "timeout", "resigned", "draw_agreed")
 ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 #: The practice hint's budget of CPU time (the strongest level's search, cut short).
 HINT_SECONDS = 0.4

@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 
 from .board import Geometry, geometry
 
+GAME = "corners"
+COLOURS = ("white", "black")
+#: Every end reason, as `Outcome.reason` and the public view's `status` give it.
+REASONS = ("target", "deadline", "home_return", "move_limit", "repetition", "no_move",
+           "timeout", "resigned", "draw_agreed")
 #: The move number after black's move of which a piece still at home loses, and the last one.
 DEADLINE = 40
 DIAGONAL_DEADLINE = 30
