@@ -145,10 +145,18 @@ def test_priors_are_the_same_from_every_corner(plies):
 
 
 def test_the_book_is_built_by_the_top_levels_own_search(monkeypatch):
-    """`book.build` searches each position with every search option level 6 plays (last good
-    replies, the relative and length bonuses, the rising expansion threshold...), on the
-    flat tree, and keeps a legal move for the side to play."""
-    from engine.cornerclaim.ai import LEVELS, book, flat
+    """`scripts/make_book.py`'s `build` searches each position with every search option
+    level 6 plays (last good replies, the relative and length bonuses, the rising expansion
+    threshold...), on the flat tree, and keeps a legal move for the side to play."""
+    import importlib.util
+    from pathlib import Path
+
+    from engine.cornerclaim.ai import LEVELS, flat
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_book.py"
+    spec = importlib.util.spec_from_file_location("make_book", path)
+    book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(book)
 
     made = []
     real = flat.FlatSearch.__init__

@@ -65,7 +65,7 @@ def search_move(state, seat: int, *, level: int, seed: int | None = None,
             return greedy_move(pos, color, seed=seed)
         return sampled_move(pos, color, temperature=spec.temperature, seed=seed)
     if spec.book and book:
-        from .book import book_move  # not at import time: `python -m …ai.book` works
+        from .book import book_move  # read when first asked
 
         move = book_move(state, seat)
         if move is not None:
