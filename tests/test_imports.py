@@ -1,5 +1,6 @@
 """Imports run one way: the host reaches a game only through the registry, and its store
-only through the interface `server.store` exports.
+only through the interface `server.store` exports; no module of the engine or the host
+imports, even inside a function, a module that imports it back.
 
 Walks every module of the installed packages (engine, server, replays, gtp) with `ast` and
 checks: nothing outside a game's own package imports that package, except `engine.registry`;
@@ -135,3 +136,85 @@ def test_the_walk_sees_what_it_checks():
     rules = imports_of(ROOT / "engine" / "cornerclaim" / "rules.py")
     assert "engine.core" in rules and "engine.cornerclaim.position" in rules
     assert "engine.cornerclaim" in game_packages()
+
+
+def runtime_imports(path: Path, modules: set[str]) -> set[str]:
+    """The modules of `modules` that `path` imports when it runs, an import inside a function
+    included; not those only a type checker reads (under `if TYPE_CHECKING:`), and for
+    `from package import name` the submodule `name` where it is one, else the package."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(), str(path))
+    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and getattr(node.test, "id", None) == "TYPE_CHECKING"
+                   for n in ast.walk(node)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            subs = [f"{mod}.{alias.name}" for alias in node.names]
+            found.update(s for s in subs if s in modules)
+            if not all(s in modules for s in subs):
+                found.add(mod)
+    return (found & modules) - {name}
+
+
+def loops(package: str) -> list[list[str]]:
+    """The import loops among `package`'s modules (strongly connected groups of two or more,
+    Tarjan's algorithm)."""
+    paths = {module_name(p): p for p in sorted((ROOT / package).rglob("*.py"))}
+    graph = {m: runtime_imports(p, set(paths)) for m, p in paths.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+@pytest.mark.parametrize("package", ["engine", "server"])
+def test_no_import_loops_counting_imports_inside_functions(package):
+    assert loops(package) == []
+
+
+def test_the_loop_finder_finds_a_loop(tmp_path, monkeypatch):
+    pkg = tmp_path / "loopy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("def f():\n    from . import b\n")
+    (pkg / "b.py").write_text("from .a import f\nfrom typing import TYPE_CHECKING\n"
+                              "if TYPE_CHECKING:\n    from . import c\n")
+    (pkg / "c.py").write_text("from . import b\n")
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)  # module_name and loops read it
+    assert loops("loopy") == [["loopy.a", "loopy.b"]]
