@@ -18,7 +18,7 @@ Config keys (all optional except DATA_DIR):
                        board module is served at /boards/<game>.js
     START_BOTS         start the bot runner (True)
     BOT_WARM_UP        bot workers compile the search before their first job, and start
-                       with the bot runner (True; `server.bots.pool.start_worker`)
+                       with the bot runner (True; `server.bots.worker.start_worker`)
     PUBLIC_URL         the URL phones should open (set by `serve`; else the request's host)
     WRITE_RATE         writes per second per client, REST and socket (20; None: no limit)
     WRITE_BURST        writes a client may make at once before WRITE_RATE applies (40)
@@ -61,7 +61,8 @@ import server.web.schemas as S
 from engine import registry
 from engine.errors import EngineError
 from server.bots.analysis import Analyses
-from server.bots.pool import BotPool, BotRunner, hint_in_worker
+from server.bots.pool import BotPool, BotRunner
+from server.bots.worker import hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.host import KEY as HOST_KEY
 from server.host import Host, host_of

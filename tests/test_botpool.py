@@ -15,14 +15,9 @@ import pytest
 
 from engine import registry
 from engine.core import Game
-from server.bots import pool as pool_module
-from server.bots.pool import (
-    BotPool,
-    choose_in_worker,
-    default_workers,
-    hint_in_worker,
-    start_worker,
-)
+from server.bots import worker as worker_module
+from server.bots.pool import BotPool, default_workers
+from server.bots.worker import choose_in_worker, hint_in_worker, start_worker
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import DEADLINE, alive, bearer, wait_for
 
@@ -72,7 +67,7 @@ def kernels_after_warm_up() -> set:
     """Runs in a worker: wait for its warm-ups to end, then list its compiled kernels."""
     from engine.cornerclaim.ai import compiled_kernels
 
-    for done in pool_module._warm_ups.values():
+    for done in worker_module._warm_ups.values():
         done.wait()
     return compiled_kernels()
 
@@ -99,7 +94,7 @@ def test_warm_starts_every_worker_and_each_compiles_the_search_in_the_background
 def warming(monkeypatch):
     """This process as a worker whose warm-ups have not ended (set an event to end one)."""
     events = {rules.game: threading.Event() for rules in registry.games()}
-    monkeypatch.setattr(pool_module, "_warm_ups", events)
+    monkeypatch.setattr(worker_module, "_warm_ups", events)
     return events
 
 
@@ -168,7 +163,7 @@ def answer_while_warming(log_json: str, seat: int, level: int) -> tuple[bool, st
     """Runs in a worker: its move for `seat`, and whether its warm-up was still running
     after the move came (so it was while the move was chosen)."""
     move = choose_in_worker(log_json, seat, level, 7)
-    return not pool_module._warm_ups["cornerclaim"].is_set(), move
+    return not worker_module._warm_ups["cornerclaim"].is_set(), move
 
 
 def test_a_fresh_install_worker_answers_while_it_compiles(monkeypatch, tmp_path):
@@ -195,9 +190,9 @@ def test_a_failing_warm_up_is_logged_and_the_worker_still_serves(monkeypatch, ca
         raise RuntimeError("no compiler")
 
     monkeypatch.setattr(registry.get("cornerclaim"), "warm_up", broken)
-    monkeypatch.setattr(pool_module, "_warm_ups", {})
+    monkeypatch.setattr(worker_module, "_warm_ups", {})
     start_worker(True, ["no.such.module"])  # must not raise: that would break the pool
-    for done in pool_module._warm_ups.values():  # the warm-ups run in threads
+    for done in worker_module._warm_ups.values():  # the warm-ups run in threads
         assert done.wait(DEADLINE)
     assert "could not import" in caplog.text
     assert "warm-up failed for cornerclaim" in caplog.text

@@ -10,7 +10,7 @@ import requests
 import tests.games.tictactoe as ttt
 from engine import registry
 from engine.core import Game
-from server.bots.pool import choose_in_worker
+from server.bots.worker import choose_in_worker
 from server.cli import main as cli_main
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, create, wait_for

@@ -33,7 +33,8 @@ from engine import registry
 from engine.analysis import body as analysis_body
 from engine.analysis import end_value, moves_of
 from engine.capabilities import Analysis, capability
-from server.bots.pool import BotPool, analyse_in_worker
+from server.bots.pool import BotPool
+from server.bots.worker import analyse_in_worker
 from server.errors import ApiError
 from server.store import AnalysisRecord
 from server.tables.coordination import NoLock
