@@ -30,15 +30,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from ..core import Game, GameCreated, rules_for
 from .errors import EngineError, RecordError
 from .practice import setup_text
 from .variants import COLOURS, GAME, REASONS, VARIANTS
-
-if TYPE_CHECKING:
-    from .rules import State
 
 EXT = "cgn"
 MIMETYPE = "text/plain"
@@ -93,7 +89,7 @@ def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
-def result_token(state: State) -> str:
+def result_token(state) -> str:
     """`1-0` white won, `0-1` black won (the solo race: white did not make it), `1/2-1/2`
     a draw, `*` not over."""
     if state.end is None:
@@ -114,7 +110,7 @@ def _date(game: Game) -> str:
 def write_record(game: Game) -> str:
     """The `.cgn` text of a Corners `Game`: its tags, the moves that count (takebacks
     leave out the moves they took back) as full paths in numbered pairs, the result."""
-    state: State = game.state
+    state = game.state
     names = state.players
     tags = {"Variant": state.variant.name, "White": names[0], "Date": _date(game),
             "Clock": (f"{state.reserve_ms // 1000}+{state.increment_ms // 1000}"
@@ -127,7 +123,7 @@ def write_record(game: Game) -> str:
     if state.end is not None:
         tags["Reason"] = state.end[0]
     if game.events[0].options.get("setup"):
-        start: State = game.state_at(1)
+        start = game.state_at(1)
         tags["Setup"] = setup_text(start.variant, start.board, start.to_move or 1,
                                    start.number)
     head = [f'[{k} "{_quote(tags[k])}"]' for k in TAG_ORDER if k in tags]
@@ -339,7 +335,7 @@ def read_record(text: str) -> Game:
         raise _fail(record.line_of("Reason"), "a game without a clock cannot end by timeout")
     now = _moment(record, game.state.has_clock, timed)
     for number, token in record.moves:
-        state: State = game.state
+        state = game.state
         seat = state.to_move
         label = f"{state.number}{'.' if seat == 1 else '...'} {token.text}"
         if seat is None:
@@ -355,14 +351,14 @@ def read_record(text: str) -> Game:
     return game
 
 
-def max_moves(state: State) -> int:
+def max_moves(state) -> int:
     """The most moves a game from `state` can have: the solo race's limit, or both sides'
     moves up to the two-player limit (a set-up position's moves before it counted too)."""
     variant = state.variant
     return variant.solo_limit if state.solo else 2 * variant.limit
 
 
-def _check_length(record: Record, start: State) -> None:
+def _check_length(record: Record, start) -> None:
     """Refuse a record with more moves than any game of its kind can have, before a move is
     played."""
     most = max_moves(start) - len(start.moves)
@@ -377,7 +373,7 @@ def _check_length(record: Record, start: State) -> None:
 def _finish(game: Game, expected: str, reason: str | None, line: int, reason_line: int,
             now: float | None) -> None:
     """Check the end the moves reached against the record's, or make the record's."""
-    state: State = game.state
+    state = game.state
     if state.end is not None:
         got = result_token(state)
         if expected not in ("*", got):
