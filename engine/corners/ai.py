@@ -12,7 +12,9 @@ distance minus one's own. Levels 3 and 4 search with their own (`DeepSearch`).
 3. Club: `DeepSearch` three plies deep (its move, the reply, its next move), every move.
 4. Expert: `DeepSearch` for a second of its thread's CPU time, as deep as that allows, from
    the third ply on only the ten moves that bring a piece nearest its far corner, its table
-   kept from move to move.
+   kept from move to move. Once the sides can no longer touch (`race.py`) the game is two
+   solo races: the search values such a position by the solo solver instead of searching
+   on, and at the root plays the first move of its own solo line at once.
 
 Level 3 stops at `TIME_CAP` seconds of its own CPU time whatever its depth, keeping the best
 move of the last depth completed; other work on the machine does not change the move it
@@ -30,11 +32,15 @@ import random
 import time
 from dataclasses import dataclass
 
+from . import race as race_mod
 from .moves import chains, destinations, has_move, judge, legal_pairs, locks_in, stuck_end
 from .variants import Variant
 
 WIN = 100_000
 TEMPO = 1
+#: What a move of lead in a race the sides no longer touch is worth where the solo solver's
+#: ranges do not decide it (well above any lead of the evaluation's).
+RACE_UNIT = 200
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,7 @@ class Level:
     slack: float = 2.0
     lmr: int = 0  # moves searched at full depth before non-gaining ones are reduced (0: none)
     keep: bool = False  # the deep search keeps its table from move to move
+    race: bool = False  # the deep search decides a race the sides no longer touch by solo.py
 
 
 LEVELS: dict[int, Level] = {
@@ -64,7 +71,7 @@ LEVELS: dict[int, Level] = {
     4: Level("Expert", "thinks about a second a move and looks six to eight plies ahead on "
              "the classic board (alpha-beta), from its third ply on only the ten moves that "
              "gain the most", 1.0,
-             deep=True, width=10, lmr=3, keep=True),
+             deep=True, width=10, lmr=3, keep=True, race=True),
 }
 #: A search stops after this many seconds of its thread's CPU time whatever its budget (a slow
 #: machine): with the check
@@ -291,6 +298,9 @@ class DeepSearch:
     value is the evaluation after it, made and unmade in place, and the rules' end check
     runs only where an end is possible (a fill, the deadline's move, the move limit, a move
     home after the deadline).
+
+    With `Level.race`, a position whose sides are apart (`race.apart`) is not searched: its
+    value is the race's (`race_value`), exact where the solo solver's ranges decide it.
     """
 
     def __init__(self, variant: Variant, board, plies: int, pending: bool, stop_at: float,
@@ -317,6 +327,7 @@ class DeepSearch:
         self.slack = lv.slack
         self.lmr = lv.lmr
         self.width = lv.width
+        self.race = lv.race
         self.pieces = ([], [])
         self.sum_d = [0, 0]
         self.outside = [0, 0]
@@ -400,6 +411,21 @@ class DeepSearch:
         b[f], b[t] = s + 1, 0
         return bad
 
+    def race_value(self, s: int, ply: int, width: int, nodes: int):
+        """The value for the side to move `s` of a position whose sides are apart, by the race
+        (None where the move limit could come first): a win, draw or loss where the races'
+        ranges decide it, else `RACE_UNIT` per move of the lead the lines found give."""
+        got = race_mod.decide(self.variant, self.board, self.plies, width, nodes)
+        if got is None:
+            return None
+        decided, (_, w_hi), (_, b_hi), end = got
+        if decided is not None:
+            if decided == 0:
+                return 0
+            return WIN - ply - end if decided == s + 1 else -WIN + ply + end
+        lead = b_hi - w_hi - (self.plies % 2)  # white's: 0 a draw
+        return RACE_UNIT * lead if s == 0 else -RACE_UNIT * lead
+
     def end_value(self, winner: int, s: int, ply: int) -> int:
         if winner == 0:
             return 0
@@ -479,6 +505,12 @@ class DeepSearch:
         if not self.nodes & 127 and time.thread_time() > self.stop_at:
             raise _Stop
         s = self.plies % 2
+        if self.race and not self.pending and race_mod.apart(self.variant, self.board):
+            v = self.race_value(s, ply, race_mod.LEAF_WIDTH, race_mod.LEAF_NODES)
+            if time.thread_time() > self.stop_at:  # the solver's time counts too
+                raise _Stop
+            if v is not None:
+                return v
         moves = self.pseudo(s)
         if depth <= 1:
             return self.frontier(s, moves, ply, alpha, beta)
@@ -542,6 +574,17 @@ class DeepSearch:
         order = self.order(moves, s, 0, None)
         if len(order) == 1:
             return order[0]
+        if self.race and not self.pending and race_mod.apart(self.variant, self.board):
+            line = race_mod.solo_range(self.variant, race_mod.frame(self.variant, self.board,
+                                                                   s + 1),
+                                       race_mod.ROOT_WIDTH, race_mod.ROOT_NODES)[2]
+            if line:
+                f, t = line[0]
+                if s == 1:
+                    last = len(self.board) - 1
+                    f, t = last - f, last - t
+                if (f, t) in order:
+                    return (f, t)
         chosen = order[0]
         for depth in range(1, max_depth + 1):
             scored = []
