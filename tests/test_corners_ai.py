@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.corners import RULES, ai, setup_state, start_state
+from engine.corners import RULES, deep, setup_state, start_state
 from engine.corners.ai import LEVELS, WIN, DeepSearch, choose_move, greedy_move
 from engine.corners.moves import judge, legal_pairs, stuck_end
 from engine.corners.variants import VARIANTS
@@ -29,7 +29,7 @@ def legal(state, seat):
 @pytest.fixture
 def quick_expert(monkeypatch):
     monkeypatch.setitem(LEVELS, 4, replace(LEVELS[4], seconds=0.05))
-    monkeypatch.setattr(ai, "_KEPT", {})
+    monkeypatch.setattr(deep, "_KEPT", {})
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

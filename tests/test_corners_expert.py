@@ -105,5 +105,5 @@ def test_the_race_solver_s_time_counts_against_the_search(monkeypatch):
     board = board_of(WHITE, BLACK)
     search = DeepSearch(CLASSIC, board, 60, False, 10.0, replace(LEVELS[4], keep=False))
     monkeypatch.setattr(ai.time, "thread_time", lambda: 11.0)  # past the budget
-    with pytest.raises(ai._Stop):
+    with pytest.raises(ai.Stop):
         search.negamax(3, -2 * WIN, 2 * WIN, 0)
