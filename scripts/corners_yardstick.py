@@ -1,9 +1,10 @@
 """An independent alpha-beta player for Corners, the yardstick the computer levels are measured
 against (`scripts/match_corners.py`, player `yardstick` or `yardstick/seconds=1.0`).
 
-It shares nothing with `engine/corners/ai.py`: only the rules' move generator
-(`engine.corners.moves.legal_pairs`) and the end of a game after a move (`judge`,
-`stuck_end`) come from the engine. Its own parts:
+It shares nothing with `engine/corners/ai.py` (with `scripts/corners_yardstick2.py` only the
+distance between squares and the command line, scripts/yardstick_common.py): only the
+rules' move generator (`engine.corners.moves.legal_pairs`) and the end of a game after a move
+(`judge`, `stuck_end`) come from the engine. Its own parts:
 
 - Evaluation, for each side: the sum of its pieces' distances to the far corner of its
   target (Manhattan with four directions, king moves with eight) less the least that sum can
@@ -28,7 +29,6 @@ prints the yardstick's first move and what each iteration reached.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -37,14 +37,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.corners.moves import chains, judge, legal_pairs, stuck_end  # noqa: E402
+from engine.corners.moves import judge, legal_pairs, stuck_end  # noqa: E402
+from scripts.yardstick_common import OutOfTime, first_move_main, move_text, square_distance  # noqa: E402
 
 MATE = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
-
-
-class _OutOfTime(Exception):
-    pass
 
 
 class Yardstick:
@@ -58,13 +55,7 @@ class Yardstick:
         self.plies = plies
         self.pending = pending
         self.seconds = seconds
-        size = self.size
-        diagonal = variant.diagonal
-
-        def dist(p: int, q: int) -> int:
-            dc, dr = abs(p % size - q % size), abs(p // size - q // size)
-            return max(dc, dr) if diagonal else dc + dr
-
+        dist = square_distance(self.size, variant.diagonal)
         corners = (self.n - 1, 0)  # the far corner of white's target, of black's
         self.dist = [[dist(p, corners[s]) for p in range(self.n)] for s in (0, 1)]
         self.target = [variant.target(1), variant.target(2)]
@@ -155,7 +146,7 @@ class Yardstick:
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         if not self.nodes & 127 and time.thread_time() > self.stop_at:
-            raise _OutOfTime
+            raise OutOfTime
         if depth <= 0:
             return self.evaluate()
         s = self.plies % 2
@@ -217,7 +208,7 @@ class Yardstick:
                     scored.append((v, m))
                     if v > alpha:
                         alpha = v
-            except _OutOfTime:
+            except OutOfTime:
                 if scored:
                     top = max(scored, key=lambda x: x[0])
                     if top[0] >= scored[0][0]:
@@ -249,25 +240,11 @@ def yardstick_pair(state, seat: int, *, seconds: float = 1.0, seed: int = 0,
 
 def yardstick_move(state, seat: int, *, seconds: float = 1.0, seed: int = 0) -> str | None:
     """The move text (canonical path) the yardstick plays, or None."""
-    pair = yardstick_pair(state, seat, seconds=seconds, seed=seed)
-    if pair is None:
-        return None
-    return state.variant.board.path_text(chains(list(state.board), pair[0],
-                                                state.variant)[pair[1]])
+    return move_text(state, yardstick_pair(state, seat, seconds=seconds, seed=seed))
 
 
 def main(argv=None) -> int:
-    from engine.corners.rules import start_state
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="classic-3x3")
-    ap.add_argument("--seconds", type=float, default=1.0)
-    args = ap.parse_args(argv)
-    state = start_state(args.variant, reserve_s=0)
-    pair = yardstick_pair(state, 1, seconds=args.seconds, verbose=True)
-    print(state.variant.board.path_text(chains(list(state.board), pair[0],
-                                               state.variant)[pair[1]]))
-    return 0
+    return first_move_main(__doc__.split("\n\n")[0], yardstick_pair, argv)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 measure the computer levels against another style (`scripts/match_corners.py`, player
 `yardstick2` or `yardstick2/seconds=1.0`).
 
-It shares nothing with `engine/corners/ai.py` or `scripts/corners_yardstick.py`: only the
+It shares nothing with `engine/corners/ai.py`, and with `scripts/corners_yardstick.py` only
+the distance between squares and the command line (scripts/yardstick_common.py): only the
 rules' move generator (`engine.corners.moves.legal_pairs`, `chains`) and the end of a game
 after a move (`judge`, `stuck_end`) come from the engine. Its own parts:
 
@@ -13,16 +14,15 @@ after a move (`judge`, `stuck_end`) come from the engine. Its own parts:
   in both directions; on one diagonal with eight directions) cost the same whichever of
   them takes which square, so the largest such group drops out and only the others are
   matched: by dynamic programming over subsets of the open squares while that is small
-  (`DP_STATES`), else by the Hungarian method (Halma's nineteen). The figure is kept per
-  side and per set of squares the side holds, so a side that did not move is not matched
-  again. Terms
-  the matching misses: a straggler (the piece farthest from any open target square, when it
-  lags the others' mean by more than `SLACK`, costs the excess again: no ladder to jump
-  along back there), pieces still at home over the last ten moves before the home deadline
-  (a growing cost each), and the side to move's tempo: the most one move of its (a step,
-  or the longest-reaching jump chain, found by its own walk over the jump tables) brings a
-  piece nearer the target, at least `TEMPO`. A position is worth the other side's cost minus
-  one's own, plus the tempo.
+  (`DP_STATES`), else by the Hungarian method (Halma's nineteen); both are in
+  scripts/corners_matching.py. The figure is kept per side and per set of squares the side
+  holds, so a side that did not move is not matched again. Terms the matching misses: a
+  straggler (the piece farthest from any open target square, when it lags the others' mean
+  by more than `SLACK`, costs the excess again: no ladder to jump along back there), pieces
+  still at home over the last ten moves before the home deadline (a growing cost each), and
+  the side to move's tempo: the most one move of its (a step, or the longest-reaching jump
+  chain, found by its own walk over the jump tables) brings a piece nearer the target, at
+  least `TEMPO`. A position is worth the other side's cost minus one's own, plus the tempo.
 - Search: MTD(f), zero-window alpha-beta passes converging on the value from the previous
   depth's, with a memory of lower and upper bounds per position (board, side to move,
   white's pending fill) and its best move, iterative deepening one ply at a time. Moves
@@ -43,7 +43,6 @@ prints its first move and what each depth reached.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -53,7 +52,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.corners.moves import chains, judge, legal_pairs, stuck_end  # noqa: E402
+from engine.corners.moves import judge, legal_pairs, stuck_end  # noqa: E402
+from scripts.corners_matching import match_cost  # noqa: E402
+from scripts.yardstick_common import OutOfTime, first_move_main, move_text, square_distance  # noqa: E402
 
 WIN = 1_000_000
 INF = 10 * WIN
@@ -61,87 +62,7 @@ HARD_CAP = 1.8  # no move takes more of the thread's CPU time than this
 SLACK = 3  # a straggler's lag behind the others' mean that costs nothing
 TEMPO = 1  # the side to move's bonus, at least
 REACH = True  # the side to move's bonus is its best jump chain's reach
-DP_STATES = 4000  # the most steps the matching takes by subsets, else the Hungarian method
 CHECK_EVERY = 63  # nodes between looks at the clock (a mask: 64)
-
-
-class _Stop(Exception):
-    pass
-
-
-def match_cost(rows: list[list[int]]) -> int:
-    """The least total cost of assigning each row to a distinct column (rows ≤ columns);
-    `rows[i][j]` is row i's cost in column j. By subsets of the columns while they are few
-    (`DP_STATES`), else by the Hungarian method."""
-    r = len(rows)
-    if r == 0:
-        return 0
-    k = len(rows[0])
-    if sum(math.comb(k, i) for i in range(r)) * k <= DP_STATES:
-        return _match_subsets(rows)
-    return _match_hungarian(rows)
-
-
-def _match_subsets(rows: list[list[int]]) -> int:
-    """Row by row, the least cost of each set of columns the rows so far can take."""
-    k = len(rows[0])
-    bits = [(j, 1 << j) for j in range(k)]
-    layer = {0: 0}
-    for row in rows:
-        following: dict[int, int] = {}
-        get = following.get
-        for mask, c in layer.items():
-            for j, b in bits:
-                if not mask & b:
-                    v = c + row[j]
-                    nm = mask | b
-                    if v < get(nm, INF):
-                        following[nm] = v
-        layer = following
-    return min(layer.values())
-
-
-def _match_hungarian(rows: list[list[int]]) -> int:
-    """The Hungarian method with row and column potentials (shortest augmenting paths),
-    O(n² m) for n rows and m ≥ n columns."""
-    n, m = len(rows), len(rows[0])
-    u = [0] * (n + 1)  # row potentials, 1-based
-    v = [0] * (m + 1)  # column potentials, 1-based; column 0 is the free start
-    owner = [0] * (m + 1)  # the row (1-based) each column holds, 0 none
-    for i in range(1, n + 1):
-        owner[0] = i
-        j0 = 0
-        slack = [INF] * (m + 1)
-        came = [0] * (m + 1)
-        used = [False] * (m + 1)
-        while True:
-            used[j0] = True
-            i0 = owner[j0]
-            row = rows[i0 - 1]
-            ui0 = u[i0]
-            delta, j1 = INF, 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = row[j - 1] - ui0 - v[j]
-                    if cur < slack[j]:
-                        slack[j] = cur
-                        came[j] = j0
-                    if slack[j] < delta:
-                        delta, j1 = slack[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    slack[j] -= delta
-            j0 = j1
-            if owner[j0] == 0:
-                break
-        while j0:
-            j1 = came[j0]
-            owner[j0] = owner[j1]
-            j0 = j1
-    return sum(rows[owner[j] - 1][j - 1] for j in range(1, m + 1) if owner[j])
 
 
 class Yardstick2:
@@ -161,10 +82,7 @@ class Yardstick2:
         self.clock = clock
         self.seen = Counter(history)
 
-        def dist(p: int, q: int) -> int:
-            dc, dr = abs(p % size - q % size), abs(p // size - q // size)
-            return max(dc, dr) if diagonal else dc + dr
-
+        dist = square_distance(size, diagonal)
         self.targets = [sorted(variant.target(1)), sorted(variant.target(2))]
         self.target_mask = [sum(1 << q for q in t) for t in self.targets]
         self.home_mask = [sum(1 << q for q in variant.home(1)),
@@ -348,7 +266,7 @@ class Yardstick2:
         a lower bound, one < gamma an upper bound."""
         self.nodes += 1
         if not self.nodes & CHECK_EVERY and self.clock() > self.stop_at:
-            raise _Stop
+            raise OutOfTime
         if depth <= 0:
             return self.evaluate()
         s = self.plies % 2
@@ -434,7 +352,7 @@ class Yardstick2:
             proven: list = []
             try:
                 value, move, moves = self.mtdf(moves, depth, guess, proven)
-            except _Stop:
+            except OutOfTime:
                 # a pass that proved a move at least as good as the last depth's value
                 if proven and depth > 1 and proven[-1][0] >= guess:
                     chosen = proven[-1][1]
@@ -466,25 +384,11 @@ def yardstick2_pair(state, seat: int, *, seconds: float = 1.0, seed: int = 0,
 
 def yardstick2_move(state, seat: int, *, seconds: float = 1.0, seed: int = 0) -> str | None:
     """The move text (canonical path) the second yardstick plays, or None."""
-    pair = yardstick2_pair(state, seat, seconds=seconds, seed=seed)
-    if pair is None:
-        return None
-    return state.variant.board.path_text(chains(list(state.board), pair[0],
-                                                state.variant)[pair[1]])
+    return move_text(state, yardstick2_pair(state, seat, seconds=seconds, seed=seed))
 
 
 def main(argv=None) -> int:
-    from engine.corners.rules import start_state
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="classic-3x3")
-    ap.add_argument("--seconds", type=float, default=1.0)
-    args = ap.parse_args(argv)
-    state = start_state(args.variant, reserve_s=0)
-    pair = yardstick2_pair(state, 1, seconds=args.seconds, verbose=True)
-    print(state.variant.board.path_text(chains(list(state.board), pair[0],
-                                               state.variant)[pair[1]]))
-    return 0
+    return first_move_main(__doc__.split("\n\n")[0], yardstick2_pair, argv)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ import pytest
 from engine.corners import RULES, start_state
 from engine.corners.moves import legal_pairs
 from engine.corners.variants import VARIANTS
-from scripts import corners_yardstick2 as y2
-from scripts.corners_yardstick2 import HARD_CAP, Yardstick2, match_cost, yardstick2_move
+from scripts.corners_matching import _match_hungarian, match_cost
+from scripts.corners_yardstick2 import HARD_CAP, Yardstick2, yardstick2_move
 
 
 def brute_force(rows):
@@ -67,7 +67,7 @@ def test_both_matchings_agree_with_brute_force():
     for _ in range(20):
         n = rng.randint(1, 6)
         rows = [[rng.randrange(12) for _ in range(n)] for _ in range(rng.randint(1, n))]
-        assert match_cost(rows) == brute_force(rows) == y2._match_hungarian(rows)
+        assert match_cost(rows) == brute_force(rows) == _match_hungarian(rows)
 
 
 class CountingClock:
