@@ -7,7 +7,7 @@ against itself and Corner's Expert against itself (tests/data/review, made by
 lab/review/strong_games.py), and a Duo game whose first seat played the Hint each move
 (scripts/bench_review.py hint --save). The searches count simulations or positions, never
 time, so each review here is the same on any machine. scripts/bench_review.py measures the
-same over more games (docs/ai.md)."""
+same over more games (docs/review.md)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ colours in play, by its own root value.
 
 A move that seems to lose more than a best move may is reviewed again with other random
 draws, and the smaller of the two losses counts: a label is given only for a loss the noise
-of one search does not explain (docs/ai.md has the noise measured). A move the opening book
+of one search does not explain (docs/review.md has the noise measured). A move the opening book
 plays there (level 6's book) is a book move. `seed` changes the searches' random draws:
 reviewing a game again with another seed measures the noise.
 """
@@ -30,7 +30,7 @@ from .ai.mcts import PRIOR_N
 
 #: A move's loss in win chance: up to 0.06 a best move (the 90th percentile of the loss's
 #: noise between seeds is 0.05), under 0.12 a good one, then an inaccuracy, from 0.20 a
-#: mistake and from 0.30 a blunder (docs/ai.md; scripts/bench_review.py measures the noise).
+#: mistake and from 0.30 a blunder (docs/review.md; scripts/bench_review.py measures the noise).
 THRESHOLDS = Thresholds("win", inaccuracy=0.12, mistake=0.20, blunder=0.30, best=0.06)
 #: Simulations of the strongest level's search per position reviewed: about 1.1 s of one
 #: core on Duo's empty board, 0.35 s in the middle game, less at the end (docs/performance.md).

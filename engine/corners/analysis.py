@@ -13,7 +13,7 @@ is both sides' cost still to run (the Expert's: distance beyond the least, piece
 the target), so a lead of three steps is little at the start and decisive at the end. The
 curve is fitted to the outcomes of games between Experts (lab/review/fit_corners.py); a
 forced win or loss is 1 or 0, a forced draw one half. The search draws nothing at random, so the
-review's noise is its horizon's: how much a move's loss changes one ply deeper (docs/ai.md).
+review's noise is its horizon's: how much a move's loss changes one ply deeper (docs/review.md).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .moves import chains, legal_pairs
 
 #: A move's loss in win chance: up to 0.06 a best move (the loss changes by 0.058 at the
 #: 90th percentile when the search goes a ply deeper: scripts/bench_review.py), under 0.12 a
-#: good one, then an inaccuracy, from 0.20 a mistake and from 0.30 a blunder (docs/ai.md).
+#: good one, then an inaccuracy, from 0.20 a mistake and from 0.30 a blunder (docs/review.md).
 THRESHOLDS = Thresholds("win", inaccuracy=0.12, mistake=0.20, blunder=0.30, best=0.06)
 DEPTH = 4
 SECONDS_CAP = 20.0
