@@ -7,11 +7,13 @@ A game says which it has by naming them among its bases, next to `BaseRules`:
 
 and the host asks with `capability(rules, Clocked)`, which gives the rules typed as that
 capability, or None if the game did not declare it. It is a question about the game's type,
-never about which attributes an object happens to have: `BaseRules` keeps a default for every
-verb here (a game without a clock has no deadline), so probing for a method would find one on
-every game.
+never about which attributes an object happens to have. `BaseRules` has no verb of any
+capability but `Perft`'s, so a game that writes a capability's verbs and forgets to declare it
+is never asked for them, and a host that called a verb the game did not declare would fail
+loudly (AttributeError), not get a silent "nothing"; `tests/test_capability_declarations.py`
+holds every registered game to what it declares.
 
-Each protocol names the verbs the host calls for it:
+Each protocol names the verbs (and attributes) the host uses for it:
 
 - `Clocked`: a clock the host must watch (`deadline`, `expire`, `resume`).
 - `Chance`: events the host draws at random (`chance`: a deal of marbles).
@@ -28,6 +30,13 @@ Each protocol names the verbs the host calls for it:
 - `Gtp`: a Go Text Protocol session (`gtp_session`).
 - `Analysis`: a review of a finished game's moves (`analyse_ply`, labelled by the game's
   `analysis_thresholds`; `engine.analysis`).
+- `Practice`: games played for practice, unrated and off the ladder (`practice`).
+- `Ladder`: each seat's ladder points and the game's own stats (`ladder`); without it the
+  ladder gives the outcome's points (`engine.rules.ladder_seats`).
+- `LegalJson`: the legal list encoded by the game itself, faster than `json.dumps` of
+  `legal` (`legal_json`; without it, `engine.rules.legal_json`).
+- `ApplyMove`: folding a move made here without checking it again (`apply_move`, given the
+  move value `check_move` gave; without it the host's `Game` folds with `apply`).
 - `Perft`: counting move sequences to test a move generator (`perft`; `BaseRules` has one
   that walks the core, so every game built on it has it).
 """
@@ -40,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 if TYPE_CHECKING:
     from .analysis import PlyReview, Thresholds
     from .core import Event, Game
+    from .views import LadderSeat
 
 S = TypeVar("S")
 K = TypeVar("K")
@@ -106,6 +116,22 @@ class Analysis(Protocol[S]):
                     level: int | None = None, seed: int = 0) -> PlyReview: ...
 
 
+class Practice(Protocol[S]):
+    def practice(self, state: S) -> bool: ...
+
+
+class Ladder(Protocol[S]):
+    def ladder(self, state: S) -> tuple[LadderSeat, ...]: ...
+
+
+class LegalJson(Protocol[S]):
+    def legal_json(self, state: S, seat: int, query: str | None = None) -> bytes: ...
+
+
+class ApplyMove(Protocol[S]):
+    def apply_move(self, state: S, event: Event, move: Any) -> S: ...
+
+
 class Perft(Protocol):
     def perft(self, variant: str, depth: int, moves: tuple[str, ...] = ()) -> int: ...
 
@@ -113,7 +139,7 @@ class Perft(Protocol):
 #: Every capability, for the tests and the docs.
 CAPABILITIES: tuple[type, ...] = (Clocked, Chance, Actions, Computer, QuickMove, Replacement,
                                   HostPreparation, Hints, Takebacks, Records, Gtp, Analysis,
-                                  Perft)
+                                  Practice, Ladder, LegalJson, ApplyMove, Perft)
 
 
 def capability(rules: Any, kind: type[K]) -> K | None:
@@ -126,3 +152,9 @@ def capabilities(rules: Any) -> tuple[type, ...]:
     """The capabilities `rules`' game declares, in `CAPABILITIES` order."""
     mro = type(rules).__mro__
     return tuple(kind for kind in CAPABILITIES if kind in mro)
+
+
+def members(kind: type) -> frozenset[str]:
+    """What a game that declares `kind` writes for it: its verbs and its attributes."""
+    return frozenset(name for name in (*vars(kind), *getattr(kind, "__annotations__", {}))
+                     if not name.startswith("_"))

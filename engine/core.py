@@ -22,6 +22,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import boundedjson
+from .capabilities import Actions, ApplyMove, capability
 from .errors import EngineError, GameOverError, LogError, StaleSeqError
 
 FORMAT_VERSION = 1
@@ -300,8 +301,9 @@ class Game(Generic[S]):
     # -- changing --------------------------------------------------------------------------
     def append(self, event: Event, *, move: Any = None) -> S:
         """Fold `event` in. Its seq must be exactly the last seq + 1. `move`: the game's move
-        value `check_move` gave for the event (a move made here, `play`), so the fold does
-        not check it again; None checks the event in full (`Rules.apply`)."""
+        value `check_move` gave for the event (a move made here, `play`), so a game that
+        declares `ApplyMove` folds it without checking it again; None, or a game without
+        that capability, checks the event in full (`Rules.apply`)."""
         if isinstance(event, GameCreated):
             raise LogError(f"event {event.seq}: game_created may only be the first event")
         if event.seq != self.seq + 1:
@@ -312,8 +314,8 @@ class Game(Generic[S]):
             self._check_close(event)
             state = self._state
             self._closed = event
-        elif move is not None:
-            state = self.rules.apply_move(self._state, event, move)
+        elif move is not None and (fold := capability(self.rules, ApplyMove)) is not None:
+            state = fold.apply_move(self._state, event, move)
         else:
             state = self.rules.apply(self._state, event)
         self._events.append(event)
@@ -342,7 +344,7 @@ class Game(Generic[S]):
     def play(self, seat: int, move: str, *, seq: int | None = None,
              now: float | None = None) -> Event:
         """A move: checked once into the game's move value (`check_move`), made an event
-        (`play_move`) and folded without checking it again (`apply_move`)."""
+        (`play_move`) and folded without checking it again (`ApplyMove`, if the game has it)."""
         self._check_seq(seq)
         rules, state = self.rules, self.state
         value = rules.check_move(state, seat, move, now=now)
@@ -360,9 +362,13 @@ class Game(Generic[S]):
 
     def act(self, seat: int, action: str, *, seq: int | None = None,
             now: float | None = None) -> Event:
-        """A game's own action (resign, offer a draw…: `Rules.actions`)."""
+        """A game's own action (resign, offer a draw…: the `Actions` capability's `actions`);
+        EngineError if the game has no actions."""
         self._check_seq(seq)
-        return self._append_new(self.rules.act(self.state, seat, action, now=now))
+        actions = capability(self.rules, Actions)
+        if actions is None:
+            raise EngineError(f"{self.rules.title} has no action {action!r}", actions=[])
+        return self._append_new(actions.act(self.state, seat, action, now=now))
 
     def close(self, reason: str = "closed", *, seq: int | None = None) -> Event:
         """The host ends the game before its rules do: it is abandoned (`reason`: one of

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import core
+from .capabilities import Records, capability
 from .errors import LogError, NoSuchGameError
 from .rules import Rules
 
@@ -123,7 +124,8 @@ def read_record(text: str) -> core.Game:
     if stripped.startswith("{"):
         return core.Game.from_json(text)
     for rules in games():
-        game = rules.read(text)
+        records = capability(rules, Records)
+        game = None if records is None else records.read(text)
         if game is not None:
             return game
     raise LogError("not a game record this host reads (a JSON log, or "

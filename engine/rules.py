@@ -7,21 +7,24 @@ fifteen verbs (OpenSpiel's `State`, boardgame.io's `Game`): an initial state, `a
 an event in, a move's text checked once into the game's move value and made an event,
 undo / leave as commands that return the event to append, the legal moves as text, whose turn
 it is, whether it is over and its `Outcome`, a public view, a step and a picture of a state,
-and its catalog entry. Anything a game needs beyond them is its own event types and options,
-or a capability of `engine.capabilities` (a clock, chance, actions, computer players, hints,
-records, GTP) that the game declares and the host finds by type.
+and its catalog entry, with the catalog attributes beside them. Anything a game needs beyond
+them is its own event types and options, or a capability of `engine.capabilities` (a clock,
+chance, actions, computer players, hints, records, practice games, ladder stats…) that the
+game declares and the host finds by type (`capability(rules, Kind)`).
 
-`BaseRules` derives what follows from the core, holds the seat checks the games share and
-gives every capability's verbs a default of "nothing".
+`BaseRules` derives what follows from the core (`play`, a `step` for the shared events, the
+catalog line, a perft that walks the core) and holds the seat checks the games share; it
+writes no capability's verb but `Perft`'s. What the host derives from the core and a
+capability together is a function here: `legal_json`, `can_undo`, `ladder_seats`,
+`is_practice`.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from typing import Any, Protocol, TypeVar
 
-from .capabilities import Perft
+from .capabilities import Actions, Hints, Ladder, LegalJson, Perft, Practice, capability
 from .catalog import (
     ColourSpec,
     FormatSpec,
@@ -33,7 +36,7 @@ from .catalog import (
     computer_name,
     computer_names,
 )
-from .core import Event, Game, GameCreated
+from .core import Event, GameCreated
 from .errors import (
     BadSeatError,
     EngineError,
@@ -65,7 +68,8 @@ __all__ = ["ColourSpec", "FormatSpec", "GENERIC_ENDINGS", "LadderSeat", "LevelSp
            "OptionSpec", "Outcome", "Picture", "PresetSpec", "PublicView", "SeatView",
            "StatSpec", "Step", "Team", "VariantSpec", "abandoned", "computer_name",
            "computer_names", "ending_text", "is_over", "outcome_of", "RESULTS", "CORE",
-           "Rules", "BaseRules"]
+           "Rules", "BaseRules", "legal_json", "can_undo", "ladder_seats",
+           "is_practice"]
 
 
 class Rules(Protocol[S]):
@@ -73,14 +77,20 @@ class Rules(Protocol[S]):
     pure. At most fifteen verbs (a test counts them): what OpenSpiel's `State` and
     boardgame.io's `Game` ask of a game.
 
-    Catalog: `game` (its id), `title`, `tagline`, `summary`, `palette`, `variants`, `levels`,
-    `formats`, `stats`, and `catalog()`, its line of the host's catalog.
+    Catalog attributes: `game` (its id), `title`, `tagline`, `summary`, `palette`,
+    `variants`, `levels`, `formats`, `stats`; `legal_query`, the name of the query `legal`
+    takes (Corner Claim: "piece"; None: none), with `legal_query_schema`, its value's JSON
+    schema for the host's OpenAPI document (None: any short string); `passing`, whether a
+    seat may pass (the host skips its turns; the phones show a Pass button). `catalog()` is
+    the game's line of the host's catalog.
     Commands return the event to append or raise EngineError: a move is checked once into the
     game's own move value (`check_move`), then made an event (`play_move`); `undo`, `leave`.
-    Anything more (a clock, chance, actions, computer players, hints, records, GTP) is a
-    capability of its own (`engine.capabilities`), declared by the game and found by type.
-    `BaseRules` supplies what can be derived from the core (`play` from a move's text,
-    `legal_json`, `ladder`, `can_undo`, `perft`) and a default for every capability's verbs.
+    Anything more (a clock, chance, actions, computer players, hints, records, practice games,
+    ladder stats, a faster fold or legal list) is a capability of its own
+    (`engine.capabilities`), declared by the game and found by type: the host calls nothing
+    else on a game. `BaseRules` supplies what can be derived from the core (`play` from a
+    move's text, `step`, `catalog`, `perft`); the functions below this module's classes
+    derive the rest (`legal_json`, `can_undo`, `ladder_seats`, `is_practice`).
     """
 
     game: str
@@ -92,6 +102,9 @@ class Rules(Protocol[S]):
     levels: dict[int, LevelSpec]
     formats: dict[str, FormatSpec]
     stats: tuple[StatSpec, ...]
+    legal_query: str | None
+    legal_query_schema: dict[str, Any] | None
+    passing: bool
 
     # the fold
     def initial_state(self, created: GameCreated) -> S: ...
@@ -124,12 +137,11 @@ CORE = ("initial_state", "apply", "check_move", "play_move", "undo", "leave", "l
 
 class BaseRules(Perft):
     """The base every game's rules derive from: what follows from the core (`play` from a
-    move's text, `apply_move`, `legal_json`, `ladder`, `can_undo`, `perft`), the seat checks
-    the games share (`check_seat`, `check_open`, `check_turn`, `check_leave`,
-    `check_undo_seat`), and a default for every capability's verbs, so a host that calls one
-    on a game without that capability gets "nothing" (no deadline, no chance, no hint).
-    Subclasses set the catalog attributes, implement the core (`Rules`) and name their
-    capabilities among their bases."""
+    move's text, a `step` for the shared events, `catalog`, a `perft` that walks the core)
+    and the seat checks the games share (`check_seat`, `check_open`, `check_turn`,
+    `check_leave`, `check_undo_seat`). No verb of any other capability: a game writes the
+    verbs of each capability it names among its bases, and only those. Subclasses set the
+    catalog attributes and implement the core (`Rules`)."""
 
     game: str = ""
     title: str = ""
@@ -144,16 +156,11 @@ class BaseRules(Perft):
     levels: dict[int, LevelSpec] = {}
     formats: dict[str, FormatSpec] = {}
     stats: tuple[StatSpec, ...] = ()
-    #: Which level answers a hint (None: the game gives no hints).
-    hint_level: int | None = None
     #: The move query the legal list accepts (Corner Claim: "piece"), None for none.
     legal_query: str | None = None
     #: The JSON schema of the legal query's value, for the host's OpenAPI document (None:
     #: any string; the game refuses a value it does not know).
     legal_query_schema: dict[str, Any] | None = None
-    #: What a seat may do besides moving, taking back and leaving, each an event of the
-    #: game's own (Corners: "resign", "offer_draw", "accept_draw", "decline_draw").
-    actions: tuple[str, ...] = ()
     #: Whether a seat may pass (Corner Claim: a seat with no placement left, whose turn the
     #: host skips); a game without passing has no Pass button.
     passing: bool = False
@@ -176,12 +183,6 @@ class BaseRules(Perft):
         """The event to append for the move written `move`: `check_move`, then `play_move`."""
         return self.play_move(state, seat, self.check_move(state, seat, move, now=now),
                               now=now)
-
-    def apply_move(self, state, event: Event, move: Any):
-        """The state after `event`, which `play_move` made of `move` (a value `check_move`
-        gave for `state`), folded without checking the move again: a command checks its
-        move once. The default is `apply`, which checks it (a log read from disk)."""
-        return self.apply(state, event)
 
     # -- the seat checks every game repeats ------------------------------------------------
     @staticmethod
@@ -222,54 +223,9 @@ class BaseRules(Perft):
         if seat in self.left(state):
             raise SeatLeftError(f"seat {seat} has left this game")
 
-    # -- capabilities' defaults --------------------------------------------------------------
-    def act(self, state, seat: int, action: str, *, now: float | None = None) -> Event:
-        raise EngineError(f"{self.title} has no action {action!r}",
-                          actions=list(self.actions))
-
-    def available_actions(self, state, seat: int) -> list[str]:
-        """The actions of `actions` that `seat` may take now (those `act` does not refuse,
-        the clock aside)."""
-        out = []
-        for action in self.actions:
-            try:
-                self.act(state, seat, action)
-            except EngineError:
-                continue
-            out.append(action)
-        return out
-
-    def deadline(self, state) -> float | None:
-        """The host's wall-clock time (seconds) at which `expire` must run; None: never."""
-        return None
-
-    def expire(self, state, now: float) -> Event | None:
-        """The event due at `now` (a flag fall), or None if nothing is due yet."""
-        return None
-
-    def resume(self, state, now: float) -> Event | None:
-        """The event a host appends to a running game when it starts (a clock restarted at
-        `now`, so the time the host was down is not charged), or None."""
-        return None
-
-    def chance(self, state, rng: random.Random) -> Event | None:
-        """The event chance decides now (a deal at the start of a round), drawn with the
-        host's `rng` and then appended like any other, so the fold and every replay see the
-        same draw; None while the game needs none. The host asks after creating the game and
-        after every event it appends."""
-        return None
-
-    def replacement_level(self, state, seat: int) -> int | None:
-        """The computer level the host seats in place of `seat` after it left, if the game
-        goes on with that seat played by the computer (a 4-player team game); None (the
-        default): a seat that left stays empty."""
-        return None
-
-    def legal_json(self, state, seat: int, query: str | None = None) -> bytes:
-        """The legal list as a compact JSON array."""
-        return json.dumps(self.legal(state, seat, query), separators=(",", ":")).encode()
-
+    # -- what derives from the core -----------------------------------------------------------
     def step(self, state, event: Event) -> Step:
+        """The shared events' steps (a move, leaving, a takeback); a game adds its own."""
         seat = getattr(event, "seat", None)
         move = getattr(event, "move", None)
         if event.TYPE == "player_left":
@@ -277,61 +233,6 @@ class BaseRules(Perft):
         if event.TYPE == "move_taken_back":
             return Step("takeback", seat, text="took back")
         return Step("move" if move is not None else event.TYPE, seat, move)
-
-    def takeback_refusal(self, state) -> str | None:
-        """Why this game refuses every takeback now, a sentence for the players (Corners: a
-        rated game with a clock); None when takebacks are allowed (a seat may still have
-        nothing to take back). A game that refuses a takeback for this reason says these
-        words in its error."""
-        return None
-
-    def computer_action(self, state, seat: int) -> str | None:
-        """The action (one of `actions`) a computer at `seat` takes now besides moving: an
-        answer to an offer made to it (Corners: it declines a draw). None: nothing to do."""
-        return None
-
-    def can_undo(self, state, seat: int) -> bool:
-        try:
-            self.undo(state, seat)
-        except EngineError:
-            return False
-        return True
-
-    def practice(self, state) -> bool:
-        """Whether the game is played for practice: unrated and never on the ladder (Corners:
-        its practice option, a set-up position, the solo race). The default: no."""
-        return False
-
-    def ladder(self, state) -> tuple[LadderSeat, ...]:
-        outcome = self.outcome(state)
-        points = outcome.points or tuple(
-            {"win": 2, "draw": 1, "loss": 0}[r] for r in outcome.results)
-        return tuple(LadderSeat(p) for p in points)
-
-    def choose_move(self, state, seat: int, *, level: int, seed: int) -> str | None:
-        raise EngineError(f"{self.title} has no computer players")
-
-    def hint(self, state, seat: int) -> str | None:
-        if self.hint_level is None:
-            return None
-        return self.choose_move(state, seat, level=self.hint_level, seed=0)
-
-    def warm_up(self) -> float:
-        return 0.0
-
-    def prepare_host(self) -> None:
-        """Ready a long-running host process to serve this game before it takes requests:
-        build the tables its first game would otherwise build with every phone waiting,
-        bound caches that would grow for as long as the host runs. Not the computer
-        players' warm-up (`warm_up`, run in the bot workers). The default does nothing."""
-
-    def export(self, game: Game, fmt: str) -> str:
-        raise EngineError(f"{self.title} has no {fmt} format", formats=sorted(self.formats))
-
-    def read(self, text: str) -> Game | None:
-        """A game from a record in one of this game's own formats; None if `text` is none of
-        them (EngineError if it is one but broken)."""
-        return None
 
     def perft(self, variant: str, depth: int, moves: tuple[str, ...] | list[str] = ()) -> int:
         """The number of legal move sequences of length `depth` from `variant`'s start after
@@ -368,6 +269,7 @@ class BaseRules(Perft):
 
     def catalog(self) -> dict[str, Any]:
         """This game's line of `GET /api/catalog`."""
+        actions, hints = capability(self, Actions), capability(self, Hints)
         return {"game": self.game, "title": self.title, "tagline": self.tagline,
                 "summary": self.summary,
                 "palette": {name: c.to_dict() for name, c in self.palette.items()},
@@ -375,5 +277,47 @@ class BaseRules(Perft):
                 "levels": [lv.to_dict() for lv in self.levels.values()],
                 "formats": [f.to_dict() for f in self.formats.values()],
                 "stats": [s.to_dict() for s in self.stats],
-                "legal_query": self.legal_query, "actions": list(self.actions),
-                "hint": self.hint_level is not None, "pass": self.passing}
+                "legal_query": self.legal_query,
+                "actions": list(actions.actions) if actions is not None else [],
+                "hint": hints is not None and hints.hint_level is not None,
+                "pass": self.passing}
+
+
+# -- what the host derives from the core and the capabilities -----------------------------------
+
+def legal_json(rules: Rules, state, seat: int, query: str | None = None) -> bytes:
+    """The legal list as a compact JSON array: the game's own encoding if it declares
+    `LegalJson`, else `legal` dumped."""
+    own = capability(rules, LegalJson)
+    if own is not None:
+        return own.legal_json(state, seat, query)
+    return json.dumps(rules.legal(state, seat, query), separators=(",", ":")).encode()
+
+
+def can_undo(rules: Rules, state, seat: int) -> bool:
+    """Whether `seat` may take a move back now (`undo` does not refuse)."""
+    try:
+        rules.undo(state, seat)
+    except EngineError:
+        return False
+    return True
+
+
+def ladder_seats(rules: Rules, state) -> tuple[LadderSeat, ...]:
+    """Each seat's ladder points and stats in a finished game: the game's own if it declares
+    `Ladder`, else the outcome's points (2 a win, 1 a draw, 0 a loss where it gives none)."""
+    own = capability(rules, Ladder)
+    if own is not None:
+        return own.ladder(state)
+    outcome = rules.outcome(state)
+    points = outcome.points or tuple(
+        {"win": 2, "draw": 1, "loss": 0}[r] for r in outcome.results)
+    return tuple(LadderSeat(p) for p in points)
+
+
+def is_practice(rules: Rules, state) -> bool:
+    """Whether the game is played for practice, unrated and never on the ladder: only a game
+    that declares `Practice` has such games (Corners: its practice option, a set-up
+    position, the solo race)."""
+    own = capability(rules, Practice)
+    return own is not None and own.practice(state)

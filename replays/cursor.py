@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.core import Event, Game, GameClosed, GameCreated, MoveTakenBack
 from engine.errors import EngineError
-from engine.rules import Step, abandoned, is_over
+from engine.rules import Step, abandoned, is_over, is_practice
 
 from .frames import encode_frames
 from .progress import series
@@ -196,7 +196,7 @@ class Replay:
         return {
             "game": self.game_id, "title": self.rules.title, "variant": self.variant,
             "options": dict(self.created.options),
-            "practice": self.rules.practice(final.state),
+            "practice": is_practice(self.rules, final.state),
             "players": list(self.players), "colours": list(self.colours),
             "seq": self.game.seq, "over": is_over(self.game),
             "show_takebacks": self.show_takebacks,

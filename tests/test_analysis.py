@@ -11,7 +11,7 @@ import pytest
 
 from engine import registry
 from engine.analysis import LABELS, PlyReview, Thresholds, counts, label, moves_of, review
-from engine.capabilities import Analysis, Records, capability
+from engine.capabilities import Analysis, Chance, Records, capability
 from engine.core import Game
 from server.cli import main
 
@@ -25,7 +25,7 @@ def play(game_id: str, variant: str, plies: int, *, options=None, undo_at: int |
     rng = random.Random(seed)
     made = 0
     while made < plies and not rules.is_over(game.state):
-        deal = rules.chance(game.state, rng)
+        deal = c.chance(game.state, rng) if (c := capability(rules, Chance)) else None
         if deal is not None:
             game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
             continue

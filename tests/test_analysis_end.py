@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.analysis import end_value
+from engine.capabilities import Chance, capability
 from engine.core import Game, PlayerLeft
 from engine.corners import DrawAccepted, DrawOffered, FlagFell, Resigned
 
@@ -21,7 +22,7 @@ def played(game_id: str, variant: str, options: dict, plies: int | None = None,
     rng = random.Random(seed)
     made = 0
     while not rules.is_over(game.state) and (plies is None or made < plies):
-        deal = rules.chance(game.state, rng)
+        deal = c.chance(game.state, rng) if (c := capability(rules, Chance)) else None
         if deal is not None:
             game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
             continue

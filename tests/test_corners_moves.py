@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine.corners import RULES, perft, setup_state
 from engine.corners import errors as E
 from engine.corners.variants import VARIANTS
+from engine.rules import legal_json
 
 COLS = "abcdefghijklmnop"
 ORTHO = [(0, 1), (1, 0), (0, -1), (-1, 0)]
@@ -277,7 +278,7 @@ def test_the_legal_list_of_one_piece():
     assert RULES.legal(state, 1, "h8") == []
     with pytest.raises(E.NotationError):
         RULES.legal(state, 1, "k9")
-    assert RULES.legal_json(state, 1).startswith(b'[{"move":')
+    assert legal_json(RULES, state, 1).startswith(b'[{"move":')
 
 
 # -- locking in ---------------------------------------------------------------------------------

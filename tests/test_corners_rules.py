@@ -20,6 +20,7 @@ from engine.corners import (
 )
 from engine.corners import errors as E
 from engine.corners.rules import VARIANT_SPECS
+from engine.rules import can_undo
 from tests.test_corners_moves import board_from
 
 
@@ -308,7 +309,7 @@ def test_takeback_is_refused_in_a_rated_game_with_a_clock():
     state = play(start_state("classic-3x3"), "c3-d3")
     with pytest.raises(E.TakebackRefusedError):
         RULES.undo(state, 1)
-    assert not RULES.can_undo(state, 1)
+    assert not can_undo(RULES, state, 1)
     free = play(start_state("classic-3x3", reserve_s=0), "c3-d3")
     assert isinstance(RULES.undo(free, 1), MoveTakenBack)
     with pytest.raises(E.NothingToUndoError):

@@ -27,6 +27,7 @@ from engine.marbles.board import (
 )
 from engine.marbles.moves import takes
 from engine.marbles.rules import NO_COUNTS, Take
+from engine.rules import can_undo
 
 #: The seed's table: marbles of one colour -> points.
 SEED_TABLE = {1: 1, 2: 3, 3: 6, 4: 10, 5: 13, 6: 16, 7: 20, 8: 24}
@@ -410,7 +411,7 @@ def test_a_takeback_undoes_the_seats_latest_move_of_the_round():
     assert back.to_move == 2 and back.seq == state.seq + 1
     with pytest.raises(E.NothingToUndoError):
         RULES.undo(play(start_state("2p")), 2)
-    assert RULES.can_undo(state, 1) and not RULES.can_undo(start_state("2p"), 1)
+    assert can_undo(RULES, state, 1) and not can_undo(RULES, start_state("2p"), 1)
 
 
 # -- the whole game through the log -------------------------------------------------------------

@@ -15,7 +15,6 @@ from engine.capabilities import (
     Actions,
     Chance,
     Clocked,
-    Computer,
     Gtp,
     Hints,
     HostPreparation,
@@ -66,29 +65,26 @@ def test_each_game_declares_what_it_does():
     declared = {rules.game: {k.__name__ for k in capabilities(rules)}
                 for rules in registry.games()}
     assert declared["cornerclaim"] == {"Computer", "QuickMove", "HostPreparation", "Hints",
-                                       "Records", "Gtp", "Analysis", "Perft"}
+                                       "Records", "Gtp", "Analysis", "Ladder", "LegalJson",
+                                       "ApplyMove", "Perft"}
     assert declared["corners"] == {"Clocked", "Actions", "Computer", "Hints", "Takebacks",
-                                   "Records", "Analysis", "Perft"}
-    assert declared["marbles"] == {"Chance", "Computer", "Replacement", "Hints", "Analysis",
+                                   "Records", "Analysis", "Practice", "Ladder", "ApplyMove",
                                    "Perft"}
-    assert declared["tictactoe"] == {"Computer", "Perft"}
+    assert declared["marbles"] == {"Chance", "Computer", "Replacement", "Hints", "Analysis",
+                                   "Ladder", "ApplyMove", "Perft"}
+    assert declared["tictactoe"] == {"Computer", "ApplyMove", "Perft"}
 
 
 @pytest.mark.parametrize("kind", [k for k in CAPABILITIES if k is not Perft])
 def test_a_declared_capability_is_the_game_s_own_and_an_undeclared_one_is_not(kind):
-    """A game that declares a capability writes its verbs (not BaseRules' defaults of
-    "nothing"); a game that writes one of them declares it."""
+    """A game that declares a capability writes its verbs (BaseRules has none of them); a
+    game that writes one of them declares it."""
     for rules in registry.games():
         mine = type(rules).__mro__[:type(rules).__mro__.index(BaseRules)]
         written = {verb for verb in protocol_methods(kind)
                    if any(verb in vars(cls) for cls in mine if cls not in CAPABILITIES)}
-        if kind is Hints:  # BaseRules' hint asks the computer at the game's hint level
-            assert (capability(rules, kind) is None) == (rules.hint_level is None), rules.game
-            continue
         if capability(rules, kind) is None:
             assert not written, (rules.game, kind.__name__, written)
-        elif kind is Computer:  # a computer may do without a warm-up
-            assert "choose_move" in written, rules.game
         else:
             assert written == protocol_methods(kind), (rules.game, kind.__name__)
 

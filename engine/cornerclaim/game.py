@@ -9,6 +9,7 @@ without a loop back to this one.
 from __future__ import annotations
 
 from ..capabilities import Analysis, Computer, Gtp, Hints, QuickMove, Records
+from ..errors import EngineError
 from ..rules import LevelSpec
 from .gtp import GtpSession
 from .levels import HINT_LEVEL, LEVELS
@@ -65,7 +66,7 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, An
 
     def export(self, game, fmt: str) -> str:
         if fmt != "blksgf":
-            return super().export(game, fmt)
+            raise EngineError(f"Corner Claim has no {fmt} format", formats=sorted(self.formats))
         return game_to_sgf(game)
 
     def read(self, text: str):

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..capabilities import HostPreparation
+from ..capabilities import ApplyMove, HostPreparation, Ladder, LegalJson
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -167,7 +167,7 @@ SMALL_WINDOW_LIMIT = 8_000
 _FRAGMENTS: dict[object, list[bytes | None]] = {}
 
 
-class CornerClaimRules(BaseRules, HostPreparation):
+class CornerClaimRules(BaseRules, HostPreparation, Ladder, LegalJson, ApplyMove):
     """Corner Claim for the `Game` log. Every method is pure."""
 
     game = GAME

@@ -17,7 +17,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from ..capabilities import Actions, Analysis, Clocked, Computer, Hints, Records, Takebacks
+from ..capabilities import (
+    Actions,
+    Analysis,
+    ApplyMove,
+    Clocked,
+    Computer,
+    Hints,
+    Ladder,
+    Practice,
+    Records,
+    Takebacks,
+)
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -322,7 +333,7 @@ def _check_ms(value, what: str) -> None:
 
 
 class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Records,
-                   Analysis):
+                   Analysis, Practice, Ladder, ApplyMove):
     """Corners (Ugolki) for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -527,7 +538,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
         """`resign`, `offer_draw`, `accept_draw` or `decline_draw`, each an event."""
         cls = ACTION_EVENTS.get(action)
         if cls is None:
-            return super().act(state, seat, action, now=now)
+            raise E.EngineError(f"Corners has no action {action!r}", actions=list(ACTIONS))
         event = cls(seq=state.seq + 1, seat=seat, at_ms=to_ms(now))
         self._acted(state, event)  # the same checks as the fold
         return event
@@ -747,7 +758,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
     def export(self, game, fmt: str) -> str:
         """The game as a `.cgn` record (`record.write_record`)."""
         if fmt != "cgn":
-            return super().export(game, fmt)
+            raise E.EngineError(f"Corners has no {fmt} format", formats=sorted(self.formats))
         from .record import write_record
 
         return write_record(game)
@@ -764,6 +775,10 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
 
         return choose_move(state, seat, level=level, seed=seed)
 
+    def warm_up(self) -> float:
+        """Nothing to ready: the levels search from the first move."""
+        return 0.0
+
     def hint(self, state: State, seat: int) -> str | None:
         """The move of level `hint_level` (a practice game: the strongest level, its search cut
         to `HINT_SECONDS` of CPU time so the answer comes within a second); the solo race's:
@@ -774,7 +789,7 @@ class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks, Reco
             from .ai import LEVELS, choose_move
 
             return choose_move(state, seat, level=max(LEVELS), seed=0, seconds=HINT_SECONDS)
-        return super().hint(state, seat)
+        return self.choose_move(state, seat, level=self.hint_level, seed=0)
 
     def practice(self, state: State) -> bool:
         """A practice game (the option, a set-up position, the solo race): off the ladder."""

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, NamedTuple
 
-from ..capabilities import Analysis, Chance, Computer, Hints, Replacement
+from ..capabilities import Analysis, ApplyMove, Chance, Computer, Hints, Ladder, Replacement
 from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
@@ -226,7 +226,8 @@ def _level_specs() -> dict[int, LevelSpec]:
     return {n: LevelSpec(n, lv.name, lv.description, lv.seconds) for n, lv in LEVELS.items()}
 
 
-class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis):
+class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis, Ladder,
+                   ApplyMove):
     """Corner, the marble game, for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -616,6 +617,10 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis):
 
     def warm_up(self) -> float:
         return 0.0
+
+    def hint(self, state: State, seat: int) -> str | None:
+        """The move of level `hint_level`."""
+        return self.choose_move(state, seat, level=self.hint_level, seed=0)
 
     # -- reviewing a finished game (engine.marbles.analysis) -------------------------------
     @property

@@ -12,6 +12,7 @@ from engine import registry
 from engine.catalog import LevelSpec
 from engine.core import Game, GameCreated
 from engine.errors import EngineError
+from engine.rules import is_practice, ladder_seats
 from server.store import HUMAN_KINDS, EventStore, load_game
 
 #: The fixed rating of a computer level is its game's (the catalog's `LevelSpec.rating`); a
@@ -119,12 +120,12 @@ def summarise(game_id: str, finished_at: float, game: Game, seats: Iterable[Any]
     `seat`, `kind`, `name`, `level`, like `server.store.SeatRecord`); None while it runs."""
     rules = game.rules
     state = game.state
-    if game.closed is not None or not rules.is_over(state) or rules.practice(state):
+    if game.closed is not None or not rules.is_over(state) or is_practice(rules, state):
         return None  # a practice game never reaches the ladder
     created = game.events[0]
     assert isinstance(created, GameCreated)
     outcome = rules.outcome(state)
-    given = rules.ladder(state)
+    given = ladder_seats(rules, state)
     view = rules.public_view(state)
     left = rules.left(state)
     records = {r.seat: r for r in seats}

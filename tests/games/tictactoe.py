@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from engine import registry
-from engine.capabilities import Computer
+from engine.capabilities import ApplyMove, Computer
 from engine.core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from engine.errors import (
     EngineError,
@@ -89,7 +89,7 @@ def name(x: int, y: int) -> str:
     return f"{COLUMNS[x]}{y + 1}"
 
 
-class TicTacToeRules(BaseRules, Computer):
+class TicTacToeRules(BaseRules, Computer, ApplyMove):
     game = GAME
     title = "Tic-tac-toe"
     tagline = "noughts and crosses, 2 players"
@@ -224,6 +224,9 @@ class TicTacToeRules(BaseRules, Computer):
                 if trial.line_winner() == who:
                     return name(x, y)
         return name(*random.Random(seed).choice(free))
+
+    def warm_up(self) -> float:
+        return 0.0
 
 
 RULES = TicTacToeRules()
