@@ -38,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.analysis import review  # noqa: E402
+from engine.capabilities import Chance, capability  # noqa: E402
 from engine.core import Game  # noqa: E402
 
 BUDGET_GAMES = (
@@ -56,7 +57,7 @@ def played(game_id: str, variant: str, options: dict, levels=(3, 4), seed: int =
     rng = random.Random(seed)
     ply = 0
     while not rules.is_over(game.state):
-        deal = rules.chance(game.state, rng)
+        deal = c.chance(game.state, rng) if (c := capability(rules, Chance)) else None
         if deal is not None:
             game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
             continue

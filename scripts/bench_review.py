@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import registry  # noqa: E402
 from engine.analysis import review  # noqa: E402
+from engine.capabilities import Chance, capability  # noqa: E402
 from engine.core import Game  # noqa: E402
 from replays import read_record  # noqa: E402
 
@@ -106,7 +107,7 @@ def hint(game_id: str, variant: str, games: int, opponent: int, options: dict,
         hinted: set[int] = set()
         ply = 0
         while not rules.is_over(game.state):
-            deal = rules.chance(game.state, rng)
+            deal = c.chance(game.state, rng) if (c := capability(rules, Chance)) else None
             if deal is not None:
                 game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
                 continue

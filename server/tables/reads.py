@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.capabilities import Hints, Records, capability
 from engine.core import Event, Game, log_to_json
 from engine.errors import EngineError, GameOverError, NotYourTurnError
+from engine.rules import legal_json
 from server.errors import ApiError, from_engine
 from server.store import StoreUnavailable
 from server.tables import views
@@ -121,7 +122,7 @@ class Reads:
 
 def _legal_bytes(table: Table, seat: int, query: str | None) -> bytes:
     try:
-        moves = table.rules.legal_json(table.state, seat, query)
+        moves = legal_json(table.rules, table.state, seat, query)
     except EngineError as e:  # a query the game does not know (bad_piece)
         raise from_engine(e) from None
     if table.finished:  # closed by the host: the query was checked, nothing is legal

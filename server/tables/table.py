@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from engine import registry
 from engine.capabilities import Clocked, capability
 from engine.core import Game, GameCreated
-from engine.rules import Rules
+from engine.rules import Rules, is_practice
 from server.errors import ApiError
 from server.store import HUMAN_KINDS, GameRecord, SeatRecord
 
@@ -171,7 +171,7 @@ class Table:
         rules, state = self._game.rules, self._game.state
         self._summary = Summary(self._game.seq, rules.is_over(state),
                                 frozenset(rules.left(state)), self._game.closed is not None,
-                                rules.practice(state))
+                                is_practice(rules, state))
         self._game = None
         self.forget()
         return True
@@ -182,10 +182,10 @@ class Table:
 
     @property
     def practice(self) -> bool:
-        """Whether the game is played for practice (`Rules.practice`), parked or not."""
+        """Whether the game is played for practice (`is_practice`), parked or not."""
         if self._game is None:
             return self._summary.practice
-        return self._game.rules.practice(self._game.state)
+        return is_practice(self._game.rules, self._game.state)
 
     @property
     def variant(self) -> str:

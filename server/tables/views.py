@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.capabilities import Actions, Takebacks, capability
 from engine.core import GameClosed, GameCreated
-from engine.rules import abandoned, computer_names, outcome_of
+from engine.rules import abandoned, computer_names, is_practice, outcome_of
 from server.realtime.presence import Presence
 from server.tables.table import Table
 
@@ -55,7 +55,7 @@ def _seq_facts(table: Table) -> dict[str, Any]:
         "game": table.record.game,
         "variant": table.variant,
         "options": table.options,
-        "practice": rules.practice(state),
+        "practice": is_practice(rules, state),
         "to_move": None if finished else rules.to_move(state),
         "board": view.board,
         "seats": {s: {"colour": seat.colour, "left": seat.left, "score": seat.score,
