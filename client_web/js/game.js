@@ -31,7 +31,8 @@ export function mountGame(root, gameId, { watch = false } = {}) {
     watch,
     state: null,
     entry: null, // the game's catalog line
-    board: null, // the board module's instance
+    /** @type {import("./boards/contract.js").Board|null} the board module's instance */
+    board: null,
     tokens: memory.tokens(gameId), // {seat: token}
     thinking: {},
     busy: false,

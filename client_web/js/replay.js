@@ -117,11 +117,14 @@ function mountViewer(source, id) {
   SPEEDS.map((s) => h("option", { value: s }, `${s}×`)));
   speedSel.value = "1";
   let chart = null;
-  let watched = null; // the game's board module, drawing frames read-only (watchBoard)
-  let board = null; // its board (describeMove, numberMove, previewMove)
+  /** @type {import("./boards/contract.js").WatchedBoard|null} the game's board module, drawing frames read-only */
+  let watched = null;
+  /** @type {import("./boards/contract.js").Board|null} its board (describeMove, numberMove, previewMove) */
+  let board = null;
   let entry = null; // the game's catalog line
   let boardGame = null;
-  let boardModule = null; // its exports (setupOf)
+  /** @type {import("./boards/contract.js").BoardModule|null} its exports (setupOf) */
+  let boardModule = null;
   let numbers = null; // the counter's number per frame (counting), or null: the frame's index
   // The computer's review of a finished game on this host (review/review.js).
   const review = source === "game" ? createReview({ gameId: id, go: (i) => { stop(); go(i); },

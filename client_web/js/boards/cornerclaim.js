@@ -51,11 +51,8 @@ function miniPieces(seat, names, big, onToggle) {
   return el;
 }
 
-/**
- * ctx: {el, side, readOnly, live, host: {legal(seat, {piece})}, play(seat, move) → Promise<bool>,
- * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame),
- * showHint(move), onKey(e), destroy()}.
- */
+/** A board under the contract (./contract.js); it asks `host.legal(seat, {piece})`.
+ * @param {import("./contract.js").BoardContext} ctx @returns {import("./contract.js").Board} */
 export function createBoard(ctx) {
   const g = {
     state: null,

@@ -35,9 +35,8 @@ export const palette = {
 const COLUMNS = "abcdefghijklmnop";
 installStyle();
 
-/** ctx: {el, side, entry, readOnly, live, host: {legal(seat, {from})}, play(seat, move) →
- * Promise<bool>, say(text)}. Returns {render(state, view), seatDetail(seat, view),
- * describeMove(frame), numberMove(frame), showHint(move), onKey(e), destroy()}. */
+/** A board under the contract (./contract.js); it asks `host.legal(seat, {from})`.
+ * @param {import("./contract.js").BoardContext} ctx @returns {import("./contract.js").Board} */
 export function createBoard(ctx) {
   const live = ctx.live ?? !ctx.readOnly; // a table's states, not a replay's frames
   const g = {

@@ -24,11 +24,8 @@ const MARBLES = {
 
 addStyles(h);
 
-/**
- * ctx: {el, side, entry, readOnly, live, host: {legal(seat)}, play(seat, move) → Promise<bool>,
- * say(text)}. Returns {render(state, view), seatDetail(seat, view), describeMove(frame),
- * onKey(e), destroy()}.
- */
+/** A board under the contract (./contract.js); it asks `host.legal(seat)`.
+ * @param {import("./contract.js").BoardContext} ctx @returns {import("./contract.js").Board} */
 export function createBoard(ctx) {
   const g = {
     state: null,

@@ -5,7 +5,8 @@
 // no seat, no token, no shell.
 
 /** What a board is told besides the state on a screen that holds no seat: nobody to move
- *  here, no seat's own controls, watching. (The phone's shell gives the same for a watcher.) */
+ *  here, no seat's own controls, watching. (The phone's shell gives the same for a watcher.)
+ *  @returns {import("./contract.js").BoardView} */
 export function spectatorView(state) {
   const finished = state?.status === "finished" || !!state?.result;
   return { active: null, shown: null, busy: false, finished, watching: true };
@@ -16,7 +17,9 @@ const nothing = () => Promise.resolve(false);
 /**
  * A read-only board of the board module `mod` in `el`. `live`: the states are a table's as the
  * host pushes them (clocks run, the move list and the seat to move's open corners are shown),
- * false for a replay's frames. Returns {board, render(state), seatDetail(seat), destroy()}.
+ * false for a replay's frames. Not a board module itself: any module's board, wrapped.
+ * @param {import("./contract.js").BoardModule} mod
+ * @returns {import("./contract.js").WatchedBoard}
  */
 export function watchBoard(mod, { el, entry, live = true }) {
   const board = mod.createBoard({ el, side: null, entry, readOnly: true, live, host: null, play: nothing,
