@@ -20,17 +20,15 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from engine.core import Event, Game
 from engine.errors import EngineError
 from server.errors import ApiError
-from server.store import Head, RecordConflict, StoreUnavailable, load_game
-from server.tables.events import Learned, Synced
+from server.store import EventStore, Head, RecordConflict, StoreUnavailable, load_game
+from server.tables.events import Learned, Notify, Synced
 from server.tables.table import Table, UndoRequest
-
-if TYPE_CHECKING:
-    from server.tables.core import Core
+from server.tables.tableset import TableSet
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +61,12 @@ class Coordination(Protocol):
 
     once: Once
 
-    def bind(self, core: Core) -> None:
-        """Start serving `core` (the service's tables and write path)."""
-
     def start(self, tables: list[Table]) -> None:
         """At start-up, after the games were folded: their record versions and requests."""
 
-    def locked(self, table: Table, reading: bool, at_seq: int | None = None) -> Any:
-        """`with coordination.locked(table, reading) as table`: its lock held, caught up.
+    def locked(self, game_id: str, *, reading: bool = False, at_seq: int | None = None) -> Any:
+        """`with coordination.locked(game_id) as table`: the game's table, its lock held,
+        caught up (`reading`: a read, which a store out of reach does not refuse).
         A command acting on `at_seq`, the table's own seq, may skip the catch-up: the
         append's seq check refuses it if another process appended meanwhile, and a check
         the table refuses is asked again after a catch-up (`recheck`)."""
@@ -111,22 +107,32 @@ class Coordination(Protocol):
         """Whether another process of this host is up (its games' clocks never stopped)."""
 
 
-class Local:
-    """One process: the table is the truth; nothing to catch up, every job is ours."""
+#: arm(table): (re-)arm the table's clock timer (`Clocks.arm`).
+Arm = Callable[[Table], None]
 
-    def __init__(self, once: Once | None = None,
+
+class Local:
+    """One process: the table is the truth; nothing to catch up, every job is ours.
+
+    `tables`: the games this process holds; `arm(table)` arms a table's clock after a
+    catch-up, `notify` announces one (both unused here: nothing is caught up)."""
+
+    def __init__(self, store: EventStore, tables: TableSet, *, arm: Arm, notify: Notify,
+                 once: Once | None = None,
                  others_alive: Callable[[], bool] | None = None) -> None:
+        self.store = store
+        self.tables = tables
+        self.arm = arm
+        self.notify = notify
         self.once = once if once is not None else NoLock()
         self._others_alive = others_alive
-
-    def bind(self, core: Core) -> None:
-        self.core = core
 
     def start(self, tables: list[Table]) -> None:
         pass
 
-    def locked(self, table: Table, reading: bool, at_seq: int | None = None) -> Table:
-        return table  # entering it takes its lock
+    def locked(self, game_id: str, *, reading: bool = False,
+               at_seq: int | None = None) -> Any:
+        return self.tables.table(game_id)  # entering it takes its lock
 
     def recheck(self, table: Table) -> bool:
         return False  # the table is the truth: a refusal stands
@@ -160,7 +166,7 @@ class Local:
         """The game as the store holds it now, or as it was before the refused append if
         the store cannot be read either."""
         try:
-            table.game = load_game(self.core.store, table.id)
+            table.game = load_game(self.store, table.id)
         except Exception:
             log.exception("game %s: could not read the stored log after a seq conflict",
                           table.id)
@@ -178,15 +184,17 @@ class Shared(Local):
     #: Every how many refreshes all heads are read, not only those changed since the last.
     FULL_REFRESH = 20
 
-    def __init__(self, once: Once | None = None,
+    def __init__(self, store: EventStore, tables: TableSet, *, arm: Arm, notify: Notify,
+                 once: Once | None = None,
                  others_alive: Callable[[], bool] | None = None) -> None:
-        super().__init__(once, others_alive)
+        super().__init__(store, tables, arm=arm, notify=notify, once=once,
+                         others_alive=others_alive)
         self._touched = 0  # the mark of the last heads read (`refresh`)
         self._refreshes = 0
 
     def start(self, tables: list[Table]) -> None:
         """The record versions, and the takeback requests of running games."""
-        heads, self._touched = self.core.store.heads(0)
+        heads, self._touched = self.store.heads(0)
         for table in tables:
             head = heads.get(table.id)
             if head is not None and not table.finished:
@@ -194,15 +202,16 @@ class Shared(Local):
             elif head is not None:
                 table.version = head.version
 
-    def locked(self, table: Table, reading: bool, at_seq: int | None = None) -> _Synced:
+    def locked(self, game_id: str, *, reading: bool = False,
+               at_seq: int | None = None) -> Any:
         """For a read (`reading`) a store that cannot be reached is no error: the table is
         never ahead of the store, so what it holds was true a moment ago. A command on the
         table's own seq (`at_seq`) skips the head read: a phone acting on the last event it
         was pushed through this process finds the table there already."""
-        return _Synced(self, table, reading, at_seq)
+        return _Synced(self, self.tables.table(game_id), reading, at_seq)
 
     def recheck(self, table: Table) -> bool:
-        head = self.core.store.head(table.id)
+        head = self.store.head(table.id)
         if head is None or (head.seq == table.seq and head.version == table.version):
             return False
         self.sync(table, head)
@@ -212,29 +221,29 @@ class Shared(Local):
         """Bring the table up to the store's head: the events another process appended, and
         the record, seats and takeback request if its version moved. Nothing is announced:
         the process that made a change announced it."""
-        store = self.core.store
+        store = self.store
         head = head or store.head(table.id)
         if head is None or (head.seq == table.seq and head.version == table.version):
             return
         if head.seq != table.seq:
             if table.parked:
-                table.game = self.core.tables.fold(table.id)
+                table.game = self.tables.fold(table.id)
             else:
                 for body in store.events_since(table.id, table.game.seq):
                     table.game.append(Event.from_dict(body))
             self._moved_on(table)
         if head.version != table.version:
             self._reload_record(table)
-        self.core.clocks.arm(table)
-        self.core.notify(Synced(table))
+        self.arm(table)
+        self.notify(Synced(table))
 
     def _moved_on(self, table: Table) -> None:
         """The table's log grew: drop what was derived from the old seq."""
         table.forget()
-        self.core.takebacks.forget(table)
+        table.forget_undo()
 
     def _reload_record(self, table: Table) -> None:
-        store = self.core.store
+        store = self.store
         found = store.game(table.id)
         if found is None:
             return
@@ -243,7 +252,7 @@ class Shared(Local):
         table.seats = store.seats(table.id)
         table.version = version
         table.forget()
-        self.core.takebacks.forget(table)
+        table.forget_undo()
         table.undo_request = UndoRequest.from_json(undo) if undo else None
         if table.undo_request is not None and table.undo_request.seq != table.game.seq:
             table.undo_request = None  # asked at a position the log has left
@@ -251,7 +260,7 @@ class Shared(Local):
     def load_stored(self, game_id: str) -> Table | None:
         if not isinstance(game_id, str) or len(game_id) > 64:
             return None
-        store, tables = self.core.store, self.core.tables
+        store, tables = self.store, self.tables
         found = store.game(game_id)
         if found is None:
             return None
@@ -268,8 +277,8 @@ class Shared(Local):
             table.undo_request = request if request.seq == game.seq else None
         table = tables.add(table)
         with table.lock:
-            self.core.clocks.arm(table)
-            self.core.notify(Synced(table))
+            self.arm(table)
+            self.notify(Synced(table))
         tables.touch(table)  # a finished game joins the others, parked beyond the most recent
         return table
 
@@ -291,7 +300,7 @@ class Shared(Local):
         command right now) is left to the next catch-up. The record's version is not
         pushed: a table that learned an event still reads the record when its head's
         version moved. Whether it was folded."""
-        table = self.core.tables.held().get(game_id)
+        table = self.tables.held().get(game_id)
         seq = body.get("seq") if isinstance(body, dict) else None
         if table is None or not isinstance(seq, int):
             return False
@@ -307,8 +316,8 @@ class Shared(Local):
                               "catch-up reads the store", game_id, seq)
                 return False
             self._moved_on(table)
-            self.core.clocks.arm(table)
-            self.core.notify(Learned(table))
+            self.arm(table)
+            self.notify(Learned(table))
             return True
         finally:
             table.lock.release()
@@ -316,7 +325,7 @@ class Shared(Local):
     def refresh(self) -> dict[str, Head]:
         """One query for the heads changed since the last refresh (every FULL_REFRESH-th
         time for all). Returns the heads read."""
-        tables, store = self.core.tables, self.core.store
+        tables, store = self.tables, self.store
         with tables.lock:
             self._refreshes += 1
             since = 0 if self._refreshes % self.FULL_REFRESH == 0 else \
@@ -335,7 +344,7 @@ class Shared(Local):
         return heads
 
     def save_undo(self, table: Table, request: UndoRequest | None) -> None:
-        self.write_record(table, self.core.store.set_undo_request, table.id,
+        self.write_record(table, self.store.set_undo_request, table.id,
                           None if request is None else request.to_json(), seq=table.game.seq)
 
     def take_draw(self, table: Table, chance: Callable[..., Any]) -> bool:
@@ -387,7 +396,9 @@ class _Synced:
         self.table.lock.release()
 
 
-def coordination_for(shared: bool, *, once: Once | None = None,
+def coordination_for(shared: bool, store: EventStore, tables: TableSet, *, arm: Arm,
+                     notify: Notify, once: Once | None = None,
                      others_alive: Callable[[], bool] | None = None) -> Coordination:
     """The coordination of a host whose store is `shared` with other processes, or not."""
-    return (Shared if shared else Local)(once, others_alive)
+    return (Shared if shared else Local)(store, tables, arm=arm, notify=notify, once=once,
+                                         others_alive=others_alive)

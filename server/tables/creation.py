@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import registry
 from engine.core import Game
@@ -14,13 +14,14 @@ from engine.errors import EngineError
 from engine.registry import DEFAULT_GAME
 from engine.rules import computer_names
 from server.errors import ApiError, from_engine
-from server.store import GameRecord, SeatRecord
+from server.store import EventStore, GameRecord, SeatRecord
 from server.tables import views
-from server.tables.events import StateChanged
+from server.tables.coordination import Coordination
+from server.tables.events import Notify, StateChanged
 from server.tables.table import Table, new_token
-
-if TYPE_CHECKING:
-    from server.tables.core import Core
+from server.tables.tableset import TableSet
+from server.tables.takebacks import Takebacks
+from server.tables.writes import WritePath
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,16 @@ UNSET: Any = object()
 
 
 class Creation:
-    def __init__(self, core: Core, max_games: int) -> None:
-        self.core = core
+    def __init__(self, store: EventStore, coord: Coordination, tables: TableSet,
+                 writes: WritePath, takebacks: Takebacks, presence: Any, notify: Notify, *,
+                 max_games: int) -> None:
+        self.store = store
+        self.coord = coord
+        self.tables = tables
+        self.writes = writes
+        self.takebacks = takebacks
+        self.presence = presence
+        self.notify = notify
         self.max_games = max_games
 
     def create(self, variant: str, seats: list[dict[str, Any]], *,
@@ -48,7 +57,6 @@ class Creation:
         defaults, or their `computer_default` when a computer is seated. What chance decides
         at the start (a deal) is drawn and committed at once. Returns its id, the host token
         and the local seats' tokens."""
-        core = self.core
         try:
             rules = registry.get(game)
         except EngineError as e:
@@ -103,26 +111,25 @@ class Creation:
             record.host_hash = rematch_of.record.host_hash
             for new, old in zip(records, rematch_of.seats, strict=True):
                 new.token_hash = old.token_hash if old.kind != "computer" else None
-        core.store.create_game(record, records, fresh.events[0].to_dict())
-        table = core.tables.add(core.tables.new_table(record, fresh, records))
+        self.store.create_game(record, records, fresh.events[0].to_dict())
+        table = self.tables.add(self.tables.new_table(record, fresh, records))
         with table.lock:
-            core.notify(StateChanged(table))
-            core.writes.draw_chance(table)
+            self.notify(StateChanged(table))
+            self.writes.draw_chance(table)
         return {"id": record.id, "host_token": host_token,
                 "tokens": {str(k): v for k, v in tokens.items()}}
 
     def _require_room(self) -> None:
         """At most `max_games` unfinished games: each is memory and work for the host."""
-        self.core.coord.refresh()
-        unfinished = sum(1 for t in self.core.tables.all() if not t.finished)
+        self.coord.refresh()
+        unfinished = sum(1 for t in self.tables.all() if not t.finished)
         if unfinished >= self.max_games:
             raise ApiError("too_many_games", f"this host already has {unfinished} unfinished "
                            "games; finish or close some first", limit=self.max_games)
 
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The rematch's id: created by the first seat (or host) to ask, shared by the rest."""
-        core = self.core
-        with core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             if not table.is_host(token) and not table.seats_of(token):
                 if not token:
                     raise ApiError("unauthorized", "a rematch needs a seat or host token")
@@ -138,22 +145,22 @@ class Creation:
                                   options=variant.rematch_options(table.options),
                                   rematch_of=table)
             try:
-                core.coord.write_record(table, core.store.link_rematch, game_id, created["id"])
+                self.coord.write_record(table, self.store.link_rematch, game_id, created["id"])
             except ApiError:  # another process linked its rematch first: that one it is
                 self._cancel(created["id"])
                 if table.record.rematch_id:
                     return {"id": table.record.rematch_id, "created": False}
                 raise
             table.record.rematch_id = created["id"]
-            core.notify(StateChanged(table))
+            self.notify(StateChanged(table))
             return {"id": created["id"], "created": True}
 
     def _cancel(self, game_id: str) -> None:
         """Close a game this process just made and nobody will play (a rematch another
         process made at the same moment)."""
         try:
-            with self.core.locked(game_id) as table:
-                self.core.writes.commit(table, lambda g: g.close("cancelled"))
+            with self.coord.locked(game_id) as table:
+                self.writes.commit(table, lambda g: g.close("cancelled"))
                 self._mark_closed(table)
         except Exception:
             log.exception("game %s: could not cancel a rematch made twice", game_id)
@@ -162,22 +169,21 @@ class Creation:
         """Host only: end the game before its rules do. It is abandoned: nobody wins and
         nothing counts (`engine.rules.outcome_of`); a game still waiting for players to
         take their seats is cancelled. Closing a finished game changes nothing."""
-        core = self.core
-        with core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             table.require_host(token)
             if not table.finished:
                 reason = "cancelled" if table.status == "open" else "closed"
-                core.takebacks.drop(table, reason="closed")
-                core.writes.commit(table, lambda g: g.close(reason))
+                self.takebacks.drop(table, reason="closed")
+                self.writes.commit(table, lambda g: g.close(reason))
                 self._mark_closed(table)
-            return views.game_body(table, core.presence)
+            return views.game_body(table, self.presence)
 
     def _mark_closed(self, table: Table) -> None:
         """Mirror a closed log on the game's record (the store's lists of games read it)."""
         if table.record.closed:
             return
         try:
-            self.core.coord.write_record(table, self.core.store.set_closed, table.id)
+            self.coord.write_record(table, self.store.set_closed, table.id)
         except Exception:  # the log says it is closed: that is what counts
             log.exception("game %s: could not mark the game closed in the store", table.id)
             return

@@ -4,11 +4,15 @@ them after the change it reports is durable, under the game's lock, in seq order
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from server.tables.table import Table
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -94,3 +98,29 @@ class Scanned(TableNews):
 
 #: listener(news): called after each change, under the game's lock.
 Listener = Callable[[TableNews], None]
+#: notify(news): tell every listener (what the service's parts are given to announce with).
+Notify = Callable[[TableNews], None]
+
+
+class Listeners(list):
+    """The service's listeners; `notify` tells each of them, in the order they subscribed."""
+
+    def notify(self, news: TableNews) -> None:
+        if isinstance(news, (Appended, StateChanged, Synced)):
+            news.table.changed_at = time.time()
+        for listener in list(self):
+            try:
+                listener(news)
+            except Exception:  # a broken listener must not undo a committed move
+                log.exception("listener failed on %s for game %s", news.kind, news.table.id)
+
+
+def undo_dropped(table: Table, *, reason: str, by: int | None = None) -> UndoChanged | None:
+    """Drop the table's pending takeback request (if any, its timer cancelled) and return
+    the news saying why; the caller holds the lock and announces it."""
+    if table.undo_request is None:
+        return None
+    dropped = table.undo_request
+    table.forget_undo()
+    return UndoChanged(table, {"undo_request": None, "dropped": dropped.to_dict(),
+                               "reason": reason, "by": by})

@@ -7,60 +7,63 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.capabilities import Hints, Records, capability
 from engine.core import Event, Game, log_to_json
 from engine.errors import EngineError, GameOverError, NotYourTurnError
 from engine.rules import legal_json
+from engine.rules import legal_json
 from server.errors import ApiError, from_engine
 from server.store import StoreUnavailable
 from server.tables import views
+from server.tables.coordination import Coordination
 from server.tables.table import Table
+from server.tables.tableset import TableSet
 from server.tables.writes import require_playing
-
-if TYPE_CHECKING:
-    from server.tables.core import Core
 
 #: hinter(log_json, seat) -> move text or None: where hints are computed.
 Hinter = Callable[[str, int], "str | None"]
 
 
 class Reads:
-    def __init__(self, core: Core, hinter: Hinter | None) -> None:
-        self.core = core
+    def __init__(self, coord: Coordination, tables: TableSet, presence: Any, *,
+                 hinter: Hinter | None) -> None:
+        self.coord = coord
+        self.tables = tables
+        self.presence = presence
         #: Where hints are computed (the bot pool's workers); None: in the caller's thread.
         self.hinter = hinter
 
     def state(self, game_id: str) -> dict[str, Any]:
-        with self.core.locked(game_id, reading=True) as table:
-            return views.game_body(table, self.core.presence)
+        with self.coord.locked(game_id, reading=True) as table:
+            return views.game_body(table, self.presence)
 
     def lobby(self) -> list[dict[str, Any]]:
         try:
-            self.core.coord.refresh()
+            self.coord.refresh()
         except StoreUnavailable:
             pass  # the games this process holds
         result = []
-        for table in self.core.tables.all():
+        for table in self.tables.all():
             with table.lock:
                 result.append(views.lobby_entry(table))
         return result
 
     def events_since(self, game_id: str, since: int) -> list[dict[str, Any]]:
-        with self.core.locked(game_id, reading=True) as table:
+        with self.coord.locked(game_id, reading=True) as table:
             return [e.to_dict() for e in table.game.events_since(max(since, 0))]
 
     def log_json(self, game_id: str) -> str:
         """The game's JSON log as a record to keep: its `game_created` names each seat as
         the game shows it (`views.seat_names`: who claimed it, "Computer L3")."""
-        with self.core.locked(game_id, reading=True) as table:
+        with self.coord.locked(game_id, reading=True) as table:
             return log_to_json(_named_events(table))
 
     def export(self, game_id: str, fmt: str) -> tuple[str, str, str]:
         """(game id, text, mimetype) of the game's record in its format `fmt`; no_such_format
         if its game has none by that name."""
-        with self.core.locked(game_id, reading=True) as table:
+        with self.coord.locked(game_id, reading=True) as table:
             rules = table.rules
             spec = rules.formats.get(fmt)
             records = capability(rules, Records)
@@ -80,7 +83,7 @@ class Reads:
         dict lookup. `seq`: the seq the asker shows; on a host of several processes a table
         at that seq answers without first reading the store's head (the asker was pushed
         that event, so the table has it; a later event would be in the answer's `seq`)."""
-        with self.core.locked(game_id, reading=True, at_seq=seq) as table:
+        with self.coord.locked(game_id, reading=True, at_seq=seq) as table:
             table.seat(seat)
             return table.memo(("legal_json", seat, query),
                               lambda: _legal_bytes(table, seat, query))
@@ -88,7 +91,7 @@ class Reads:
     def hint(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The move the game's hint suggests for `seat` now (its token required; only on its
         turn). Computed by `hinter` outside the game's lock, once per seq."""
-        with self.core.locked(game_id, reading=True) as table:
+        with self.coord.locked(game_id, reading=True) as table:
             table.require_seat_token(seat, token)
             rules = table.rules
             hints = capability(rules, Hints)

@@ -6,32 +6,38 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.capabilities import Replacement, capability
 from server.errors import ApiError
-from server.store import SeatRecord
+from server.store import EventStore, SeatRecord
 from server.tables import views
-from server.tables.coordination import JOB_TTL
-from server.tables.events import PresenceChanged, StateChanged
+from server.tables.coordination import JOB_TTL, Coordination
+from server.tables.events import Notify, PresenceChanged, StateChanged
 from server.tables.table import Table, new_token
-
-if TYPE_CHECKING:
-    from server.tables.core import Core
+from server.tables.tableset import TableSet
+from server.tables.writes import WritePath
 
 log = logging.getLogger(__name__)
 
 
 class Seating:
-    def __init__(self, core: Core, away_grace: float) -> None:
-        self.core = core
+    def __init__(self, store: EventStore, coord: Coordination, tables: TableSet,
+                 writes: WritePath, presence: Any, notify: Notify, *,
+                 away_grace: float) -> None:
+        self.store = store
+        self.coord = coord
+        self.tables = tables
+        self.writes = writes
+        self.presence = presence
+        self.notify = notify
         self.away_grace = away_grace
 
     def _seat(self, table: Table, updated: SeatRecord) -> None:
         """Store a seat's change (at the version read, on a shared store), then announce it."""
-        self.core.coord.write_record(table, self.core.store.update_seat, table.id, updated)
+        self.coord.write_record(table, self.store.update_seat, table.id, updated)
         table.seats[updated.seat - 1] = updated
-        self.core.notify(StateChanged(table))
+        self.notify(StateChanged(table))
 
     def claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
         """Claim an open seat with a display name; returns the seat's token. (On a shared
@@ -45,7 +51,7 @@ class Seating:
             return self._claim(game_id, seat, name)
 
     def _claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
-        with self.core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             record = table.seat(seat)
             if record.kind != "open":
                 raise ApiError("not_open", f"seat {seat} is a {record.kind} seat, not open")
@@ -59,7 +65,7 @@ class Seating:
 
     def seat_computer(self, game_id: str, seat: int, level: int,
                       token: str | None) -> dict[str, Any]:
-        with self.core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             table.require_host(token)
             record = table.seat(seat)
             if table.finished:
@@ -72,10 +78,10 @@ class Seating:
                 raise ApiError("invalid_request", f"{table.rules.title} has no computer "
                                f"level {level}", levels=levels)
             self._seat(table, SeatRecord(seat, "computer", record.name, level, None))
-            return views.game_body(table, self.core.presence)
+            return views.game_body(table, self.presence)
 
     def remove_computer(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
-        with self.core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             table.require_host(token)
             record = table.seat(seat)
             if record.kind != "computer":
@@ -86,7 +92,7 @@ class Seating:
                 raise ApiError("seat_left", f"seat {seat} has left: the computer plays it "
                                "for the rest of the game")
             self._seat(table, SeatRecord(seat, "open", None, None, None))
-            return views.game_body(table, self.core.presence)
+            return views.game_body(table, self.presence)
 
     # -- leaving ---------------------------------------------------------------------------
     def leave(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
@@ -95,13 +101,13 @@ class Seating:
             if table.closed:
                 raise ApiError("closed", "the host closed this game")
 
-        return self.core.writes.command(game_id, check,
+        return self.writes.command(game_id, check,
                                         lambda g: g.leave(seat, now=time.time()),
                                         then=lambda t: self.replace_leaver(t, seat))
 
     def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The host or another seated player declares an away seat left after the grace."""
-        presence = self.core.presence
+        presence = self.presence
 
         def check(table: Table) -> None:
             record = table.seat(seat)
@@ -129,7 +135,7 @@ class Seating:
                                "the win. Seat a computer there, or close the game (it is "
                                "then cancelled)", status=409, seat=seat)
 
-        return self.core.writes.command(game_id, check,
+        return self.writes.command(game_id, check,
                                         lambda g: g.leave(seat, now=time.time()),
                                         then=lambda t: self.replace_leaver(t, seat))
 
@@ -151,40 +157,40 @@ class Seating:
     # -- presence --------------------------------------------------------------------------
     def join(self, sid: str, game_id: str, tokens: list[str]) -> list[int]:
         """A socket joins a game; returns the seats its tokens hold (none for a spectator)."""
-        with self.core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             seats = sorted({s for t in tokens for s in table.seats_of(t)})
             for seat in seats:
-                self.core.presence.connect(sid, game_id, seat)
+                self.presence.connect(sid, game_id, seat)
             if seats:
                 self._announce(table)
             return seats
 
     def unjoin(self, sid: str, game_id: str) -> None:
-        if self.core.presence.release(sid, game_id):
+        if self.presence.release(sid, game_id):
             self._presence_changed(game_id)
 
     def disconnect(self, sid: str) -> None:
-        for game_id in self.core.presence.disconnect(sid):
+        for game_id in self.presence.disconnect(sid):
             self._presence_changed(game_id)
 
     def _presence_changed(self, game_id: str) -> None:
         try:
-            table = self.core.tables.table(game_id)
+            table = self.tables.table(game_id)
         except ApiError:
             return
         with table.lock:
             self._announce(table)
 
     def _announce(self, table: Table) -> None:
-        self.core.notify(PresenceChanged(table, self.body(table)))
+        self.notify(PresenceChanged(table, self.body(table)))
 
     def body(self, table: Table) -> dict[str, Any]:
-        return views.presence_body(table, self.core.presence)
+        return views.presence_body(table, self.presence)
 
     def scan_presence(self, tables: list[Table]) -> None:
         """Announce the seats whose phones another process lost without saying so (it died:
         its sockets expired), once for the host; one round trip for every seat."""
-        many = getattr(self.core.presence, "connected_many", None)
+        many = getattr(self.presence, "connected_many", None)
         if many is None:
             return
         seats = {t.id: t.humans() for t in tables}
@@ -194,7 +200,7 @@ class Seating:
             return
         for table in tables:
             seen = tuple(found[(table.id, s)] for s in seats[table.id])
-            if table.presence_seen not in (None, seen) and self.core.coord.once.take(
+            if table.presence_seen not in (None, seen) and self.coord.once.take(
                     f"presence:{table.id}:{''.join('1' if c else '0' for c in seen)}",
                     JOB_TTL):
                 with table.lock:

@@ -9,8 +9,12 @@ façade over the service's parts in `server.tables` (see docs/architecture.md):
 - `coordination`: how the host's processes agree (locking, catch-up, once-only jobs, record
   versions): `Local` for one process on SQLite, `Shared` for a club's processes on
   PostgreSQL and Redis, chosen at start-up.
-- `clocks`, `takebacks`, `seating`, `creation`, `reads` and `tableset` (the games this
-  process holds, folded from the store at start-up; finished ones parked).
+- `clocks`, `takebacks`, `seating`, `creation`, `reads`, `upkeep` (start-up and a shared
+  host's scan) and `tableset` (the games this process holds, folded from the store at
+  start-up; finished ones parked).
+
+Each part is given what it uses when it is made; `build_parts` is the one place that wires
+them.
 
 Nothing here knows a game: a table's game is looked up in `engine.registry` and every fact
 (whose turn, the legal moves, whether it is over) comes from its `Rules`. Listeners hear
@@ -21,8 +25,11 @@ from __future__ import annotations
 
 import json
 import logging
+import random
+import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.capabilities import Actions, capability
@@ -30,17 +37,75 @@ from engine.registry import DEFAULT_GAME
 from server.errors import ApiError
 from server.realtime.presence import Presence
 from server.store import EventStore, Head
-from server.tables.coordination import NoLock, Once, coordination_for
-from server.tables.core import Core
-from server.tables.creation import CLOCK_OPTIONS, GIVEN_OPTIONS, UNSET
-from server.tables.events import Listener
-from server.tables.reads import Hinter
+from server.tables.clocks import Clocks
+from server.tables.coordination import Coordination, NoLock, Once, coordination_for
+from server.tables.creation import CLOCK_OPTIONS, GIVEN_OPTIONS, UNSET, Creation
+from server.tables.events import Listeners
+from server.tables.reads import Hinter, Reads
+from server.tables.seating import Seating
 from server.tables.table import Table
-from server.tables.writes import require_playing
+from server.tables.tableset import TableSet
+from server.tables.takebacks import Takebacks
+from server.tables.upkeep import Upkeep
+from server.tables.writes import WritePath, require_playing
 
 log = logging.getLogger(__name__)
 
 __all__ = ["CLOCK_OPTIONS", "DEFAULT_GAME", "GIVEN_OPTIONS", "UNSET", "GameService", "NoLock"]
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The service's parts, wired by `build_parts`."""
+
+    tables: TableSet
+    coordination: Coordination
+    clocks: Clocks
+    writes: WritePath
+    takebacks: Takebacks
+    seating: Seating
+    creation: Creation
+    reads: Reads
+    upkeep: Upkeep
+
+
+def build_parts(store: EventStore, listeners: Listeners, presence: Any, *, shared: bool,
+                once: Once | None, others_alive: Callable[[], bool] | None,
+                undo_timeout: float, away_grace: float, max_games: int,
+                hinter: Hinter | None, stopped: threading.Event) -> Parts:
+    """Make each part with what it uses. Two needs run both ways, and each is met by a
+    callable made before the part it calls exists: the table set loads a game another
+    process created through the coordination, which holds the table set; a clock's timer
+    commits what is due through the write path, which arms the clocks."""
+    notify = listeners.notify
+    coordination: Coordination | None = None
+    writes: WritePath | None = None
+
+    def load_stored(game_id: str) -> Table | None:
+        assert coordination is not None
+        return coordination.load_stored(game_id)
+
+    def on_deadline(table: Table, timer: threading.Timer) -> None:
+        assert writes is not None
+        writes.deadline_reached(table, timer)
+
+    tables = TableSet(store, presence, load_stored=load_stored)
+    clocks = Clocks(tables, stopped, on_deadline=on_deadline)
+    coordination = coordination_for(shared, store, tables, arm=clocks.arm, notify=notify,
+                                    once=once, others_alive=others_alive)
+    #: The host's random source for what chance decides (`Rules.chance`: a deal).
+    rng = random.SystemRandom()
+    writes = WritePath(store, coordination, tables, clocks, notify, rng=rng, stopped=stopped)
+    takebacks = Takebacks(writes, coordination, notify, timeout=undo_timeout)
+    seating = Seating(store, coordination, tables, writes, presence, notify,
+                      away_grace=away_grace)
+    creation = Creation(store, coordination, tables, writes, takebacks, presence, notify,
+                        max_games=max_games)
+    reads = Reads(coordination, tables, presence, hinter=hinter)
+    upkeep = Upkeep(coordination, tables, writes, clocks, seating, takebacks, notify,
+                    stopped=stopped)
+    return Parts(tables, coordination, clocks, writes, takebacks, seating, creation, reads,
+                 upkeep)
 
 
 class GameService:
@@ -59,26 +124,29 @@ class GameService:
                  hinter: Hinter | None = None):
         self.store = store
         self.presence = presence if presence is not None else Presence(clock)
-        self.coordination = coordination_for(shared, once=once, others_alive=others_alive)
-        self.core = Core(store, self.coordination, self.presence, undo_timeout=undo_timeout,
-                         away_grace=away_grace, max_games=max_games, hinter=hinter)
+        self.listeners = Listeners()
+        self.stopped = threading.Event()
+        parts = build_parts(store, self.listeners, self.presence, shared=shared, once=once,
+                            others_alive=others_alive, undo_timeout=undo_timeout,
+                            away_grace=away_grace, max_games=max_games, hinter=hinter,
+                            stopped=self.stopped)
+        self.table_set, self.coordination = parts.tables, parts.coordination
+        self.clocks, self.writes, self.takebacks = parts.clocks, parts.writes, parts.takebacks
+        self.seating, self.creation, self.reads = parts.seating, parts.creation, parts.reads
+        self.upkeep = parts.upkeep
         self.once = self.coordination.once
-        self.listeners: list[Listener] = self.core.listeners
-        core = self.core
-        self.table_set, self.writes, self.clocks = core.tables, core.writes, core.clocks
-        self.takebacks, self.seating, self.creation = core.takebacks, core.seating, core.creation
-        self.reads = core.reads
-        core.tables.load()
+        self.table_set.load()
+        self.upkeep.start()
 
     # -- the host --------------------------------------------------------------------------
     def stop(self) -> None:
         """Cancel every timer (the host is shutting down)."""
-        self.core.stopped = True
+        self.stopped.set()
         self.clocks.stop()
 
     def scan(self) -> None:
         """Catch every game up and do what is due, once for the host (a shared host's tick)."""
-        self.table_set.scan()
+        self.upkeep.scan()
 
     def refresh(self) -> dict[str, Head]:
         return self.coordination.refresh()
@@ -94,7 +162,7 @@ class GameService:
     def locked(self, game_id: str, *, reading: bool = False) -> Any:
         """`with service.locked(game_id) as table`: the game's table, its lock held, caught
         up with the store (a shared one)."""
-        return self.core.locked(game_id, reading=reading)
+        return self.coordination.locked(game_id, reading=reading)
 
     def table(self, game_id: str) -> Table:
         return self.table_set.table(game_id)

@@ -246,6 +246,12 @@ class Table:
         self._memo.clear()
         self._memo_key = (0, False)
 
+    def forget_undo(self) -> None:
+        """Forget the pending takeback request without a word, its timer cancelled."""
+        if self.undo_timer is not None:
+            self.undo_timer.cancel()
+        self.undo_request = self.undo_timer = None
+
     def seat(self, seat: int) -> SeatRecord:
         """The seat record; bad_seat (400) for a seat number the game does not have."""
         if isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= len(self.seats):

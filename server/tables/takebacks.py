@@ -10,39 +10,39 @@ import logging
 import threading
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import EngineError, GameOverError, StaleSeqError
 from server.errors import ApiError, from_engine
-from server.tables.events import UndoChanged
+from server.tables.coordination import Coordination
+from server.tables.events import Notify, UndoChanged, undo_dropped
 from server.tables.table import Table, UndoRequest
-from server.tables.writes import require_playing
-
-if TYPE_CHECKING:
-    from server.tables.core import Core
+from server.tables.writes import WritePath, require_playing
 
 log = logging.getLogger(__name__)
 
 
 class Takebacks:
-    def __init__(self, core: Core, timeout: float) -> None:
-        self.core = core
+    def __init__(self, writes: WritePath, coord: Coordination, notify: Notify, *,
+                 timeout: float) -> None:
+        self.writes = writes
+        self.coord = coord
+        self.notify = notify
         self.timeout = timeout
 
     def undo(self, game_id: str, seat: int, seq: int, token: str | None, *,
              device_tokens: Iterable[str] = ()) -> dict[str, Any]:
-        core = self.core
-        with core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             table.require_seat_token(seat, token)
             require_playing(table)
-            core.clocks.catch_up(table)
+            self.writes.catch_up(table)
             if table.over:
                 raise from_engine(GameOverError("the game is over: no more takebacks"))
             mine = {s for t in device_tokens for s in table.seats_of(t)}
             others = [s for s in table.humans()
                       if not table.same_device(seat, s) and s not in mine]
             if not others:
-                event = core.writes.commit(table, lambda g: g.undo(seat, seq=seq,
+                event = self.writes.commit(table, lambda g: g.undo(seat, seq=seq,
                                                                    now=time.time()))
                 return {"event": event, "undo_request": None}
             if table.undo_request is not None:
@@ -58,49 +58,48 @@ class Takebacks:
                 raise from_engine(e) from None
             request = UndoRequest(seat, seq, others, expires_in=self.timeout,
                                   expires_at=time.time() + self.timeout)
-            core.coord.save_undo(table, request)
+            self.coord.save_undo(table, request)
             table.undo_request = request
             timer = threading.Timer(self.timeout, self.expire, (table, request))
             timer.daemon = True
             table.undo_timer = timer
             timer.start()
-            core.notify(UndoChanged(table, {"undo_request": request.to_dict()}))
+            self.notify(UndoChanged(table, {"undo_request": request.to_dict()}))
             return {"event": None, "undo_request": request.to_dict()}
 
     def answer(self, game_id: str, seat: int, accept: bool,
                token: str | None) -> dict[str, Any]:
-        core = self.core
-        with core.locked(game_id) as table:
+        with self.coord.locked(game_id) as table:
             table.require_seat_token(seat, token)
             request = table.undo_request
             if request is None or seat not in request.waiting:
                 raise ApiError("no_undo_request", f"no takeback is waiting for seat {seat}")
             if not accept:
-                core.coord.save_undo(table, None)
+                self.coord.save_undo(table, None)
                 self.drop(table, reason="declined", by=seat)
                 return {"event": None, "undo_request": None}
             request = dataclasses.replace(
                 request, waiting=[s for s in request.waiting if s != seat],
                 accepted=[*request.accepted, seat])
             if request.waiting:
-                core.coord.save_undo(table, request)
+                self.coord.save_undo(table, request)
             table.undo_request = request
             if request.waiting:
-                core.notify(UndoChanged(table, {"undo_request": request.to_dict()}))
+                self.notify(UndoChanged(table, {"undo_request": request.to_dict()}))
                 return {"event": None, "undo_request": request.to_dict()}
-            core.clocks.catch_up(table)
-            event = core.writes.commit(table, lambda g: g.undo(request.seat, seq=request.seq,
+            self.writes.catch_up(table)
+            event = self.writes.commit(table, lambda g: g.undo(request.seat, seq=request.seq,
                                                                now=time.time()))
             return {"event": event, "undo_request": None}
 
     def expire(self, table: Table, request: UndoRequest) -> None:
         with table.lock:
             try:
-                self.core.coord.sync(table)
+                self.coord.sync(table)
                 if table.undo_request is None or \
                         table.undo_request.key() != request.key():
                     return
-                self.core.coord.save_undo(table, None)  # one process wins; the others read it
+                self.coord.save_undo(table, None)  # one process wins; the others read it
             except Exception:
                 log.info("game %s: the takeback request's timeout went to another process "
                          "or the store is away", table.id)
@@ -109,19 +108,6 @@ class Takebacks:
 
     def drop(self, table: Table, *, reason: str, by: int | None = None) -> None:
         """Drop the pending request (if any) and announce why."""
-        if table.undo_request is None:
-            return
-        if table.undo_timer is not None:
-            table.undo_timer.cancel()
-        dropped = table.undo_request
-        table.undo_request = table.undo_timer = None
-        self.core.notify(UndoChanged(table, {"undo_request": None,
-                                             "dropped": dropped.to_dict(),
-                                             "reason": reason, "by": by}))
-
-    @staticmethod
-    def forget(table: Table) -> None:
-        """Forget the pending request without a word (the store says it is gone)."""
-        if table.undo_timer is not None:
-            table.undo_timer.cancel()
-        table.undo_request = table.undo_timer = None
+        news = undo_dropped(table, reason=reason, by=by)
+        if news is not None:
+            self.notify(news)

@@ -8,20 +8,21 @@ same way."""
 from __future__ import annotations
 
 import logging
+import random
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.capabilities import Chance, capability
 from engine.core import Event, Game
-from engine.errors import EngineError
+from engine.errors import EngineError, GameOverError
 from server.errors import ApiError, from_engine
-from server.store import SeqConflict
-from server.tables.events import Appended
+from server.store import EventStore, SeqConflict
+from server.tables.clocks import Clocks
+from server.tables.coordination import JOB_TTL, Coordination
+from server.tables.events import Appended, Notify, undo_dropped
 from server.tables.table import Table
-
-if TYPE_CHECKING:
-    from server.tables.core import Core
+from server.tables.tableset import TableSet
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,20 @@ def appended(game: Game, event: Event) -> Event:
 
 
 class WritePath:
-    def __init__(self, core: Core) -> None:
-        self.core = core
+    """`store`: where events go; `coord`: the lock and catch-up, and who does a once-only
+    job; `tables`: the games held; `clocks`: their timers; `notify`: the listeners; `rng`:
+    what chance draws with; nothing is retried once `stopped` is set."""
+
+    def __init__(self, store: EventStore, coord: Coordination, tables: TableSet,
+                 clocks: Clocks, notify: Notify, *, rng: random.Random,
+                 stopped: threading.Event) -> None:
+        self.store = store
+        self.coord = coord
+        self.tables = tables
+        self.clocks = clocks
+        self.notify = notify
+        self.rng = rng
+        self.stopped = stopped
 
     def command(self, game_id: str, check: Callable[[Table], bool | None], action: Action,
                 *, then: Callable[[Table], None] | None = None,
@@ -59,17 +72,17 @@ class WritePath:
         `action`'s event, then `then(table)`. `refused(error)` takes a refusal of the catch-up
         or the action instead of raising it (None is answered). A command acting on `at_seq`
         may skip the catch-up when the table is at that seq (`Coordination.locked`)."""
-        with self.core.locked(game_id, at_seq=at_seq) as table:
+        with self.coord.locked(game_id, at_seq=at_seq) as table:
             try:
                 wanted = check(table)
             except ApiError:
-                if at_seq is None or not self.core.coord.recheck(table):
+                if at_seq is None or not self.coord.recheck(table):
                     raise
                 wanted = check(table)
             if wanted is False:
                 return None
             try:
-                self.core.clocks.catch_up(table)
+                self.catch_up(table)
                 body = self.commit(table, action)
             except ApiError as e:
                 if refused is None:
@@ -92,27 +105,28 @@ class WritePath:
         return body
 
     def commit_one(self, table: Table, action: Action) -> dict[str, Any]:
-        core = self.core
         before = list(table.game.events)
         try:
             event = action(table.game)
         except EngineError as e:
             raise from_engine(e) from None
         try:
-            core.store.append(table.id, event.to_dict())
+            self.store.append(table.id, event.to_dict())
         except SeqConflict:  # another host process saved this seq first (or the disk says so)
-            core.coord.refused(table, before)
+            self.coord.refused(table, before)
             raise
         except BaseException:
             table.game = Game.from_events(before)
             table.forget()
             raise
-        core.takebacks.drop(table, reason="moved_on")
-        core.clocks.arm(table)
+        dropped = undo_dropped(table, reason="moved_on")
+        if dropped is not None:
+            self.notify(dropped)
+        self.clocks.arm(table)
         body = event.to_dict()
-        core.notify(Appended(table, body))
+        self.notify(Appended(table, body))
         if table.finished:
-            core.tables.touch(table)
+            self.tables.touch(table)
         return body
 
     def draw_chance(self, table: Table) -> None:
@@ -122,11 +136,11 @@ class WritePath:
             return
         drawer = capability(table.rules, Chance)
         chance = None if drawer is None else drawer.chance
-        if chance is None or not self.core.coord.take_draw(table, chance):
+        if chance is None or not self.coord.take_draw(table, chance):
             return  # nothing to draw, or another process draws it (a scan looks again)
         try:
             for _ in range(1000):  # a game that never stops drawing is a bug, not a hang
-                event = chance(table.state, self.core.rng)
+                event = chance(table.state, self.rng)
                 if event is None:
                     return
                 self.commit_one(table, lambda g, e=event: appended(g, e))
@@ -134,16 +148,50 @@ class WritePath:
         except ApiError as e:  # the rules refused their own draw: a bug, not worth retrying
             log.error("game %s: chance drew an event its rules refuse: %s", table.id, e.message)
         except SeqConflict:  # another process moved the game on first: nothing to draw here
-            self.core.coord.sync(table)
+            self.coord.sync(table)
         except Exception:
             log.exception("game %s: could not commit what chance drew", table.id)
-            if not self.core.stopped:
+            if not self.stopped.is_set():
                 timer = threading.Timer(RETRY, self._retry_chance, (table,))
                 timer.daemon = True
                 timer.start()
 
     def _retry_chance(self, table: Table) -> None:
-        if self.core.stopped:
+        if self.stopped.is_set():
             return
         with table.lock:
             self.draw_chance(table)
+
+    # -- what the clock makes due ----------------------------------------------------------
+    def catch_up(self, table: Table) -> None:
+        """Commit what the game's clock has made due by now (a flag that fell) before a
+        command runs on it; game_over if that ended the game. The caller holds the lock."""
+        event = self.clocks.due(table)
+        if event is None:
+            return
+        self.commit(table, lambda g: appended(g, event))
+        if table.finished:
+            raise from_engine(GameOverError("the game is over: the time ran out",
+                                            seq=table.game.seq))
+
+    def deadline_reached(self, table: Table, timer: threading.Timer) -> None:
+        """The table's clock `timer` fired: commit what is due, once for the host."""
+        clocks = self.clocks
+        with table.lock:
+            if table.clock_timer is not timer or self.stopped.is_set():
+                return  # re-armed or cancelled meanwhile
+            table.clock_timer = None
+            try:
+                self.coord.sync(table)
+                if not self.coord.take_flag(table):
+                    clocks.arm(table, at_least=JOB_TTL)  # another process commits the flag
+                    return
+                self.catch_up(table)
+            except ApiError:  # the game ended: nothing more is due
+                return
+            except Exception:
+                log.exception("game %s: could not commit what its clock made due", table.id)
+                clocks.arm(table, at_least=RETRY)
+                return
+            if table.clock_timer is None:
+                clocks.arm(table)  # not due yet after all (the timer fired early)

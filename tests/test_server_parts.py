@@ -1,0 +1,92 @@
+"""The service's parts are given what they use: no object holding every part for the others
+to reach through (a locator), no part made with the whole service, and no import loop among
+`server.tables`' modules, not even one only a type checker follows."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+from server.tables import (
+    clocks,
+    coordination,
+    creation,
+    reads,
+    seating,
+    tableset,
+    takebacks,
+    upkeep,
+    writes,
+)
+from server.tables.service import GameService, Parts
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ROOT / "server" / "tables"
+PARTS = [tableset.TableSet, coordination.Local, coordination.Shared, clocks.Clocks,
+         writes.WritePath, takebacks.Takebacks, seating.Seating, creation.Creation,
+         reads.Reads, upkeep.Upkeep]
+
+
+def modules() -> dict[str, ast.Module]:
+    return {f"server.tables.{p.stem}": ast.parse(p.read_text(), str(p))
+            for p in sorted(TABLES.glob("*.py")) if p.stem != "__init__"}
+
+
+def imported(tree: ast.Module) -> set[str]:
+    """Every module and name imported anywhere in `tree`, `if TYPE_CHECKING:` included."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_no_module_defines_or_imports_a_locator():
+    offenders = []
+    for name, tree in modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and node.name == "Core":
+                offenders.append(f"{name} defines Core")
+        if {"Core", "server.tables.core"} & imported(tree):
+            offenders.append(f"{name} imports Core")
+    assert offenders == []
+    assert not (TABLES / "core.py").exists()
+
+
+def test_every_part_is_in_the_wiring():
+    assert {f.type for f in Parts.__dataclass_fields__.values()} >= {
+        p.__name__ for p in PARTS if p is not coordination.Shared and
+        p is not coordination.Local} | {"Coordination"}
+
+
+def test_no_part_is_made_with_the_whole_service_or_a_locator():
+    offenders = []
+    for part in PARTS:
+        for param in inspect.signature(part.__init__).parameters.values():
+            text = f"{param.name}: {param.annotation}"
+            if param.name in ("core", "service", "host") or any(
+                    word in str(param.annotation) for word in ("GameService", "Core", "Host")):
+                offenders.append(f"{part.__name__}({text})")
+    assert offenders == []
+
+
+def test_the_service_holds_no_locator():
+    assert "core" not in inspect.signature(GameService.__init__).parameters
+    assert not hasattr(GameService, "core")
+
+
+def test_no_import_loop_among_the_tables_modules_type_checking_included():
+    found = modules()
+    graph = {name: {m for m in imported(tree) if m in found and m != name}
+             for name, tree in found.items()}
+    try:
+        order = list(TopologicalSorter(graph).static_order())
+    except CycleError as e:  # pragma: no cover - the assertion says which
+        raise AssertionError(f"import loop: {e.args[1]}") from None
+    assert set(order) == set(found)
