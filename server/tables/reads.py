@@ -13,7 +13,6 @@ from engine.capabilities import Hints, Records, capability
 from engine.core import Event, Game, log_to_json
 from engine.errors import EngineError, GameOverError, NotYourTurnError
 from engine.rules import legal_json
-from engine.rules import legal_json
 from server.errors import ApiError, from_engine
 from server.store import StoreUnavailable
 from server.tables import views
