@@ -2,8 +2,9 @@
 where a red arrow's column crosses a yellow arrow's row taken in turn (game id `marbles`).
 
 `board` holds the cells, colours, setups and the score table; `moves` the move generator on
-bare values; `rules` the events, the state, rounds and scores and `RULES`, the game's
-`engine.rules.Rules`; `ai` the computer levels.
+bare values; `rules` the core of the game's `engine.rules.Rules` (rounds and scores) and
+`RULES`; `events`, `state` and `view` its events, its state and what the host sees;
+`chance`, `players` and `ladder` its capabilities; `ai` the computer levels.
 """
 
 from .rules import (

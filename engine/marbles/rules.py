@@ -1,4 +1,5 @@
-"""Corner's rules module: the events, the state folded from them, rounds, scores and ends.
+"""Corner's rules module: the core of the game's `engine.rules.Rules`, the fold of its log
+(rounds, scores and ends) and the commands, with the functions that start a game.
 
 Two players (seat 1 red, seat 2 yellow) or two teams (seats 1 and 3 red, 2 and 4 yellow;
 turns 1, 2, 3, 4). Red arrows point at columns, yellow ones at rows. A game is `rounds`
@@ -13,54 +14,60 @@ Leaving: in the 2-player game leaving is resigning. In the 4-player game a seat 
 stays in the game, played from then on by the host's computer (the seat is in `left`, its
 moves still legal), so its partner is not stranded; once both seats of a team have left, that
 team has forfeited and the game ends (reason "left").
+
+The capabilities are modules of their own, each a class `MarblesRules` derives from: the
+deals (`chance`), the computer players, hints, reviews and the computer that plays on for a
+leaver (`players`) and the ladder's stats (`ladder`). The events are in `events`, the state in
+`state`, the public view, a replay's step and the picture in `view`, the catalog's options
+in `catalog`. Besides the core, this class keeps the fold of a move checked already
+(`ApplyMove`) and a perft of round 1 from a given deal: each is the core's own walk.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field, replace
-from typing import ClassVar, NamedTuple
+from dataclasses import replace
 
-from ..capabilities import Analysis, ApplyMove, Chance, Computer, Hints, Ladder, Replacement
-from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
+from ..capabilities import ApplyMove
+from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft
 from ..rules import (
     BaseRules,
     ColourSpec,
-    LadderSeat,
     LevelSpec,
-    OptionSpec,
     Outcome,
     Picture,
     PublicView,
-    SeatView,
     StatSpec,
     Step,
     Team,
-    VariantSpec,
 )
 from . import errors as E
+from . import view as V
 from .board import (
     BLACK,
-    CELLS,
     COLOUR_LETTERS,
-    COLOUR_NAMES,
-    COLUMNS,
     EMPTY,
-    ROWS,
     SIDES,
     SIZE,
-    TAKEABLE,
     cell_name,
     cell_of,
-    colour_score,
     line_name,
     parse_move,
     parse_setup,
-    random_setup,
     setup_text,
     side_scores,
 )
-from .moves import crossing, has_take, is_opening, opposing_lines, side_of, takes
+from .catalog import OPTIONS, VARIANT_SPECS, level_specs
+from .chance import MarblesChance
+from .events import Moved, RoundDealt
+from .ladder import MarblesLadder
+from .moves import crossing, has_take, is_opening, opposing_lines, side_of
+from .players import MarblesPlayers
+from .state import NO_COUNTS, RoundScore, State, Take
+
+#: The names other modules take from here: the events, the state, the catalog.
+__all__ = ["GAME", "MATCH_POINTS", "NO_COUNTS", "OPTIONS", "REASONS", "RULES", "SAMPLE_SETUP",
+           "MarblesRules", "Moved", "RoundDealt", "RoundScore", "State", "Take",
+           "VARIANT_SPECS", "new_game", "start_state"]
 
 GAME = "marbles"
 MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
@@ -68,166 +75,7 @@ MATCH_POINTS = {"win": 2, "draw": 1, "loss": 0}
 REASONS = ("finished", "resigned", "left")
 
 
-# -- events ------------------------------------------------------------------------------------
-
-
-@event_type
-@dataclass(frozen=True, kw_only=True)
-class RoundDealt(Event):
-    """Round `round` starts with `setup`: 36 letters (a1…f1, a2…f2, up to f6) of `YRGBWSK`."""
-
-    TYPE: ClassVar[str] = "marbles_round_dealt"
-    round: int
-    setup: str
-
-
-@event_type
-@dataclass(frozen=True, kw_only=True)
-class Moved(Event):
-    """`seat` moved its arrow: `move` is a line (`c`, `4`) for a round's opening placement,
-    else the cell it took (`c4`)."""
-
-    TYPE: ClassVar[str] = "marbles_moved"
-    seat: int
-    move: str
-
-
-# -- the state ---------------------------------------------------------------------------------
-
-
-class Take(NamedTuple):
-    """One move of the round: the arrow's new line, and the cell and colour taken (None for
-    the opening placement)."""
-
-    seq: int
-    seat: int
-    line: int
-    cell: int | None
-    colour: int | None
-
-
-class RoundScore(NamedTuple):
-    """A finished round: its deal, its starter, each side's marbles per colour and score."""
-
-    round: int
-    setup: str
-    starter: int
-    counts: tuple[tuple[int, ...], tuple[int, ...]]
-    scores: tuple[int, int]
-
-
-NO_COUNTS = ((0,) * 6, (0,) * 6)
-
-
-@dataclass(frozen=True)
-class State:
-    """The fold of a game's log. `board[cell]` is a colour code or EMPTY; `arrows` one line
-    (or None, not placed yet this round) per seat; `counts[side][colour]` the marbles each
-    side took this round; `moves` the round's moves; `playing` says a round is under way
-    (False before the first deal, between rounds and at the end); `history` the finished
-    rounds; `end` the reason once the game is over; `forfeit` the side that forfeited by
-    leaving. `before` is the state before the latest move (for takebacks)."""
-
-    variant: str
-    seats: int
-    seq: int
-    players: tuple[str, ...]
-    round_count: int
-    given: tuple[str, ...]
-    round: int = 0
-    setup: str = ""
-    board: tuple[int, ...] = (EMPTY,) * CELLS
-    arrows: tuple[int | None, ...] = ()
-    counts: tuple[tuple[int, ...], tuple[int, ...]] = NO_COUNTS
-    moves: tuple[Take, ...] = ()
-    playing: bool = False
-    history: tuple[RoundScore, ...] = ()
-    left: frozenset[int] = frozenset()
-    end: str | None = None
-    forfeit: int | None = None
-    before: State | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def over(self) -> bool:
-        return self.end is not None
-
-    @property
-    def starter(self) -> int:
-        """The seat that opens the current round: red (1) in odd rounds, yellow (2) in even."""
-        return 1 if self.round % 2 == 1 else 2
-
-    @property
-    def to_move(self) -> int | None:
-        if self.end is not None or not self.playing:
-            return None
-        return (self.starter - 1 + len(self.moves)) % self.seats + 1
-
-    @property
-    def deal_due(self) -> bool:
-        """Whether the next event must be a deal (before the first round, between rounds)."""
-        return self.end is None and not self.playing and self.round < self.round_count
-
-    @property
-    def opening(self) -> bool:
-        """Whether the move due is the round's opening placement."""
-        return self.playing and is_opening(self.arrows)
-
-    def round_scores(self) -> tuple[int, int]:
-        """Each side's score in the current round so far (the doubling as it stands)."""
-        return side_scores(self.counts)
-
-    def totals(self, live: bool = False) -> tuple[int, int]:
-        """Each side's total over the finished rounds (and the round under way if `live`)."""
-        red = sum(r.scores[0] for r in self.history)
-        yellow = sum(r.scores[1] for r in self.history)
-        if live and self.playing:
-            now = self.round_scores()
-            red, yellow = red + now[0], yellow + now[1]
-        return red, yellow
-
-    def legal_moves(self, seat: int) -> list[tuple[int, int | None]]:
-        """`seat`'s moves now as (line, cell taken or None for an opening placement)."""
-        if self.to_move != seat:
-            return []
-        if is_opening(self.arrows):
-            return [(line, None) for line in range(SIZE)]
-        return list(takes(self.board, self.arrows, seat))
-
-    def move_text(self, seat: int, line: int, cell: int | None) -> str:
-        return line_name(side_of(seat), line) if cell is None else cell_name(cell)
-
-
-# -- the catalog -------------------------------------------------------------------------------
-
-OPTIONS = (
-    OptionSpec("rounds", "Rounds", 2, "int", 1, 10,
-               description="rounds in the game; with 2 each colour starts once"),
-    OptionSpec("setups", "Setups of the first rounds", [], "strings", 0, 10,
-               description="36 letters each (a1…f1, a2…, f6) of Y R G B W S K: 8 yellow, "
-               "7 red, 6 green, 5 blue, 4 white, 3 grey (S), 3 black (K); later rounds are "
-               "dealt at random; a rematch is dealt at random", rematch=False,
-               placeholder="36 letters of YRGBWSK; a comma between setups"),
-)
-VARIANT_SPECS = {
-    "2p": VariantSpec("2p", "2 players", (2,), ("red", "yellow"), rated=True, options=OPTIONS,
-                      description="red against yellow"),
-    "4p": VariantSpec("4p", "4 players in two teams", (4,),
-                      ("red", "yellow", "red", "yellow"), rated=False, options=OPTIONS,
-                      description="seats 1 and 3 (red) against seats 2 and 4 (yellow)",
-                      leaving="The computer plays your seat for the rest of the game, so your "
-                      "partner plays on and your team can still win. If your partner has "
-                      "left too, your team loses."),
-}
-
-
-def _level_specs() -> dict[int, LevelSpec]:
-    from .ai import LEVELS
-
-    return {n: LevelSpec(n, lv.name, lv.description, lv.seconds) for n, lv in LEVELS.items()}
-
-
-class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis, Ladder,
-                   ApplyMove):
+class MarblesRules(MarblesChance, MarblesPlayers, MarblesLadder, BaseRules, ApplyMove):
     """Corner, the marble game, for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -241,22 +89,10 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis, La
     stats = (StatSpec("marbles", "marbles taken by the side"),
              StatSpec("rounds_won", "rounds won by the side"),
              StatSpec("doubled", "colours held alone at a round's end"))
-    hint_level = 3
-    #: The computer level the host seats for a player who leaves a 4-player game.
-    left_seat_level = 3
 
     @property
     def levels(self) -> dict[int, LevelSpec]:  # type: ignore[override]
-        return _level_specs()
-
-    def plays_on(self, state: State, seat: int) -> bool:
-        """Whether `seat` has left but the game goes on with the seat played by the computer
-        (the 4-player game, until both seats of a team have left)."""
-        return seat in state.left and not state.over
-
-    def replacement_level(self, state: State, seat: int) -> int | None:
-        """`left_seat_level` for a seat that left and plays on, else None."""
-        return self.left_seat_level if self.plays_on(state, seat) else None
+        return level_specs()
 
     # -- fold ------------------------------------------------------------------------------
     def initial_state(self, created: GameCreated) -> State:
@@ -293,24 +129,6 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis, La
         if isinstance(event, MoveTakenBack):
             return self._taken_back(state, event)
         raise E.LogError(f"event type {event.TYPE} does not belong to a Corner game")
-
-    def _dealt(self, state: State, event: RoundDealt) -> State:
-        if not state.deal_due:
-            raise E.LogError("no deal is due now" + (" (the game is over)" if state.over
-                                                     else " (a round is under way)"))
-        if event.round != state.round + 1:
-            raise E.LogError(f"the deal is for round {state.round + 1}, not {event.round}")
-        try:
-            board = parse_setup(event.setup, event.round)
-        except E.BadSetupError as e:
-            raise E.LogError(e.message) from None
-        if setup_text(board) != event.setup:
-            raise E.LogError(f"round {event.round}'s setup must be 36 capital letters")
-        if event.round <= len(state.given) and state.given[event.round - 1] != event.setup:
-            raise E.LogError(f"round {event.round} must be dealt the given setup")
-        return replace(state, seq=event.seq, round=event.round, setup=event.setup,
-                       board=board, arrows=(None,) * state.seats, counts=NO_COUNTS,
-                       moves=(), playing=True, before=None)
 
     def apply_move(self, state: State, event: Event, move: tuple[int, int | None]) -> State:
         if not isinstance(event, Moved):
@@ -396,16 +214,6 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis, La
         self._check_open(state, seat)
         return PlayerLeft(seq=state.seq + 1, seat=seat)
 
-    def chance(self, state: State, rng: random.Random) -> RoundDealt | None:
-        """The next round's deal when one is due: the given setup for the round if there is
-        one, else the 36 marbles shuffled with `rng`."""
-        if not state.deal_due:
-            return None
-        number = state.round + 1
-        setup = (state.given[number - 1] if number <= len(state.given)
-                 else random_setup(rng))
-        return RoundDealt(seq=state.seq + 1, round=number, setup=setup)
-
     # -- queries ---------------------------------------------------------------------------
     def to_move(self, state: State) -> int | None:
         return state.to_move
@@ -485,155 +293,15 @@ class MarblesRules(BaseRules, Chance, Computer, Hints, Replacement, Analysis, La
         return out
 
     def public_view(self, state: State) -> PublicView:
-        red, yellow = state.round_scores()
-        totals = state.totals()
-        cells = setup_text(state.board)
-        board = {
-            "variant": state.variant, "size": SIZE,
-            "cells": cells,
-            "rows": [cells[r * SIZE:(r + 1) * SIZE] for r in range(SIZE - 1, -1, -1)],
-            "setup": state.setup,
-            "arrows": [{"seat": s, "side": SIDES[side_of(s)],
-                        "axis": "column" if side_of(s) == 0 else "row",
-                        "line": None if a is None else line_name(side_of(s), a)}
-                       for s, a in enumerate(state.arrows, 1)],
-            "round": state.round, "round_count": state.round_count,
-            "starter": state.starter if state.round else None,
-            "to_move": state.to_move, "opening": state.opening,
-            "status": ("dealing" if state.deal_due else "playing" if state.playing
-                       else state.end or "waiting"),
-            "sides": {SIDES[side]: self._side_view(state, side, (red, yellow)[side])
-                      for side in (0, 1)},
-            "rounds": [{"round": r.round, "setup": r.setup, "starter": r.starter,
-                        "scores": {"red": r.scores[0], "yellow": r.scores[1]}}
-                       for r in state.history],
-            "team_scores": {"red": totals[0], "yellow": totals[1]},
-            "computer_seats": sorted(state.left) if state.seats == 4 and not state.over
-            else [],
-            "last_take": self._last(state),
-            "result": None,
-        }
-        if state.over:
-            o = self.outcome(state)
-            board["result"] = {"winners": list(o.winners), "results": list(o.results),
-                               "team_scores": {"red": totals[0], "yellow": totals[1]},
-                               "reason": o.reason}
-        live = state.totals(live=True)
-        seats = tuple(SeatView(
-            colour=SIDES[side_of(s)], left=s in state.left, score=live[side_of(s)],
-            can_move=state.to_move == s,
-            view={"side": SIDES[side_of(s)],
-                  "line": board["arrows"][s - 1]["line"],
-                  "computer": state.seats == 4 and s in state.left and not state.over},
-        ) for s in range(1, state.seats + 1))
-        last = state.moves[-1] if state.moves else None
-        last_move = ({"seat": last.seat, "move": state.move_text(last.seat, last.line,
-                                                                 last.cell),
-                      "seq": last.seq} if last else None)
-        return PublicView(board, seats, last_move)
-
-    @staticmethod
-    def _side_view(state: State, side: int, score: int) -> dict:
-        mine, theirs = state.counts[side], state.counts[1 - side]
-        colours = []
-        for c in TAKEABLE:
-            n = mine[c]
-            if n:
-                doubled = not theirs[c]
-                colours.append({"colour": COLOUR_NAMES[c], "letter": COLOUR_LETTERS[c],
-                                "count": n, "points": colour_score(n, 1), "doubled": doubled,
-                                "score": colour_score(n, theirs[c])})
-        return {"seats": [s for s in range(1, state.seats + 1) if side_of(s) == side],
-                "marbles": {COLOUR_LETTERS[c]: mine[c] for c in TAKEABLE},
-                "colours": colours, "score": score,
-                "total": state.totals()[side] + (score if state.playing else 0)}
-
-    @staticmethod
-    def _last(state: State) -> dict | None:
-        for m in reversed(state.moves):
-            if m.cell is not None:
-                return {"seat": m.seat, "cell": cell_name(m.cell),
-                        "colour": COLOUR_LETTERS[m.colour], "seq": m.seq}
-        return None
+        return V.public_view(state, self.outcome(state) if state.over else None)
 
     def step(self, state: State, event: Event) -> Step:
         """A move's step gives its round, line and the colour taken; a deal's its setup
-        (`state` is right after the event)."""
-        if isinstance(event, Moved):
-            take = next((m for m in reversed(state.moves) if m.seq == event.seq), None)
-            details: dict = {"round": state.round, "side": SIDES[side_of(event.seat)]}
-            col, row = parse_move(event.move)
-            if col is not None and row is not None:
-                details["cell"] = event.move
-                details["line"] = event.move[0] if side_of(event.seat) == 0 else event.move[1]
-            else:
-                details["line"] = event.move
-                details["opening"] = True
-            if take is not None and take.colour is not None:
-                details["colour"] = COLOUR_LETTERS[take.colour]
-            if not state.playing and state.history and state.history[-1].round == state.round:
-                details["round_over"] = True
-            return Step("move", event.seat, event.move, details)
-        if isinstance(event, RoundDealt):
-            return Step("deal", None, None, {"round": event.round, "setup": event.setup},
-                        text=f"Round {event.round} dealt")
-        if isinstance(event, PlayerLeft) and state.seats == 4 and not state.over:
-            return Step("left", event.seat, None, {"computer": True},
-                        text="left; the computer plays on")
-        return super().step(state, event)
+        (`view.step`)."""
+        return V.step(state, event) or super().step(state, event)
 
     def picture(self, state: State) -> Picture:
-        names = COLOUR_NAMES + ("",)
-        cells = tuple(tuple(names[state.board[cell_of(c, r)]] for c in range(SIZE))
-                      for r in range(SIZE - 1, -1, -1))
-        marks = []
-        for s, a in enumerate(state.arrows, 1):
-            if a is None:
-                continue
-            if side_of(s) == 0:
-                marks.append((0 if s == 1 else SIZE - 1, a, "▼" if s == 1 else "▲"))
-            else:
-                marks.append((SIZE - 1 - a, 0 if s == 2 else SIZE - 1, "▶" if s == 2 else "◀"))
-        return Picture(cells, tuple(COLUMNS), tuple(reversed(ROWS)), tuple(marks))
-
-    def ladder(self, state: State) -> tuple[LadderSeat, ...]:
-        outcome = self.outcome(state)
-        out = []
-        for s in range(1, state.seats + 1):
-            side = side_of(s)
-            marbles = sum(sum(r.counts[side]) for r in state.history)
-            won = sum(1 for r in state.history if r.scores[side] > r.scores[1 - side])
-            doubled = sum(1 for r in state.history for c in TAKEABLE
-                          if r.counts[side][c] and not r.counts[1 - side][c])
-            out.append(LadderSeat(outcome.points[s - 1],
-                                  {"marbles": marbles, "rounds_won": won, "doubled": doubled}))
-        return tuple(out)
-
-    # -- computer players ------------------------------------------------------------------
-    def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
-        from .ai import choose_move
-
-        return choose_move(state, seat, level=level, seed=seed)
-
-    def warm_up(self) -> float:
-        return 0.0
-
-    def hint(self, state: State, seat: int) -> str | None:
-        """The move of level `hint_level`."""
-        return self.choose_move(state, seat, level=self.hint_level, seed=0)
-
-    # -- reviewing a finished game (engine.marbles.analysis) -------------------------------
-    @property
-    def analysis_thresholds(self):
-        from .analysis import THRESHOLDS
-
-        return THRESHOLDS
-
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
-                    seed: int = 0):
-        from .analysis import analyse_ply
-
-        return analyse_ply(state, seat, move, level=level, seed=seed)
+        return V.picture(state)
 
     # -- testing the move generator --------------------------------------------------------
     def perft(self, variant: str, depth: int, moves=(), setup: str | None = None) -> int:

@@ -1,0 +1,50 @@
+"""Corner's computer players (`Computer`: the levels of `engine.marbles.ai`), its hints
+(`Hints`), its review of a finished game's moves (`Analysis`: `engine.marbles.analysis`)
+and the computer that plays on for a seat that left a 4-player game (`Replacement`)."""
+
+from __future__ import annotations
+
+from ..capabilities import Analysis, Computer, Hints, Replacement
+from .state import State
+
+
+class MarblesPlayers(Computer, Hints, Analysis, Replacement):
+    """The computer levels, the hint at `hint_level`, the move review and the replacement."""
+
+    hint_level = 3
+    #: The computer level the host seats for a player who leaves a 4-player game.
+    left_seat_level = 3
+
+    def plays_on(self, state: State, seat: int) -> bool:
+        """Whether `seat` has left but the game goes on with the seat played by the computer
+        (the 4-player game, until both seats of a team have left)."""
+        return seat in state.left and not state.over
+
+    def replacement_level(self, state: State, seat: int) -> int | None:
+        """`left_seat_level` for a seat that left and plays on, else None."""
+        return self.left_seat_level if self.plays_on(state, seat) else None
+
+    def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
+        from .ai import choose_move
+
+        return choose_move(state, seat, level=level, seed=seed)
+
+    def warm_up(self) -> float:
+        return 0.0
+
+    def hint(self, state: State, seat: int) -> str | None:
+        """The move of level `hint_level`."""
+        return self.choose_move(state, seat, level=self.hint_level, seed=0)
+
+    @property
+    def analysis_thresholds(self):
+        from .analysis import THRESHOLDS
+
+        return THRESHOLDS
+
+    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
+                    seed: int = 0):
+        from .analysis import analyse_ply
+
+        return analyse_ply(state, seat, move, level=level, seed=seed)
+
