@@ -90,3 +90,39 @@ def test_no_import_loop_among_the_tables_modules_type_checking_included():
     except CycleError as e:  # pragma: no cover - the assertion says which
         raise AssertionError(f"import loop: {e.args[1]}") from None
     assert set(order) == set(found)
+
+
+def calls(tree: ast.Module) -> list[tuple[str, str, ast.Call]]:
+    """(enclosing function, called attribute, call) for every `x.attr(...)` in `tree`."""
+    found = []
+
+    def walk(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                else function
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
+                found.append((name, child.func.attr, child))
+            walk(child, name)
+
+    walk(tree, "")
+    return found
+
+
+def test_every_write_goes_through_the_write_path():
+    """Outside writes.py no part appends, creates a game, draws chance or commits; a lock
+    taken outside the write path is a read's (`reading=True`), or a socket joining (which
+    only marks presence)."""
+    offenders = []
+    for name, tree in modules().items():
+        if name == "server.tables.writes":
+            continue
+        for function, attr, call in calls(tree):
+            if attr in ("append", "create_game") and "store" in ast.unparse(call.func):
+                offenders.append(f"{name}.{function}: {ast.unparse(call.func)}")
+            if attr in ("commit", "_commit_one", "draw_chance", "_catch_up"):
+                offenders.append(f"{name}.{function}: {attr}")
+            reading = any(k.arg == "reading" for k in call.keywords)
+            if attr == "locked" and not reading and (name, function) not in {
+                    ("server.tables.seating", "join"), ("server.tables.service", "locked")}:
+                offenders.append(f"{name}.{function}: a lock taken for a write")
+    assert offenders == []

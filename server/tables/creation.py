@@ -21,7 +21,7 @@ from server.tables.events import Notify, StateChanged
 from server.tables.table import Table, new_token
 from server.tables.tableset import TableSet
 from server.tables.takebacks import Takebacks
-from server.tables.writes import WritePath
+from server.tables.writes import Action, WritePath, doing
 
 log = logging.getLogger(__name__)
 
@@ -111,11 +111,7 @@ class Creation:
             record.host_hash = rematch_of.record.host_hash
             for new, old in zip(records, rematch_of.seats, strict=True):
                 new.token_hash = old.token_hash if old.kind != "computer" else None
-        self.store.create_game(record, records, fresh.events[0].to_dict())
-        table = self.tables.add(self.tables.new_table(record, fresh, records))
-        with table.lock:
-            self.notify(StateChanged(table))
-            self.writes.draw_chance(table)
+        self.writes.create(record, records, fresh)
         return {"id": record.id, "host_token": host_token,
                 "tokens": {str(k): v for k, v in tokens.items()}}
 
@@ -129,13 +125,18 @@ class Creation:
 
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The rematch's id: created by the first seat (or host) to ask, shared by the rest."""
-        with self.coord.locked(game_id) as table:
+        found: dict[str, Any] = {}
+
+        def check(table: Table) -> None:
             if not table.is_host(token) and not table.seats_of(token):
                 if not token:
                     raise ApiError("unauthorized", "a rematch needs a seat or host token")
                 raise ApiError("forbidden", "only the players or the host may ask for a rematch")
+
+        def decide(table: Table) -> None:
             if table.record.rematch_id:
-                return {"id": table.record.rematch_id, "created": False}
+                found.update(id=table.record.rematch_id, created=False)
+                return
             if not table.finished:
                 raise ApiError("not_finished", "the game is still being played")
             specs = [{"kind": s.kind, "name": None if s.kind == "computer" else s.name,
@@ -149,19 +150,22 @@ class Creation:
             except ApiError:  # another process linked its rematch first: that one it is
                 self._cancel(created["id"])
                 if table.record.rematch_id:
-                    return {"id": table.record.rematch_id, "created": False}
+                    found.update(id=table.record.rematch_id, created=False)
+                    return
                 raise
             table.record.rematch_id = created["id"]
             self.notify(StateChanged(table))
-            return {"id": created["id"], "created": True}
+            found.update(id=created["id"], created=True)
+
+        self.writes.command(game_id, decide, check=check, clock=False)
+        return found
 
     def _cancel(self, game_id: str) -> None:
         """Close a game this process just made and nobody will play (a rematch another
         process made at the same moment)."""
         try:
-            with self.coord.locked(game_id) as table:
-                self.writes.commit(table, lambda g: g.close("cancelled"))
-                self._mark_closed(table)
+            self.writes.command(game_id, doing(lambda g: g.close("cancelled")), clock=False,
+                                answer=lambda table, event: self._mark_closed(table))
         except Exception:
             log.exception("game %s: could not cancel a rematch made twice", game_id)
 
@@ -169,14 +173,21 @@ class Creation:
         """Host only: end the game before its rules do. It is abandoned: nobody wins and
         nothing counts (`engine.rules.outcome_of`); a game still waiting for players to
         take their seats is cancelled. Closing a finished game changes nothing."""
-        with self.coord.locked(game_id) as table:
-            table.require_host(token)
-            if not table.finished:
-                reason = "cancelled" if table.status == "open" else "closed"
-                self.takebacks.drop(table, reason="closed")
-                self.writes.commit(table, lambda g: g.close(reason))
+        def decide(table: Table) -> Action | None:
+            if table.finished:
+                return None
+            reason = "cancelled" if table.status == "open" else "closed"
+            self.takebacks.drop(table, reason="closed")
+            return lambda g: g.close(reason)
+
+        def answer(table: Table, event: dict[str, Any] | None) -> dict[str, Any]:
+            if event is not None:
                 self._mark_closed(table)
             return views.game_body(table, self.presence)
+
+        return self.writes.command(game_id, decide,
+                                   check=lambda table: table.require_host(token),
+                                   clock=False, answer=answer)
 
     def _mark_closed(self, table: Table) -> None:
         """Mirror a closed log on the game's record (the store's lists of games read it)."""

@@ -16,7 +16,7 @@ from server.tables.coordination import JOB_TTL, Coordination
 from server.tables.events import Notify, PresenceChanged, StateChanged
 from server.tables.table import Table, new_token
 from server.tables.tableset import TableSet
-from server.tables.writes import WritePath
+from server.tables.writes import WritePath, doing
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,9 @@ class Seating:
             return self._claim(game_id, seat, name)
 
     def _claim(self, game_id: str, seat: int, name: str) -> dict[str, Any]:
-        with self.coord.locked(game_id) as table:
+        token, token_hash = new_token()
+
+        def decide(table: Table) -> None:
             record = table.seat(seat)
             if record.kind != "open":
                 raise ApiError("not_open", f"seat {seat} is a {record.kind} seat, not open")
@@ -59,13 +61,14 @@ class Seating:
                 raise ApiError("seat_taken", f"seat {seat} is already taken")
             if table.finished:
                 raise ApiError("closed", "this game has finished")
-            token, token_hash = new_token()
             self._seat(table, SeatRecord(seat, "open", name, None, token_hash))
-            return {"seat": seat, "token": token, "game_id": game_id}
+
+        return self.writes.command(game_id, decide, clock=False, answer=lambda table, _: {
+            "seat": seat, "token": token, "game_id": game_id})
 
     def seat_computer(self, game_id: str, seat: int, level: int,
                       token: str | None) -> dict[str, Any]:
-        with self.coord.locked(game_id) as table:
+        def decide(table: Table) -> None:
             table.require_host(token)
             record = table.seat(seat)
             if table.finished:
@@ -78,10 +81,11 @@ class Seating:
                 raise ApiError("invalid_request", f"{table.rules.title} has no computer "
                                f"level {level}", levels=levels)
             self._seat(table, SeatRecord(seat, "computer", record.name, level, None))
-            return views.game_body(table, self.presence)
+
+        return self.writes.command(game_id, decide, clock=False, answer=self._game_body)
 
     def remove_computer(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
-        with self.coord.locked(game_id) as table:
+        def decide(table: Table) -> None:
             table.require_host(token)
             record = table.seat(seat)
             if record.kind != "computer":
@@ -92,7 +96,11 @@ class Seating:
                 raise ApiError("seat_left", f"seat {seat} has left: the computer plays it "
                                "for the rest of the game")
             self._seat(table, SeatRecord(seat, "open", None, None, None))
-            return views.game_body(table, self.presence)
+
+        return self.writes.command(game_id, decide, clock=False, answer=self._game_body)
+
+    def _game_body(self, table: Table, event: dict[str, Any] | None) -> dict[str, Any]:
+        return views.game_body(table, self.presence)
 
     # -- leaving ---------------------------------------------------------------------------
     def leave(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
@@ -101,9 +109,7 @@ class Seating:
             if table.closed:
                 raise ApiError("closed", "the host closed this game")
 
-        return self.writes.command(game_id, check,
-                                        lambda g: g.leave(seat, now=time.time()),
-                                        then=lambda t: self.replace_leaver(t, seat))
+        return self._leave(game_id, seat, check)
 
     def declare_left(self, game_id: str, seat: int, token: str | None) -> dict[str, Any]:
         """The host or another seated player declares an away seat left after the grace."""
@@ -135,9 +141,22 @@ class Seating:
                                "the win. Seat a computer there, or close the game (it is "
                                "then cancelled)", status=409, seat=seat)
 
-        return self.writes.command(game_id, check,
-                                        lambda g: g.leave(seat, now=time.time()),
-                                        then=lambda t: self.replace_leaver(t, seat))
+        return self._leave(game_id, seat, check)
+
+    def _leave(self, game_id: str, seat: int, check: Any) -> dict[str, Any] | None:
+        """`seat` leaves (`check` allowing), then a computer plays on for it if its game
+        says so."""
+        def answer(table: Table, event: dict[str, Any] | None) -> dict[str, Any] | None:
+            self.replace_leaver(table, seat)
+            return event
+
+        return self.writes.command(game_id, doing(lambda g: g.leave(seat, now=time.time())),
+                                   check=check, answer=answer)
+
+    def replace_leavers(self, table: Table) -> None:
+        """Every seat that left and plays on is a computer seat (after a restart)."""
+        for seat in sorted(table.left):
+            self.replace_leaver(table, seat)
 
     def replace_leaver(self, table: Table, seat: int) -> None:
         """Seat a computer for `seat`, which left, if its game goes on with it played

@@ -47,7 +47,7 @@ from server.tables.table import Table
 from server.tables.tableset import TableSet
 from server.tables.takebacks import Takebacks
 from server.tables.upkeep import Upkeep
-from server.tables.writes import WritePath, require_playing
+from server.tables.writes import WritePath, doing, require_playing
 
 log = logging.getLogger(__name__)
 
@@ -236,9 +236,9 @@ class GameService:
             table.require_seat_token(seat, token)
             require_playing(table)
 
-        return self.writes.command(game_id, check, lambda g: g.play(seat, move, seq=seq,
-                                                                    now=time.time()),
-                                   at_seq=seq)
+        return self.writes.command(game_id, doing(lambda g: g.play(seat, move, seq=seq,
+                                                                   now=time.time())),
+                                   check=check, at_seq=seq)
 
     def act(self, game_id: str, seat: int, action: str, seq: int,
             token: str | None) -> dict[str, Any]:
@@ -252,8 +252,9 @@ class GameService:
                 raise ApiError("no_such_action", f"{table.rules.title} has no action "
                                f"{action!r}", actions=actions)
 
-        return self.writes.command(game_id, check, lambda g: g.act(seat, action, seq=seq,
-                                                                   now=time.time()))
+        return self.writes.command(game_id, doing(lambda g: g.act(seat, action, seq=seq,
+                                                                  now=time.time())),
+                                   check=check)
 
     def bot_move(self, game_id: str, seat: int, move: str, seq: int) -> dict | None:
         """A computer seat's move, computed for `seq`; None if the game moved on."""
@@ -278,7 +279,7 @@ class GameService:
             if e.code not in quiet:
                 log.warning("game %s: %s refused: %s", game_id, what, e.message)
 
-        return self.writes.command(game_id, due, action, refused=refused)
+        return self.writes.command(game_id, doing(action), check=due, refused=refused)
 
     def undo(self, game_id: str, seat: int, seq: int, token: str | None, *,
              device_tokens: Iterable[str] = ()) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from server.tables.seating import Seating
 from server.tables.table import Table
 from server.tables.tableset import TableSet
 from server.tables.takebacks import Takebacks
-from server.tables.writes import WritePath, appended
+from server.tables.writes import Action, WritePath, appended, doing, nothing
 
 log = logging.getLogger(__name__)
 
@@ -46,32 +46,34 @@ class Upkeep:
     def resume(self, table: Table) -> None:
         """A running game's clock restarts now, its timer is armed, what chance left due is
         drawn, and seats that left and play on are computer seats. A game closed on its
-        record before closing was an event gets its `game_closed` now."""
+        record before closing was an event gets its `game_closed` now. Each through the
+        write path, on the table caught up at start-up."""
         writes = self.writes
         if table.record.closed and table.game.closed is None and not table.over:
             try:
-                writes.commit(table, lambda g: g.close("closed"))
+                writes.command(table, doing(lambda g: g.close("closed")), clock=False)
             except Exception:  # still shown as closed, from its record
                 log.exception("game %s: could not log that it was closed", table.id)
         if table.finished:
             return
-        self.resume_clock(table)
-        writes.draw_chance(table)
-        for seat in sorted(table.left):
-            self.seating.replace_leaver(table, seat)
-        self.clocks.arm(table)
-
-    def resume_clock(self, table: Table) -> None:
-        """A running game's clock restarts now (`Rules.resume`), unless another process of
-        the host kept it running."""
-        try:
-            clock = table.clock
-            event = None if clock is None or self.coord.clocks_running() else \
-                clock.resume(table.state, time.time())
-            if event is not None:
-                self.writes.commit(table, lambda g: appended(g, event))
+        try:  # the clock restarts, then what chance left due is drawn
+            writes.command(table, self._resumed, clock=False)
         except Exception:  # a game that cannot resume must not keep the host from starting
             log.exception("game %s: could not resume its clock", table.id)
+        writes.command(table, self._replace_leavers, clock=False)
+        self.clocks.arm(table)
+
+    def _resumed(self, table: Table) -> Action | None:
+        """`Rules.resume`'s event (a running clock restarts now), unless another process of
+        the host kept the game's clock running."""
+        clock = table.clock
+        if clock is None or self.coord.clocks_running():
+            return None
+        event = clock.resume(table.state, time.time())
+        return None if event is None else (lambda g: appended(g, event))
+
+    def _replace_leavers(self, table: Table) -> None:
+        self.seating.replace_leavers(table)
 
     # -- a shared host's scan ----------------------------------------------------------------
     def scan(self) -> None:
@@ -95,5 +97,5 @@ class Upkeep:
                 deadline = table.deadline()
                 if deadline is not None and deadline <= now and table.clock_timer is None:
                     self.clocks.arm(table)
-                self.writes.draw_chance(table)
+                self.writes.command(table, nothing, clock=False)  # a deal left due
             self.notify(Scanned(table))

@@ -1,9 +1,10 @@
-"""The one write path: a command takes the game's lock (caught up with the store), checks
-credentials and host policy, commits what the clock made due, asks the game's rules for the
-event, appends it to the store, folds it into the live `Game`, and only then tells the
-listeners — so an acknowledged or broadcast move is always on disk, and events reach rooms
-in seq order. After each event, what chance makes due (a deal) is drawn and committed the
-same way."""
+"""The one write path: every change of a game goes through `WritePath.command` (a new game
+through `WritePath.create`). A command takes the game's lock (caught up with the store),
+checks credentials and host policy, commits what the clock made due, asks the game's rules
+for the event, appends it to the store, folds it into the live `Game`, and only then tells
+the listeners — so an acknowledged or broadcast move is always on disk, and events reach
+rooms in seq order. After each command, what chance makes due (a deal) is drawn and
+committed the same way."""
 
 from __future__ import annotations
 
@@ -17,10 +18,10 @@ from engine.capabilities import Chance, capability
 from engine.core import Event, Game
 from engine.errors import EngineError, GameOverError
 from server.errors import ApiError, from_engine
-from server.store import EventStore, SeqConflict
+from server.store import EventStore, GameRecord, SeatRecord, SeqConflict
 from server.tables.clocks import Clocks
 from server.tables.coordination import JOB_TTL, Coordination
-from server.tables.events import Appended, Notify, undo_dropped
+from server.tables.events import Appended, Notify, StateChanged, undo_dropped
 from server.tables.table import Table
 from server.tables.tableset import TableSet
 
@@ -29,7 +30,21 @@ log = logging.getLogger(__name__)
 #: Seconds to wait before trying again when committing what was due failed (a full disk).
 RETRY = 1.0
 
+#: An engine command on the live game, returning the event it appended.
 Action = Callable[[Game], Event]
+#: decide(table): under the lock, after the checks and the clock's catch-up, the engine
+#: command whose event to commit, or None when the command appends no event.
+Decide = Callable[[Table], "Action | None"]
+
+
+def doing(action: Action) -> Decide:
+    """The decision of a command that always commits `action`'s event."""
+    return lambda table: action
+
+
+def nothing(table: Table) -> None:
+    """The decision of a command that appends no event of its own (what is due still is)."""
+    return None
 
 
 def require_playing(table: Table) -> None:
@@ -63,48 +78,62 @@ class WritePath:
         self.rng = rng
         self.stopped = stopped
 
-    def command(self, game_id: str, check: Callable[[Table], bool | None], action: Action,
-                *, then: Callable[[Table], None] | None = None,
-                refused: Callable[[ApiError], None] | None = None,
-                at_seq: int | None = None) -> dict[str, Any] | None:
-        """Lock, catch up, check, append, notify: `check(table)` raises (or returns False:
-        nothing to do, None is answered), what the clock made due is committed, then
-        `action`'s event, then `then(table)`. `refused(error)` takes a refusal of the catch-up
-        or the action instead of raising it (None is answered). A command acting on `at_seq`
-        may skip the catch-up when the table is at that seq (`Coordination.locked`)."""
-        with self.coord.locked(game_id, at_seq=at_seq) as table:
+    def command(self, game: str | Table, decide: Decide, *,
+                check: Callable[[Table], bool | None] | None = None,
+                at_seq: int | None = None, clock: bool = True,
+                answer: Callable[[Table, dict[str, Any] | None], Any] | None = None,
+                refused: Callable[[ApiError], None] | None = None) -> Any:
+        """The one way a game changes. `game` is a game id: its table, locked and caught up
+        with the store (a command acting on `at_seq` may skip the catch-up when the table is
+        at that seq, `Coordination.locked`); or a table the caller caught up already (the
+        host's own start-up and scan), entered with its lock only. Then, under the lock:
+        `check(table)` raises a refusal (or returns False: nothing to do, None is answered);
+        what the clock made due is committed (`clock`; game_over if that ended the game);
+        `decide(table)` gives the engine command whose event is committed (or None: the
+        command changed a record through the coordination, or nothing); what chance makes
+        due is drawn; and `answer(table, event)` is the answer (default: the event's dict,
+        or None). `refused(error)` takes a refusal of the catch-up, the decision or the
+        commit instead of raising it (None is answered)."""
+        entered = game if isinstance(game, Table) else self.coord.locked(game, at_seq=at_seq)
+        with entered as table:
+            if check is not None:
+                try:
+                    wanted = check(table)
+                except ApiError:
+                    if at_seq is None or not self.coord.recheck(table):
+                        raise
+                    wanted = check(table)
+                if wanted is False:
+                    return None
             try:
-                wanted = check(table)
-            except ApiError:
-                if at_seq is None or not self.coord.recheck(table):
-                    raise
-                wanted = check(table)
-            if wanted is False:
-                return None
-            try:
-                self.catch_up(table)
-                body = self.commit(table, action)
+                if clock:
+                    self._catch_up(table)
+                action = decide(table)
+                body = None if action is None else self._commit_one(table, action)
             except ApiError as e:
                 if refused is None:
                     raise
                 refused(e)
                 return None
-            if then is not None:
-                then(table)
-            return body
+            self.draw_chance(table)
+            return body if answer is None else answer(table, body)
 
-    def commit(self, table: Table, action: Action) -> dict[str, Any]:
+    def create(self, record: GameRecord, seats: list[SeatRecord], game: Game) -> Table:
+        """A new game: its record, seats and first event stored at once, its table held and
+        announced, then what chance makes due at the start drawn."""
+        self.store.create_game(record, seats, game.events[0].to_dict())
+        table = self.tables.add(self.tables.new_table(record, game, seats))
+        with table.lock:
+            self.notify(StateChanged(table))
+            self.draw_chance(table)
+        return table
+
+    def _commit_one(self, table: Table, action: Action) -> dict[str, Any]:
         """Run an engine command on the live game, make its event durable, then announce it;
-        then draw and commit what chance makes due after it, each announced in turn. Returns
-        the command's event. The caller holds the lock.
+        returns the event's dict. The caller holds the lock.
 
         The engine checks and folds in memory first; if the commit fails the live game is
         rebuilt from its previous events, so memory never runs ahead of the disk."""
-        body = self.commit_one(table, action)
-        self.draw_chance(table)
-        return body
-
-    def commit_one(self, table: Table, action: Action) -> dict[str, Any]:
         before = list(table.game.events)
         try:
             event = action(table.game)
@@ -143,7 +172,7 @@ class WritePath:
                 event = chance(table.state, self.rng)
                 if event is None:
                     return
-                self.commit_one(table, lambda g, e=event: appended(g, e))
+                self._commit_one(table, lambda g, e=event: appended(g, e))
             log.error("game %s: chance kept drawing; stopped", table.id)
         except ApiError as e:  # the rules refused their own draw: a bug, not worth retrying
             log.error("game %s: chance drew an event its rules refuse: %s", table.id, e.message)
@@ -163,13 +192,14 @@ class WritePath:
             self.draw_chance(table)
 
     # -- what the clock makes due ----------------------------------------------------------
-    def catch_up(self, table: Table) -> None:
+    def _catch_up(self, table: Table) -> None:
         """Commit what the game's clock has made due by now (a flag that fell) before a
         command runs on it; game_over if that ended the game. The caller holds the lock."""
         event = self.clocks.due(table)
         if event is None:
             return
-        self.commit(table, lambda g: appended(g, event))
+        self._commit_one(table, lambda g: appended(g, event))
+        self.draw_chance(table)
         if table.finished:
             raise from_engine(GameOverError("the game is over: the time ran out",
                                             seq=table.game.seq))
@@ -177,21 +207,25 @@ class WritePath:
     def deadline_reached(self, table: Table, timer: threading.Timer) -> None:
         """The table's clock `timer` fired: commit what is due, once for the host."""
         clocks = self.clocks
-        with table.lock:
+
+        def check(table: Table) -> bool:
             if table.clock_timer is not timer or self.stopped.is_set():
-                return  # re-armed or cancelled meanwhile
+                return False  # re-armed (by a catch-up, too) or cancelled meanwhile
             table.clock_timer = None
-            try:
-                self.coord.sync(table)
-                if not self.coord.take_flag(table):
-                    clocks.arm(table, at_least=JOB_TTL)  # another process commits the flag
-                    return
-                self.catch_up(table)
-            except ApiError:  # the game ended: nothing more is due
-                return
-            except Exception:
-                log.exception("game %s: could not commit what its clock made due", table.id)
-                clocks.arm(table, at_least=RETRY)
-                return
+            if not self.coord.take_flag(table):
+                clocks.arm(table, at_least=JOB_TTL)  # another process commits the flag
+                return False
+            return True
+
+        def rearm(table: Table, event: dict[str, Any] | None) -> None:
             if table.clock_timer is None:
                 clocks.arm(table)  # not due yet after all (the timer fired early)
+
+        try:
+            self.command(table.id, nothing, check=check, answer=rearm)
+        except ApiError:  # the game ended: nothing more is due
+            return
+        except Exception:
+            log.exception("game %s: could not commit what its clock made due", table.id)
+            with table.lock:
+                clocks.arm(table, at_least=RETRY)
