@@ -1,7 +1,8 @@
 """Corner Claim, the corner-touch polyomino game (Blokus rules): 2 players on 14×14 (Duo),
 3 or 4 on 20×20.
 
-`rules` holds the state, the placement check, turns, scoring and results (`RULES`);
+`rules` holds the placement check, turns, scoring and results (`RULES`), `state` the state,
+`preparation`, `ladder` and `legal_json` the capabilities the rules bring;
 `pieces`, `board`, `position`, `notation` and `variants` the bitboard move generator under it;
 `ai` the computer levels; `sgf` Pentobi's `.blksgf` records; `gtp` the Go Text Protocol
 session; `game` puts them together behind the host's seam (`game.CORNER_CLAIM`, registered;

@@ -1,22 +1,28 @@
-"""Corner Claim's own rules module: the state, the placement check, turns, scoring, results.
+"""Corner Claim's own rules module: the core of its `engine.rules.Rules`, the placement
+check, turns, scoring, results.
 
-Seats are numbered 1..n in play order. The state is an immutable value folded from events;
-`to_move` is derived (a seat without a legal placement is skipped, never asked to pass).
+Seats are numbered 1..n in play order. The state (`state.State`) is an immutable value folded
+from events; `to_move` is derived (a seat without a legal placement is skipped, never asked
+to pass).
+
+The capabilities the rules bring are modules of their own, each a class `CornerClaimRules`
+derives from: what a host prepares once (`preparation`), the ladder's stats (`ladder`) and
+the legal list's own JSON (`legal_json`); `game` adds the computer players, hints, records,
+GTP and reviews. Besides the core, this class keeps the fold of a placement checked already
+(`ApplyMove`): the core's own fold, only faster.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
-from ..capabilities import ApplyMove, HostPreparation, Ladder, LegalJson
+from ..capabilities import ApplyMove
 from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
     ColourSpec,
     FormatSpec,
-    LadderSeat,
     Outcome,
     Picture,
     PublicView,
@@ -26,10 +32,19 @@ from ..rules import (
     VariantSpec,
 )
 from . import errors as E
+from .ladder import CornerClaimLadder
+from .legal_json import CornerClaimLegalJson
 from .notation import COLUMNS, cell_name, parse_cells
-from .pieces import PIECE_NAMES, PIECES, SHAPE_INDEX, SINGLE, normalise
+from .pieces import PIECE_NAMES, PIECES, SHAPE_INDEX, normalise
 from .position import Position
+from .preparation import CornerClaimPreparation
+from .state import State, next_to_move
 from .variants import VARIANTS, Variant
+
+#: The names other modules take from here: the event, the state, the functions that start a
+#: game or read a position.
+__all__ = ["GAME", "MATCH_POINTS", "RULES", "VARIANT_SPECS", "CornerClaimRules", "PiecePlaced",
+           "State", "new_game", "no_seat_can_place", "setup_state"]
 
 GAME = "cornerclaim"
 MATCH_POINTS = {"win": 22, "draw": 8, "loss": 3}
@@ -46,110 +61,6 @@ class PiecePlaced(Event):
     move: str
 
 
-@dataclass(frozen=True, eq=False)
-class State:
-    """The fold of a game's log. `position` must not be mutated (copy it to explore)."""
-
-    variant: Variant
-    seq: int
-    players: tuple[str, ...]
-    placements: tuple[tuple[int, int, int], ...]  # (seq, seat, move id), in play order
-    left: frozenset[int]
-    position: Position = field(repr=False)
-    to_move: int | None  # seat to place next; None when the game is over
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def key(self) -> tuple:
-        return (self.seq, self.players, self.placements, self.same_position_key())
-
-    def same_position_key(self) -> tuple:
-        """What the players see: board, hands, who left, whose turn (not the log's seq)."""
-        seats = tuple(s for _, s, _ in self.placements)
-        return (self.position.key(), self.left, self.to_move, seats)
-
-    @property
-    def nu_seats(self) -> int:
-        return self.variant.nu_seats
-
-    @property
-    def seats(self) -> range:
-        return range(1, self.variant.nu_seats + 1)
-
-    @property
-    def is_over(self) -> bool:
-        return self.to_move is None
-
-    def move_str(self, move: int) -> str:
-        return self.position.bc.move_to_str(move)
-
-    def legal_moves(self, seat: int) -> list[int]:
-        """Legal move ids of `seat` now (empty for a seat that left or when it is over).
-
-        Generated from the small-window tables: a host asks once per position, over many
-        unrelated games, where the wide tables' bounded cache would keep missing (slower there:
-        docs/performance.md has today's figure). Searches that revisit positions call
-        `Position.legal_moves` with the wide tables directly.
-        """
-        if seat in self.left or self.is_over:
-            return []
-        return self.position.legal_moves(seat - 1, narrow=True)
-
-    def can_move(self, seat: int) -> bool:
-        return seat not in self.left and not self.is_over and self.position.has_moves(seat - 1)
-
-    def open_corners(self, seat: int) -> list[str]:
-        """Cells the seat may build from (its attach points), as names."""
-        return self.position.bc.cell_names(self.position.attach_points(seat - 1))
-
-    def pieces_left(self, seat: int) -> list[str]:
-        return [PIECES[i].name for i in self.position.pieces_left(seat - 1)]
-
-    def score(self, seat: int) -> int:
-        return self.position.score(seat - 1)
-
-    def board(self) -> list[list[int]]:
-        """Rows top (row n) to bottom (row 1); each cell 0 or the seat that covers it.
-
-        Reads each colour's cells as a string of bits (one `format` per colour, then a
-        `find` per covered cell): the host builds this once per move for every game."""
-        pos = self.position
-        bc = pos.bc
-        n, stride = bc.size, bc.stride
-        length = n * stride
-        bits = [format(occ >> bc.origin, "b")[::-1].ljust(length, "0")
-                for occ in pos.occupied]
-        rows = []
-        for y in range(n - 1, -1, -1):
-            lo = y * stride
-            row = [0] * n
-            for c, text in enumerate(bits):
-                segment = text[lo:lo + n]
-                i = segment.find("1")
-                while i >= 0:
-                    row[i] = c + 1
-                    i = segment.find("1", i + 1)
-            rows.append(row)
-        return rows
-
-    def last_placement_seq(self, seat: int) -> int | None:
-        return next((q for q, s, _ in reversed(self.placements) if s == seat), None)
-
-
-def _next_to_move(variant: Variant, pos: Position, placements, left) -> int | None:
-    """The seat after the last placer (or seat 1) that is still seated and can place."""
-    n = variant.nu_seats
-    if n == 2 and left:
-        return None  # two seats: leaving is resigning
-    start = placements[-1][1] % n if placements else 0
-    for i in range(n):
-        c = (start + i) % n
-        if c + 1 not in left and pos.has_moves(c):
-            return c + 1
-    return None
-
-
 #: The variants as the catalog lists them (`variants.VARIANTS` holds their boards).
 VARIANT_SPECS = {
     "duo": VariantSpec("duo", "Duo", (2,), VARIANTS["duo"].colours, rated=True,
@@ -159,15 +70,10 @@ VARIANT_SPECS = {
     "classic": VariantSpec("classic", "Classic", (4,), VARIANTS["classic"].colours,
                            rated=False, description="4 players on a 20×20 board"),
 }
-#: Entries per generation of the small-window move cache in a long-running host: bounded, it
-#: levels off within the first minutes of a party at no measurable cost per move.
-SMALL_WINDOW_LIMIT = 8_000
-#: Per placement index of a board's constants, its legal-list entry as JSON, encoded on first
-#: use (at most one per placement of the board: 13,729 on 14×14, 30,433 on 20×20).
-_FRAGMENTS: dict[object, list[bytes | None]] = {}
 
 
-class CornerClaimRules(BaseRules, HostPreparation, Ladder, LegalJson, ApplyMove):
+class CornerClaimRules(CornerClaimPreparation, CornerClaimLadder, CornerClaimLegalJson,
+                       BaseRules, ApplyMove):
     """Corner Claim for the `Game` log. Every method is pure."""
 
     game = GAME
@@ -202,7 +108,7 @@ class CornerClaimRules(BaseRules, HostPreparation, Ladder, LegalJson, ApplyMove)
             raise E.EngineError(f"{variant.name} has {variant.nu_seats} seats, not {len(players)}")
         pos = Position(variant)
         return State(variant, created.seq, tuple(players), (), frozenset(), pos,
-                     _next_to_move(variant, pos, (), frozenset()))
+                     next_to_move(variant, pos, (), frozenset()))
 
     def apply(self, state: State, event: Event) -> State:
         if isinstance(event, PiecePlaced):
@@ -232,7 +138,7 @@ class CornerClaimRules(BaseRules, HostPreparation, Ladder, LegalJson, ApplyMove)
     @staticmethod
     def _with(state: State, seq: int, placements, left, pos: Position) -> State:
         return State(state.variant, seq, state.players, placements, left, pos,
-                     _next_to_move(state.variant, pos, placements, left))
+                     next_to_move(state.variant, pos, placements, left))
 
     # -- commands --------------------------------------------------------------------------
     def check_move(self, state: State, seat: int, text: str, *,
@@ -342,23 +248,6 @@ class CornerClaimRules(BaseRules, HostPreparation, Ladder, LegalJson, ApplyMove)
         return [{"piece": PIECES[bc.move_piece[m]].name, "move": state.move_str(m)}
                 for m in self._legal_ids(state, seat, query)]
 
-    def legal_json(self, state: State, seat: int, query: str | None = None) -> bytes:
-        """`legal` as a compact JSON array, joined from per-placement fragments encoded
-        once per board: a new list costs one move generation plus a join."""
-        bc = state.position.bc
-        fragments = _FRAGMENTS.get(bc)
-        if fragments is None:
-            fragments = _FRAGMENTS.setdefault(bc, [None] * len(bc.move_piece))
-        parts = []
-        for m in self._legal_ids(state, seat, query):
-            part = fragments[m]
-            if part is None:
-                part = fragments[m] = json.dumps(
-                    {"piece": PIECES[bc.move_piece[m]].name, "move": state.move_str(m)},
-                    separators=(",", ":")).encode()
-            parts.append(part)
-        return b"[" + b",".join(parts) + b"]"
-
     @staticmethod
     def _legal_ids(state: State, seat: int, piece: str | None) -> list[int]:
         if piece is not None and piece not in PIECE_NAMES:
@@ -401,31 +290,6 @@ class CornerClaimRules(BaseRules, HostPreparation, Ladder, LegalJson, ApplyMove)
         n = state.variant.size
         cells = tuple(tuple(colours[c] for c in row) for row in state.board())
         return Picture(cells, tuple(COLUMNS[:n]), tuple(str(r) for r in range(n, 0, -1)))
-
-    def ladder(self, state: State) -> tuple[LadderSeat, ...]:
-        outcome = self.outcome(state)
-        pos = state.position
-        out = []
-        for s in state.seats:
-            c = s - 1
-            all_placed = pos.all_placed(c)
-            out.append(LadderSeat(outcome.points[c], {
-                "all_placed": all_placed,
-                "single_last": all_placed and pos.last_piece[c] == SINGLE,
-                "squares_left": sum(PIECES[i].size for i in pos.pieces_left(c)),
-            }))
-        return tuple(out)
-
-    def prepare_host(self) -> None:
-        """Build every board size's placement tables now (30–60 ms each, or the first game's
-        phones wait for them) and bound the small-window move cache, which otherwise grows
-        with every new game for as long as the host runs (docs/performance.md)."""
-        from .board import BoardConst
-        from .position import bound_small_window
-
-        for size in sorted({v.size for v in VARIANTS.values()}):
-            BoardConst.get(size)
-        bound_small_window(SMALL_WINDOW_LIMIT)
 
     # -- checks ----------------------------------------------------------------------------
     def parse_move(self, state: State, seat: int, text: str) -> int:
