@@ -3,7 +3,14 @@ capability.
 
 A game says which it has by naming them among its bases, next to `BaseRules`:
 
-    class CornersRules(BaseRules, Clocked, Actions, Computer, Hints, Takebacks): ...
+    class TicTacToeRules(BaseRules, Computer, ApplyMove): ...
+
+or through a class of its own that writes one or more capabilities in a module of its own
+and derives from them (Corners' `clock.CornersClock(Clocked, Takebacks)`), named before
+`BaseRules`:
+
+    class CornersRules(CornersClock, CornersActions, CornersPlayers, CornersRecords,
+                       CornersLadder, BaseRules, ApplyMove): ...
 
 and the host asks with `capability(rules, Clocked)`, which gives the rules typed as that
 capability, or None if the game did not declare it. It is a question about the game's type,
