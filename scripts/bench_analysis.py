@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.analysis import review  # noqa: E402
-from engine.capabilities import Chance, capability  # noqa: E402
+from engine.capabilities import Analysis, Chance, Computer, capability  # noqa: E402
 from engine.core import Game  # noqa: E402
 
 BUDGET_GAMES = (
@@ -63,7 +63,8 @@ def played(game_id: str, variant: str, options: dict, levels=(3, 4), seed: int =
             continue
         seat = rules.to_move(game.state)
         level = levels[(seat - 1) % len(levels)]
-        game.play(seat, rules.choose_move(game.state, seat, level=level, seed=seed + ply))
+        game.play(seat, capability(rules, Computer).choose_move(game.state, seat, level=level,
+                                                                seed=seed + ply))
         ply += 1
     return game
 
@@ -79,7 +80,7 @@ def budgets() -> list[str]:
             warm_up()
         cpu, wall = time.process_time(), time.perf_counter()
         slowest, last, n = 0.0, wall, 0
-        for _ in review(game, rules, rules.analysis_thresholds):
+        for _ in review(game, rules, capability(rules, Analysis).analysis_thresholds):
             now = time.perf_counter()
             slowest, last, n = max(slowest, now - last), now, n + 1
         rows.append(f"| {title} | {n} | {time.process_time() - cpu:.1f} | "

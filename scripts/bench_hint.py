@@ -46,10 +46,12 @@ GAMES = {"corners/classic-3x3": ({"practice": True}, 2),
 def bench(url: str, name: str, hints: int) -> tuple[list[float], list[float]]:
     """(HTTP seconds, engine CPU seconds) of `hints` hints in one game of `name`."""
     from engine import registry
+    from engine.capabilities import Hints, capability
     from engine.core import Game
 
     game_id, variant = name.split("/")
     rules = registry.get(game_id)
+    hinter = capability(rules, Hints)
     options, seats = GAMES[name]
     made = requests.post(f"{url}/api/games", json={
         "game": game_id, "variant": variant, "options": options,
@@ -68,7 +70,7 @@ def bench(url: str, name: str, hints: int) -> tuple[list[float], list[float]]:
             requests.get(f"{url}/api/games/{gid}/hint", params={"seat": seat}, headers=auth,
                          timeout=60).raise_for_status()
             log = requests.get(f"{url}/api/games/{gid}/replay.json", timeout=10).content
-            rules.hint(Game.from_json(log).state, seat)  # and this process's
+            hinter.hint(Game.from_json(log).state, seat)  # and this process's
             warm = True
         elif state["seq"] % 2:
             start = time.perf_counter()
@@ -79,7 +81,7 @@ def bench(url: str, name: str, hints: int) -> tuple[list[float], list[float]]:
             log = requests.get(f"{url}/api/games/{gid}/replay.json", timeout=10).content
             local = Game.from_json(log)
             start = time.thread_time()
-            rules.hint(local.state, seat)
+            hinter.hint(local.state, seat)
             cpus.append(time.thread_time() - start)
         moves = requests.get(f"{url}/api/games/{gid}/legal", params={"seat": seat},
                              headers=auth, timeout=10).json()["moves"]

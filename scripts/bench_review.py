@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import registry  # noqa: E402
 from engine.analysis import review  # noqa: E402
-from engine.capabilities import Chance, capability  # noqa: E402
+from engine.capabilities import Analysis, Chance, Computer, Hints, capability  # noqa: E402
 from engine.core import Game  # noqa: E402
 from replays import read_record  # noqa: E402
 
@@ -46,14 +46,14 @@ def reviewed(game, seed: int):
     ply, Corner twice the positions), the horizon's noise for the searches with no draws."""
     rules = game.rules
     if seed >= 0:
-        return list(review(game, rules, rules.analysis_thresholds, seed=seed))
+        return list(review(game, rules, capability(rules, Analysis).analysis_thresholds, seed=seed))
     from engine.corners import analysis as corners
     from engine.marbles import analysis as marbles
 
     saved = corners.DEPTH, marbles.NODES
     corners.DEPTH, marbles.NODES = corners.DEPTH + 1, marbles.NODES * 2
     try:
-        return list(review(game, rules, rules.analysis_thresholds, seed=0))
+        return list(review(game, rules, capability(rules, Analysis).analysis_thresholds, seed=0))
     finally:
         corners.DEPTH, marbles.NODES = saved
 
@@ -113,10 +113,11 @@ def hint(game_id: str, variant: str, games: int, opponent: int, options: dict,
                 continue
             seat = rules.to_move(game.state)
             if seat == 1 + g % 2:
-                move = rules.hint(game.state, seat)
+                move = capability(rules, Hints).hint(game.state, seat)
                 hinted.add(game.seq + 1)
             else:
-                move = rules.choose_move(game.state, seat, level=opponent, seed=g * 1000 + ply)
+                move = capability(rules, Computer).choose_move(game.state, seat, level=opponent,
+                                                               seed=g * 1000 + ply)
             game.play(seat, move)
             ply += 1
         if save is not None:
