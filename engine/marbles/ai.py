@@ -94,23 +94,19 @@ def choose(state, seat: int, *, level: int, seed: int) -> tuple[int, int | None]
     if not moves:
         return None
     reach = lv.solve if state.seats == 2 else lv.solve4
-    if reach and _takeable(search.mask) <= reach:
+    if reach and search.takeable() <= reach:
         solved = solve(state, nodes=NODES, cpu=TIME_CAP, win=True, every=False)
         if solved is not None:
             line, cell = rng.choice(solved.best)
             return line, cell
     if lv.temperature:
-        gains = [search.gain(seat, c) if c >= 0 else 0 for _, c in moves]
+        gains = [search.gain(seat, c) for _, c in moves]
         top = max(gains)
         weights = [math.exp((g - top) / lv.temperature) for g in gains]
         line, cell = rng.choices(moves, weights)[0]
     else:
         line, cell = search.root(seat, lv.depth, rng)
     return line, (None if cell < 0 else cell)
-
-
-def _takeable(mask: int) -> int:
-    return bin(mask).count("1")
 
 
 def choose_move(state, seat: int, *, level: int, seed: int) -> str | None:

@@ -37,6 +37,18 @@ class _Stop(Exception):
     pass
 
 
+def settled(lo: int, hi: int, alpha: int, beta: int) -> int | None:
+    """What a position whose value lies within [lo, hi] returns to a search within (alpha,
+    beta) without searching it, or None if the bounds do not settle it."""
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    if lo == hi:
+        return lo
+    return None
+
+
 class Search:
     """One round's position as mutable arrays, searched by negamax with alpha-beta.
 
@@ -103,7 +115,10 @@ class Search:
         return out
 
     def gain(self, seat: int, cell: int) -> int:
-        """What taking `cell` gains `seat`'s side on the score difference."""
+        """What taking `cell` gains `seat`'s side on the score difference (0 for an opening
+        placement, cell -1)."""
+        if cell < 0:
+            return 0
         side = (seat - 1) & 1
         c = self.board[cell]
         return GAIN[self.cnt[side * 6 + c]][self.cnt[(1 - side) * 6 + c]]
@@ -150,54 +165,53 @@ class Search:
             d += WIN if d > 0 else -WIN
         return d if seat & 1 else -d
 
+    def takeable(self) -> int:
+        """The marbles left that can be taken."""
+        return bin(self.mask).count("1")
+
     def key(self, seat: int) -> int:
         a = 0
         for x in self.arrows:
             a = a * 8 + x + 1
         return self.mask | (self.ckey << 36) | (a << 84) | (seat << 100)
 
-    def negamax(self, seat: int, depth: int, alpha: int, beta: int) -> int:
-        moves = self.moves(seat)
-        if not moves:
-            return self.final(seat)
-        if depth == 0:
-            return self.leaf(seat)
+    # -- the search ------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Counts one position searched; stops the search (`_Stop`) past the budget of
+        positions or the deadline (the thread's CPU time, read every 1,024 positions)."""
         self.count += 1
         if self.budget and self.count > self.budget:
             raise _Stop
         if self.deadline is not None and not self.count & 1023 and \
                 time.thread_time() > self.deadline:
             raise _Stop
-        key = self.key(seat)
-        hit = self.tt.get(key)
-        first = None
-        if hit is not None:
-            hdepth, lo, hi, first = hit
-            if hdepth >= depth:
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-        a0 = alpha
-        if len(moves) > 1:
-            board, cnt = self.board, self.cnt
-            side = (seat - 1) & 1
-            moves.sort(key=lambda m: -GAIN[cnt[side * 6 + board[m[1]]]]
-                       [cnt[(1 - side) * 6 + board[m[1]]]])
-            if first is not None:
-                for i, m in enumerate(moves):
-                    if m[1] == first:
-                        if i:
-                            moves.insert(0, moves.pop(i))
-                        break
+
+    def order(self, seat: int, moves: list[tuple[int, int]], first: int) -> None:
+        """Sorts `moves` in place, the take that gains `seat`'s side the most first, and
+        `first` (the best cell at this position's last visit, -1 for none) ahead of all."""
+        if len(moves) < 2:
+            return
+        board, cnt = self.board, self.cnt
+        side = (seat - 1) & 1
+        moves.sort(key=lambda m: -GAIN[cnt[side * 6 + board[m[1]]]]
+                   [cnt[(1 - side) * 6 + board[m[1]]]])
+        if first >= 0:
+            for i, m in enumerate(moves):
+                if m[1] == first:
+                    if i:
+                        moves.insert(0, moves.pop(i))
+                    break
+
+    def expand(self, seat: int, moves: list[tuple[int, int]], depth: int, alpha: int,
+               beta: int) -> tuple[int, int]:
+        """The best value of `moves` for `seat` within (alpha, beta), and its cell: each move
+        made, searched `depth` plies more and taken back, until one reaches `beta`."""
         nxt = seat % self.n + 1
         best = -INF
         best_cell = moves[0][1]
         for line, cell in moves:
             undo = self.make(seat, line, cell)
-            v = -self.negamax(nxt, depth - 1, -beta, -alpha)
+            v = -self.negamax(nxt, depth, -beta, -alpha)
             self.unmake(seat, line, cell, undo)
             if v > best:
                 best, best_cell = v, cell
@@ -205,7 +219,37 @@ class Search:
                     alpha = v
                     if alpha >= beta:
                         break
-        lo = best if best > a0 else -INF
+        return best, best_cell
+
+    def after(self, seat: int, move: tuple[int, int], depth: int, alpha: int, beta: int) -> int:
+        """`move`'s value for `seat` within (alpha, beta): the move made, searched `depth`
+        plies more, and taken back even when the search stops."""
+        undo = self.make(seat, *move)
+        try:
+            return -self.negamax(seat % self.n + 1, depth, -beta, -alpha)
+        finally:
+            self.unmake(seat, move[0], move[1], undo)
+
+    def negamax(self, seat: int, depth: int, alpha: int, beta: int) -> int:
+        """`seat`'s value searched `depth` plies deep, within (alpha, beta)."""
+        moves = self.moves(seat)
+        if not moves:
+            return self.final(seat)
+        if depth == 0:
+            return self.leaf(seat)
+        self.tick()
+        key = self.key(seat)
+        hit = self.tt.get(key)
+        first = -1
+        if hit is not None:
+            hdepth, lo, hi, first = hit
+            if hdepth >= depth:
+                known = settled(lo, hi, alpha, beta)
+                if known is not None:
+                    return known
+        self.order(seat, moves, first)
+        best, best_cell = self.expand(seat, moves, depth - 1, alpha, beta)
+        lo = best if best > alpha else -INF
         hi = best if best < beta else INF
         self.tt[key] = (depth, lo, hi, best_cell)
         return best
@@ -217,22 +261,16 @@ class Search:
         jitter = {m: rng.random() for m in moves}
         if len(moves) == 1:
             return moves[0]
-        nxt = seat % self.n + 1
-        order = sorted(moves, key=lambda m: -(self.gain(seat, m[1]) if m[1] >= 0 else 0)
-                       - jitter[m] * 1e-3)
+        order = sorted(moves, key=lambda m: -self.gain(seat, m[1]) - jitter[m] * 1e-3)
         best = order[0]
-        horizon = bin(self.mask).count("1") + 1  # no round lasts longer than this
+        horizon = self.takeable() + 1  # no round lasts longer than this
         for d in range(1, min(depth, horizon) + 1):
             try:
                 scored = []
                 alpha = -INF
                 for m in order:
-                    undo = self.make(seat, *m)
-                    try:
-                        # a window just wide enough to tell equal moves apart
-                        v = -self.negamax(nxt, d - 1, -INF, -alpha + 1)
-                    finally:
-                        self.unmake(seat, m[0], m[1], undo)
+                    # a window just wide enough to tell equal moves apart
+                    v = self.after(seat, m, d - 1, alpha - 1, INF)
                     scored.append((v, jitter[m], m))
                     alpha = max(alpha, v)
             except _Stop:

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 
 from .board import BLACK
-from .search import GAIN, INF, WIN, Search, _Stop
+from .search import INF, Search, _Stop, settled
 
 #: The positions a solve may visit before it gives up (about 0.3 s on one core).
 NODES = 60_000
@@ -53,69 +53,33 @@ class Solution:
 
 
 class Solver(Search):
-    """A round's position searched to its end: `Search`'s position and moves, with no depth
-    limit, and a table of proven bounds keyed on the marbles left, each side's counts per
-    colour, the arrows and the mover."""
+    """A round's position searched to its end: `Search`'s position, moves, move ordering and
+    budget, with no depth limit, and a table of proven bounds keyed on the marbles left, each
+    side's counts per colour, the arrows and the mover. A won game counts only with `win`."""
 
     def __init__(self, state, *, nodes: int = NODES, deadline: float | None = None,
                  win: bool = False) -> None:
         super().__init__(state, nodes=nodes, deadline=deadline)
-        self.win = win and self.last
+        self.last = win and self.last  # what `final` reads
         self.bounds: dict[int, tuple[int, int, int]] = {}
 
-    def final(self, seat: int) -> int:
-        d = self.prior + self.diff
-        if self.win and d:
-            d += WIN if d > 0 else -WIN
-        return d if seat & 1 else -d
-
-    def exact(self, seat: int, alpha: int, beta: int) -> int:
+    def negamax(self, seat: int, depth: int, alpha: int, beta: int) -> int:
         """The value from `seat`'s side if it lies within (alpha, beta), else a bound on the
-        side of the window it falls."""
+        side of the window it falls; `depth` is not read: the search goes to the round's
+        end."""
         moves = self.moves(seat)
         if not moves:
             return self.final(seat)
-        self.count += 1
-        if self.budget and self.count > self.budget:
-            raise _Stop
-        if self.deadline is not None and not self.count & 1023 and \
-                time.thread_time() > self.deadline:
-            raise _Stop
+        self.tick()
         key = self.key(seat)
         lo, hi, first = self.bounds.get(key, (-INF, INF, -1))
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
-        if lo == hi:
-            return lo
+        known = settled(lo, hi, alpha, beta)
+        if known is not None:
+            return known
         alpha, beta = max(alpha, lo), min(beta, hi)
-        a0 = alpha
-        if len(moves) > 1:
-            board, cnt = self.board, self.cnt
-            side = (seat - 1) & 1
-            moves.sort(key=lambda m: -GAIN[cnt[side * 6 + board[m[1]]]]
-                       [cnt[(1 - side) * 6 + board[m[1]]]])
-            if first >= 0:
-                for i, m in enumerate(moves):
-                    if m[1] == first:
-                        if i:
-                            moves.insert(0, moves.pop(i))
-                        break
-        nxt = seat % self.n + 1
-        best = -INF
-        first = moves[0][1]
-        for line, cell in moves:
-            undo = self.make(seat, line, cell)
-            v = -self.exact(nxt, -beta, -alpha)
-            self.unmake(seat, line, cell, undo)
-            if v > best:
-                best, first = v, cell
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        if best <= a0:
+        self.order(seat, moves, first)
+        best, first = self.expand(seat, moves, depth, alpha, beta)
+        if best <= alpha:
             hi = best
         elif best >= beta:
             lo = best
@@ -123,9 +87,6 @@ class Solver(Search):
             lo = hi = best
         self.bounds[key] = (lo, hi, first)
         return best
-
-    def takeable(self) -> int:
-        return bin(self.mask).count("1")
 
 
 def takeable(state) -> int:
@@ -147,20 +108,15 @@ def solve(state, *, nodes: int = NODES, cpu: float | None = None, win: bool = Fa
     moves = solver.moves(seat)
     if not moves:
         return None
-    if len(moves) > 1:
-        moves.sort(key=lambda m: -(solver.gain(seat, m[1]) if m[1] >= 0 else 0))
-    nxt = seat % solver.n + 1
+    moves.sort(key=lambda m: -solver.gain(seat, m[1]))
+    horizon = solver.takeable() + 1  # no round lasts longer than this
     scored = []
     alpha = -INF
     try:
         for line, cell in moves:
-            undo = solver.make(seat, line, cell)
-            try:
-                # a window just wide enough to tell a move equal to the best apart
-                low = -INF if every or alpha == -INF else alpha - 1
-                v = -solver.exact(nxt, -INF, -low)
-            finally:
-                solver.unmake(seat, line, cell, undo)
+            # a window just wide enough to tell a move equal to the best apart
+            low = -INF if every or alpha == -INF else alpha - 1
+            v = solver.after(seat, (line, cell), horizon, low, INF)
             scored.append(((line, None if cell < 0 else cell), v))
             alpha = max(alpha, v)
     except _Stop:
