@@ -26,11 +26,9 @@ thread that chose it: what the time-bound players budget, whatever else the mach
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -39,7 +37,15 @@ from engine.corners import ai  # noqa: E402
 from engine.corners.rules import RULES, start_state  # noqa: E402
 from scripts.corners_yardstick import yardstick_move  # noqa: E402
 from scripts.corners_yardstick2 import yardstick2_move  # noqa: E402
-from scripts.match_tally import HEAD, SECONDS_HEAD, Tally, level_player, print_table  # noqa: E402
+from scripts.match_tally import (  # noqa: E402
+    HEAD,
+    SECONDS_HEAD,
+    Tally,
+    level_player,
+    match_parser,
+    play_pairs,
+    print_table,
+)
 
 YARDSTICKS = {"yardstick": yardstick_move, "yardstick2": yardstick2_move}
 
@@ -79,38 +85,27 @@ def play_game(args: tuple[str, str, str, int]) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", nargs="+", default=["2:1", "3:2", "4:3", "4:greedy"],
-                    help="pairings A:B (A is the player measured)")
-    ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--variant", default="classic-3x3")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args(argv)
+    args = match_parser(__doc__, (("--variant",), {"default": "classic-3x3"})).parse_args(argv)
 
     rows = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for pair in args.pairs:
-            a, b = pair.split(":")
-            jobs = [((a, b) if g % 2 == 0 else (b, a)) + (args.variant, args.seed + g)
-                    for g in range(args.games)]
-            tally = Tally(pair)
-            reasons: Counter = Counter()
-            moves = 0
-            for g, game in enumerate(pool.map(play_game, jobs)):
-                seat = 1 if g % 2 == 0 else 2
-                result = game["results"][seat - 1]
-                tally.add(result, game["spent"][seat], game["spent"][3 - seat])
-                reasons[game["reason"]] += 1
-                moves += game["moves"]
-                if args.verbose:
-                    print(f"{pair} game {g}: {a} {'white' if seat == 1 else 'black'}, "
-                          f"{result} by {game['reason']}, scores {game['scores']}, "
-                          f"{game['moves']} moves", flush=True)
-            rows.append((*tally.columns(),
-                         " ".join(f"{r}:{n}" for r, n in reasons.most_common()),
-                         moves / args.games, *tally.seconds()))
+    for pair, a, games in play_pairs(args.pairs, args.games, args.jobs, play_game,
+                                     lambda g: (args.variant, args.seed + g)):
+        tally = Tally(pair)
+        reasons: Counter = Counter()
+        moves = 0
+        for g, game in games:
+            seat = 1 if g % 2 == 0 else 2
+            result = game["results"][seat - 1]
+            tally.add(result, game["spent"][seat], game["spent"][3 - seat])
+            reasons[game["reason"]] += 1
+            moves += game["moves"]
+            if args.verbose:
+                print(f"{pair} game {g}: {a} {'white' if seat == 1 else 'black'}, "
+                      f"{result} by {game['reason']}, scores {game['scores']}, "
+                      f"{game['moves']} moves", flush=True)
+        rows.append((*tally.columns(),
+                     " ".join(f"{r}:{n}" for r, n in reasons.most_common()),
+                     moves / args.games, *tally.seconds()))
     print(f"variant {args.variant}, seeds {args.seed}–{args.seed + args.games - 1}")
     print_table((*HEAD, "ends", "moves", *SECONDS_HEAD), rows)
     return 0

@@ -20,11 +20,9 @@ other's per game, and each player's mean and longest seconds per move.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,7 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.core import GameCreated  # noqa: E402
 from engine.marbles import ai  # noqa: E402
 from engine.marbles.rules import GAME, RULES  # noqa: E402
-from scripts.match_tally import HEAD, SECONDS_HEAD, Tally, level_player, print_table  # noqa: E402
+from scripts.match_tally import (  # noqa: E402
+    HEAD,
+    SECONDS_HEAD,
+    Tally,
+    level_player,
+    match_parser,
+    play_pairs,
+    print_table,
+)
 
 
 def player(spec: str):
@@ -73,35 +79,24 @@ def play_game(args: tuple[str, str, str, int, int, int]) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", nargs="+", default=["2:1", "3:2", "4:3", "4:greedy"],
-                    help="pairings A:B (A is the player measured)")
-    ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--variant", default="2p", choices=("2p", "4p"))
-    ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args(argv)
+    args = match_parser(__doc__, (("--variant",), {"default": "2p", "choices": ("2p", "4p")}),
+                        (("--rounds",), {"type": int, "default": 2})).parse_args(argv)
 
     rows = []
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for pair in args.pairs:
-            a, b = pair.split(":")
-            jobs = [((a, b) if g % 2 == 0 else (b, a))
-                    + (args.variant, args.rounds, args.seed + g // 2, args.seed + g)
-                    for g in range(args.games)]
-            tally = Tally(pair)
-            margin = 0
-            for g, game in enumerate(pool.map(play_game, jobs)):
-                side = g % 2
-                result = game["results"][side]
-                tally.add(result, game["spent"][side], game["spent"][1 - side])
-                margin += game["totals"][side] - game["totals"][1 - side]
-                if args.verbose:
-                    print(f"{pair} game {g}: {a} {'red' if side == 0 else 'yellow'}, "
-                          f"{result}, totals {game['totals']}", flush=True)
-            rows.append((*tally.columns(), margin / args.games, *tally.seconds()))
+    for pair, a, games in play_pairs(
+            args.pairs, args.games, args.jobs, play_game,
+            lambda g: (args.variant, args.rounds, args.seed + g // 2, args.seed + g)):
+        tally = Tally(pair)
+        margin = 0
+        for g, game in games:
+            side = g % 2
+            result = game["results"][side]
+            tally.add(result, game["spent"][side], game["spent"][1 - side])
+            margin += game["totals"][side] - game["totals"][1 - side]
+            if args.verbose:
+                print(f"{pair} game {g}: {a} {'red' if side == 0 else 'yellow'}, "
+                      f"{result}, totals {game['totals']}", flush=True)
+        rows.append((*tally.columns(), margin / args.games, *tally.seconds()))
     print(f"variant {args.variant}, {args.rounds} rounds, deals from seeds "
           f"{args.seed}–{args.seed + (args.games - 1) // 2}")
     print_table((*HEAD, "margin", *SECONDS_HEAD), rows)

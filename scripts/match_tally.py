@@ -1,12 +1,66 @@
-"""What the match runners share: a player spec read into a computer level (with overrides for
-experiments), a pairing's tally (wins, draws, losses, seconds per move), the Wilson interval
-and the printed table. Imported by `match.py`, `match_corners.py` and `match_marbles.py`."""
+"""What the scripts that play whole games share: a game played out by the computer (chance
+drawn from a seeded generator), the match runners' command line and pairings played in
+processes, a player spec read into a computer level (with overrides for experiments), a
+pairing's tally (wins, draws, losses, seconds per move), the Wilson interval and the printed
+table. Imported by `match.py`, `match_corners.py`, `match_marbles.py`, `bench_analysis.py` and
+`bench_review.py`."""
 
 from __future__ import annotations
 
+import argparse
 import math
+import random
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from types import ModuleType
+
+from engine.capabilities import Chance, capability
+from engine.core import Game
+
+
+def play_out(game: Game, move: Callable[[object, int, int], str], rng: random.Random) -> Game:
+    """`game` played to its end: each move `move(state, seat, ply)` (ply counts the moves
+    played here from 0), each chance event (where the game declares chance) drawn from `rng`."""
+    rules = game.rules
+    chance = capability(rules, Chance)
+    ply = 0
+    while not rules.is_over(game.state):
+        deal = chance.chance(game.state, rng) if chance else None
+        if deal is not None:
+            game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
+            continue
+        seat = rules.to_move(game.state)
+        game.play(seat, move(game.state, seat, ply))
+        ply += 1
+    return game
+
+
+def match_parser(doc: str, *own: tuple[tuple[str, ...], dict]) -> argparse.ArgumentParser:
+    """A match runner's command line: --pairs, --games, the runner's own arguments (`own`:
+    each the names and the keywords of an `add_argument`), --seed, --jobs and --verbose."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--pairs", nargs="+", default=["2:1", "3:2", "4:3", "4:greedy"],
+                    help="pairings A:B (A is the player measured)")
+    ap.add_argument("--games", type=int, default=40)
+    for names, keywords in own:
+        ap.add_argument(*names, **keywords)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--verbose", action="store_true")
+    return ap
+
+
+def play_pairs(pairs: list[str], games: int, jobs: int, play_game: Callable[[tuple], dict],
+               job: Callable[[int], tuple]) -> Iterator[tuple[str, str, Iterator]]:
+    """Each pairing `A:B` of `pairs` played `games` times in `jobs` processes: yields (the
+    pairing, A, its games), the games (g, `play_game((first, second, *job(g)))`'s facts) in
+    order, A first in even games and second in odd ones."""
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for pair in pairs:
+            a, b = pair.split(":")
+            args = [((a, b) if g % 2 == 0 else (b, a)) + job(g) for g in range(games)]
+            yield pair, a, enumerate(pool.map(play_game, args))
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
