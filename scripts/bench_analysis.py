@@ -28,6 +28,7 @@ waiting (what a naive analysis would do).
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import tempfile
@@ -38,8 +39,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.analysis import review  # noqa: E402
-from engine.capabilities import Analysis, Chance, Computer, capability  # noqa: E402
+from engine.capabilities import Analysis, Computer, capability  # noqa: E402
 from engine.core import Game  # noqa: E402
+from scripts.match_tally import play_out  # noqa: E402
 
 BUDGET_GAMES = (
     ("Corner Claim Duo", "cornerclaim", "duo", {}),
@@ -50,23 +52,14 @@ BUDGET_GAMES = (
 
 def played(game_id: str, variant: str, options: dict, levels=(3, 4), seed: int = 7) -> Game:
     """A whole game of `variant` by the computer levels `levels` (seat 1, seat 2, …)."""
-    import random
-
     game = Game.new(game_id, variant, (), options)
-    rules = game.rules
-    rng = random.Random(seed)
-    ply = 0
-    while not rules.is_over(game.state):
-        deal = c.chance(game.state, rng) if (c := capability(rules, Chance)) else None
-        if deal is not None:
-            game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
-            continue
-        seat = rules.to_move(game.state)
+    computer = capability(game.rules, Computer)
+
+    def move(state, seat: int, ply: int) -> str:
         level = levels[(seat - 1) % len(levels)]
-        game.play(seat, capability(rules, Computer).choose_move(game.state, seat, level=level,
-                                                                seed=seed + ply))
-        ply += 1
-    return game
+        return computer.choose_move(state, seat, level=level, seed=seed + ply)
+
+    return play_out(game, move, random.Random(seed))
 
 
 def budgets() -> list[str]:

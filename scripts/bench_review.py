@@ -31,9 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import registry  # noqa: E402
 from engine.analysis import review  # noqa: E402
-from engine.capabilities import Analysis, Chance, Computer, Hints, capability  # noqa: E402
+from engine.capabilities import Analysis, Computer, Hints, capability  # noqa: E402
 from engine.core import Game  # noqa: E402
 from replays import read_record  # noqa: E402
+from scripts.match_tally import play_out  # noqa: E402
 
 registry.games()
 
@@ -97,29 +98,28 @@ def labels(paths: list[Path], seeds: list[int], dump: Path | None = None) -> Non
         dump.write_text(json.dumps(dumped))
 
 
+def hinted_game(game_id: str, variant: str, g: int, opponent: int,
+                options: dict) -> tuple[Game, set[int]]:
+    """Game `g`: the Hint on seat 1 + g % 2, the computer at `opponent` on the other; with the
+    seqs of the hinted moves."""
+    game = Game.new(game_id, variant, ("Hint", "Computer"), options)
+    hints, computer = capability(game.rules, Hints), capability(game.rules, Computer)
+    hinted: set[int] = set()
+
+    def move(state, seat: int, ply: int) -> str:
+        if seat == 1 + g % 2:
+            hinted.add(game.seq + 1)
+            return hints.hint(state, seat)
+        return computer.choose_move(state, seat, level=opponent, seed=g * 1000 + ply)
+
+    return play_out(game, move, random.Random(g)), hinted
+
+
 def hint(game_id: str, variant: str, games: int, opponent: int, options: dict,
          save: Path | None = None) -> None:
     got = Counter()
     for g in range(games):
-        game = Game.new(game_id, variant, ("Hint", "Computer"), options)
-        rules = game.rules
-        rng = random.Random(g)
-        hinted: set[int] = set()
-        ply = 0
-        while not rules.is_over(game.state):
-            deal = c.chance(game.state, rng) if (c := capability(rules, Chance)) else None
-            if deal is not None:
-                game.append(type(deal)(**{**deal.__dict__, "seq": game.seq + 1}))
-                continue
-            seat = rules.to_move(game.state)
-            if seat == 1 + g % 2:
-                move = capability(rules, Hints).hint(game.state, seat)
-                hinted.add(game.seq + 1)
-            else:
-                move = capability(rules, Computer).choose_move(game.state, seat, level=opponent,
-                                                               seed=g * 1000 + ply)
-            game.play(seat, move)
-            ply += 1
+        game, hinted = hinted_game(game_id, variant, g, opponent, options)
         if save is not None:
             save.mkdir(parents=True, exist_ok=True)
             (save / f"{game_id}-{variant}-hint-{g + 1}.json").write_text(game.to_json())
