@@ -60,12 +60,11 @@ from werkzeug.routing import PathConverter
 import server.web.schemas as S
 from engine import registry
 from engine.errors import EngineError
-from server.bots.analysis import Analyses
-from server.bots.pool import BotPool, BotRunner
+from server.bots.pool import BotPool
 from server.bots.worker import hint_in_worker
 from server.errors import ApiError, error_body, from_store
 from server.host import KEY as HOST_KEY
-from server.host import Host, host_of
+from server.host import Host, host_of, wire
 from server.realtime.guard import guard
 from server.realtime.lobby import init_lobby
 from server.realtime.sockets import JsonPacket, init_realtime, resync_rooms
@@ -208,9 +207,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api = HostApi(app)
     api.register_blueprint(blp)
-    # /api/players, /api/tonight, replays; the ladder and tonight's standings follow game ends
-    ladder, tonight = init_ladder(api, service)
-    service.park_finished()  # the ladder has read them: finished games fold again on demand
+    init_ladder(api)  # /api/players, /api/tonight, replays
 
     @app.errorhandler(ApiError)
     def api_error(e: ApiError):
@@ -244,19 +241,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                         ping_interval=10, ping_timeout=10, async_handlers=False,
                         serializer=JsonPacket, **queue_options)
     guard(socketio.server)  # what a client may send, checked before python-socketio sees it
-    thinking = init_realtime(socketio, service, limiter)
-    init_lobby(socketio, service, tonight)  # the lobby and the table view: pushed entries
+    rooms = init_realtime(socketio, service, limiter)
     _socket_io_rule(app, socketio)
-    runner = BotRunner(service, pool, delay=float(app.config["BOT_DELAY"]), on_thinking=thinking,
-                       lock_ttl=float(app.config["BOT_LOCK_TTL"]))
-    analyses = Analyses(service, store, runner, level=app.config["ANALYSIS_LEVEL"],
-                        auto=bool(app.config["ANALYSIS_AUTO"]),
-                        on_progress=lambda game_id, body: socketio.emit(
-                            "analysis", body, to=game_id))
-    host = Host(store=store, service=service, ladder=ladder, bots=runner, cluster=cluster,
-                lock=lock, limiter=limiter,
-                imports=ImportShelf(Path(app.config["DATA_DIR"]) / "imports"),
-                replays=ReplayCache(), analyses=analyses, tonight=tonight)
+    host = Host.build(store=store, service=service, pool=pool, cluster=cluster, lock=lock,
+                      limiter=limiter,
+                      imports=ImportShelf(Path(app.config["DATA_DIR"]) / "imports"),
+                      replays=ReplayCache(), bot_delay=float(app.config["BOT_DELAY"]),
+                      bot_lock_ttl=float(app.config["BOT_LOCK_TTL"]),
+                      analysis_level=app.config["ANALYSIS_LEVEL"],
+                      analysis_auto=bool(app.config["ANALYSIS_AUTO"]),
+                      on_thinking=rooms.thinking,
+                      on_analysis=lambda game_id, body: socketio.emit(
+                          "analysis", body, to=game_id))
+    lobby = init_lobby(socketio, service, host.tonight)  # the lobby and the table view
+    wire(host, emitters=(rooms.news, lobby.news), on_tonight=(lobby.tonight,))
+    service.park_finished()  # the ladder has read them: finished games fold again on demand
     app.extensions[HOST_KEY] = host
     host.start(bots=bool(app.config["START_BOTS"]))
 

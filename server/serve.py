@@ -315,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
         sys.modules.setdefault(client_library, None)  # an import of it raises ImportError
 
     from server.app import create_app, shutdown_app
-    from server.host import host_of
+    from server.host import Announcement, host_of
     from server.web.api import host_version
 
     logging.basicConfig(level=getattr(logging, args.log_level.upper(), logging.INFO),
@@ -360,18 +360,11 @@ def run(args: argparse.Namespace) -> int:
     app.config["PUBLIC_URL"] = url
     if getattr(args, "behind_proxy", False):
         behind_proxy(app)
-    announcer = None
-    if not args.no_mdns:
-        from server.lan.discovery import Announcer, identity
-
-        service = host_of(app).service
-        announcer = Announcer(url.split("//")[1].split(":")[0], server.port,
-                              version=host_version(),
-                              open_games=lambda: sum(t.status == "open"
-                                                     for t in service.tables()),
-                              interfaces=_interfaces(args), scheme=scheme,
-                              **identity(service.store, server.port,
-                                         shared=bool(store))).start()
+    if not args.no_mdns:  # announced until the host stops (`Host.stop`)
+        host_of(app).announce(Announcement(url.split("//")[1].split(":")[0], server.port,
+                                           version=host_version(),
+                                           interfaces=_interfaces(args), scheme=scheme,
+                                           shared=bool(store)))
     if store:
         data_dir = host_of(app).store.where
     print_banner(url, data_dir, qr=not args.no_qr)
@@ -387,7 +380,5 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("Stopping.", flush=True)
         server.close()
-        if announcer is not None:
-            announcer.stop()
-        shutdown_app(app)
+        shutdown_app(app)  # the LAN announcement, the bots, the store
     return 0

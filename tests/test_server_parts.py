@@ -126,3 +126,50 @@ def test_every_write_goes_through_the_write_path():
                     ("server.tables.seating", "join"), ("server.tables.service", "locked")}:
                 offenders.append(f"{name}.{function}: a lock taken for a write")
     assert offenders == []
+
+
+def test_only_the_host_s_wiring_subscribes_to_the_service():
+    """No module but `server.host` (its `wire`) appends to the service's listeners, the
+    bot runner's idle and busy, or tonight's standings' listeners."""
+    offenders = []
+    for path in sorted((ROOT / "server").rglob("*.py")):
+        if path == ROOT / "server" / "host.py":
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for _, attr, call in calls(tree):
+            target = ast.unparse(call.func.value)
+            if attr in ("append", "extend") and target.split(".")[-1] in (
+                    "listeners", "on_idle", "on_busy"):
+                offenders.append(f"{path.relative_to(ROOT)}:{call.lineno} {ast.unparse(call)}")
+    assert offenders == []
+
+
+def test_the_runner_and_the_analyses_subscribe_nothing_until_wired(tmp_path):
+    from server.bots.analysis import Analyses
+    from server.bots.pool import BotPool, BotRunner
+    from server.host import Host, wire
+    from server.store import open_store
+
+    store = open_store(tmp_path)
+    service = GameService(store)
+    pool = BotPool(1, warm=False)
+    try:
+        runner = BotRunner(service, pool, delay=0)
+        Analyses(service, store, runner, pool=pool, auto=False)
+        assert list(service.listeners) == [] and runner.on_idle == runner.on_busy == []
+        host = Host.build(store=store, service=service, pool=pool, cluster=None, lock=None,
+                          limiter=None, imports=None, replays=None, bot_delay=0,
+                          bot_lock_ttl=60, analysis_level=None, analysis_auto=False)
+        assert list(service.listeners) == []
+        pushed = []
+        wire(host, emitters=[pushed.append])
+        owners = [getattr(f, "__self__", None) for f in service.listeners]
+        assert len(owners) == 4 and owners[0] is None and owners[1] is pushed  # the ladder's
+        assert owners[2] is host.bots and owners[3] is host.analyses
+        assert host.bots.on_idle == [host.analyses.runner_changed]
+        service.create("duo", [{"kind": "local"}, {"kind": "local"}])
+        assert [news.kind for news in pushed] == ["state"]
+    finally:
+        pool.shutdown()
+        service.stop()
+        store.close()

@@ -54,7 +54,9 @@ class Analyses:
     `runner`: the bot runner (a move is sent only while `runner.idle()`); `pool`: the
     low-priority pool the moves are reviewed in (made here if None); `level`: the level the
     games review at (None: each game's analysis); `auto`: analyse a game against the
-    computer when it ends; `on_progress(game_id, body)`: told after every change."""
+    computer when it ends; `on_progress(game_id, body)`: told after every change. It
+    subscribes to nothing itself: `server.host.wire` gives it the service's news (`on_news`)
+    and the runner's idle and busy (`runner_changed`)."""
 
     def __init__(self, service, store, runner, *, pool: BotPool | None = None,
                  level: int | None = None, auto: bool = True,
@@ -76,9 +78,6 @@ class Analyses:
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._pause_lock = threading.Lock()
-        service.listeners.append(self._on_news)
-        runner.on_idle.append(self._runner_changed)
-        runner.on_busy.append(self._runner_changed)
 
     # -- the host --------------------------------------------------------------------------
     def start(self) -> None:
@@ -107,7 +106,7 @@ class Analyses:
         self._wake.set()
         self.pool.shutdown(kill=True)  # a move under way is reviewed again after a restart
 
-    def _runner_changed(self) -> None:
+    def runner_changed(self) -> None:
         """A computer move started (pause the analysis worker where it is) or the last one
         ended (let it go on, and send the next move)."""
         with self._pause_lock:  # the last caller sees the runner as it is now
@@ -194,7 +193,7 @@ class Analyses:
         self._wake.set()
         return record
 
-    def _on_news(self, news: TableNews) -> None:
+    def on_news(self, news: TableNews) -> None:
         """A game against the computer that just ended is analysed if the pool is idle."""
         if not self.auto or not isinstance(news, Appended):
             return

@@ -207,7 +207,8 @@ class BotRunner:
     service's seq check and the runner looks again. With several host processes a job is
     taken with the service's `once` (a Redis lock on the game and seq, held `lock_ttl`
     seconds): one process computes the move; if it dies, another process's scan takes the
-    job up once the lock has expired.
+    job up once the lock has expired. It subscribes to nothing itself: `server.host.wire`
+    gives it the service's news (`on_news`).
     """
 
     def __init__(self, service, pool: BotPool, *, delay: float = 0.8,
@@ -226,14 +227,15 @@ class BotRunner:
         #: and when one starts while there was none.
         self.on_idle: list[Callable[[], None]] = []
         self.on_busy: list[Callable[[], None]] = []
-        service.listeners.append(self._on_change)
 
     def start(self) -> None:
         """Look at every game once (after a restart, computer seats resume)."""
         for table in self.service.tables():
             self.poke(table.id)
 
-    def _on_change(self, news: TableNews) -> None:
+    def on_news(self, news: TableNews) -> None:
+        """The service's news (`server.host.wire` subscribes it): look at a game that
+        changed."""
         # An event learned from another process's push is that process's to answer (it took
         # the job as it appended); racing it for the job would only move the work around.
         if isinstance(news, (Appended, StateChanged, Synced, Scanned)) \

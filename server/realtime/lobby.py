@@ -18,7 +18,8 @@ Watching reads only; it holds no seat and sends no token.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from flask_socketio import SocketIO, join_room, leave_room
 
@@ -36,16 +37,25 @@ class Nothing(Strict):
     """A message with no fields."""
 
 
-def init_lobby(socketio: SocketIO, service: GameService, tonight: Any) -> None:
-    """Register `watch_lobby`/`unwatch_lobby`, push lobby entries as games change and
-    tonight's standings as they change (`tonight`: server.ladder.tonight.Tonight)."""
+class LobbyEmitters(NamedTuple):
+    """The lobby's pushes, subscribed by the host's wiring (`server.host.wire`): `news`
+    to the service, `tonight` to tonight's standings."""
+
+    news: Callable[[TableNews], None]
+    tonight: Callable[[dict[str, Any]], None]
+
+
+def init_lobby(socketio: SocketIO, service: GameService, tonight: Any) -> LobbyEmitters:
+    """Register `watch_lobby`/`unwatch_lobby`; return the pushes of lobby entries as games
+    change and of tonight's standings as they change (`tonight`:
+    server.ladder.tonight.Tonight)."""
 
     def on_news(news: TableNews) -> None:
         if isinstance(news, (Appended, StateChanged)):
             socketio.emit("lobby", {"game": views.lobby_entry(news.table)}, to=LOBBY)
 
-    service.listeners.append(on_news)
-    tonight.listeners.append(lambda body: socketio.emit("tonight", body, to=LOBBY))
+    def on_tonight(body: dict[str, Any]) -> None:
+        socketio.emit("tonight", body, to=LOBBY)
 
     def watch(msg: dict) -> dict:
         join_room(LOBBY)
@@ -57,3 +67,4 @@ def init_lobby(socketio: SocketIO, service: GameService, tonight: Any) -> None:
 
     socketio.on_event("watch_lobby", acked(Nothing, watch))
     socketio.on_event("unwatch_lobby", acked(Nothing, unwatch))
+    return LobbyEmitters(on_news, on_tonight)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import marshmallow as ma
 from flask import request
@@ -125,10 +125,18 @@ def acked(schema: type[ma.Schema], fn: Callable[[dict], dict],
     return handler
 
 
+class Emitters(NamedTuple):
+    """What `init_realtime` gives the host's wiring: the listener that pushes the service's
+    news to the game rooms (`server.host.wire` subscribes it) and the `thinking` emitter."""
+
+    news: Callable[[TableNews], None]
+    thinking: Callable[[str, int, bool], None]
+
+
 def init_realtime(socketio: SocketIO, service: GameService,
-                  limiter: RateLimiter | None = None) -> Callable[..., None]:
-    """Register the handlers and the broadcast listener; return the `thinking` emitter.
-    `limiter` (writes per second per socket) applies to the handlers in WRITES."""
+                  limiter: RateLimiter | None = None) -> Emitters:
+    """Register the handlers; return the room pushes (`Emitters`), subscribed by the host's
+    wiring. `limiter` (writes per second per socket) applies to the handlers in WRITES."""
 
     def emit_state(news: TableNews) -> None:
         table = news.table
@@ -143,8 +151,6 @@ def init_realtime(socketio: SocketIO, service: GameService,
             socketio.emit("presence", news.body, to=room)
         elif isinstance(news, UndoChanged):
             socketio.emit("undo_request", {"game_id": room, **news.body}, to=room)
-
-    service.listeners.append(emit_state)
 
     def thinking(game_id: str, seat: int, value: bool) -> None:
         socketio.emit("thinking", {"game_id": game_id, "seat": seat, "thinking": value},
@@ -213,7 +219,7 @@ def init_realtime(socketio: SocketIO, service: GameService,
 
     socketio.on_event("disconnect", on_disconnect)
 
-    return thinking
+    return Emitters(emit_state, thinking)
 
 
 def resync_rooms(socketio: SocketIO, service: GameService) -> None:

@@ -12,8 +12,8 @@ for every game the host offers.
 
 Thin views: the numbers come from the `Ladder` projection (server.ladder.standings) and the replay
 cursor (replays.cursor), which take every fact from the game's rules (`engine.registry`).
-`init_ladder` builds the projection from the games the service folded at start-up and
-listens for games finishing.
+The projection is built from the games the service folded at start-up and follows games
+finishing (`server.host.Host.build` and `wire`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
-import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -38,9 +37,6 @@ from replays.board_svg import board_svg
 from replays.cursor import Replay
 from server.errors import ApiError
 from server.host import current_host
-from server.ladder.tonight import Tonight
-from server.store import StoreError
-from server.tables.events import Appended, Synced, TableNews
 from server.tables.views import seat_names
 from server.web import attachment
 from server.web.bounded import Blueprint
@@ -141,34 +137,10 @@ class ImportShelf:
                            f"{e.message}", status=422) from None
 
 
-def _is_over(table) -> bool:
-    game = table.game
-    return game.rules.is_over(game.state)
-
-
-def init_ladder(api, service) -> tuple[L.Ladder, Tonight]:
-    """Register the blueprint, build the ladder from the folded games and tonight's standings
-    over it, follow games ending."""
+def init_ladder(api) -> None:
+    """Register the blueprint (the ladder itself is made and subscribed by the host's
+    wiring, `server.host`)."""
     api.register_blueprint(blp)
-    ladder = L.Ladder(L.games_from_tables(service.tables(), service.store))
-    tonight = Tonight(ladder)
-
-    def on_event(news: TableNews) -> None:
-        # Synced: a game another host process (a shared store) moved on or created
-        table = news.table
-        if not isinstance(news, (Appended, Synced)) or table.id in ladder \
-                or not _is_over(table):
-            return
-        try:
-            at = L.finish_time(service.store, table.id, time.time())
-        except StoreError:  # the database is away: the time it was heard of
-            at = time.time()
-        summary = L.summarise(table.id, at, table.game, list(table.seats))
-        if summary is not None and ladder.add(summary) and at >= tonight.since:
-            tonight.changed()
-
-    service.listeners.append(on_event)
-    return ladder, tonight
 
 
 def ladder() -> L.Ladder:
