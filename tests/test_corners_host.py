@@ -15,6 +15,7 @@ from engine.core import Game
 from engine.corners import perft as corners_perft
 from server.cli import main as cli_main
 from server.host import host_of
+from tests.rest_calls import events, legal, new_game, play, state
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, wait_for
 from tests.test_api import assert_error
@@ -27,32 +28,7 @@ ACTIONS = ["resign", "offer_draw", "accept_draw", "decline_draw"]
 
 
 def new_corners(client, variant: str = "classic-3x3", seats=None, **extra) -> dict:
-    r = client.post("/api/games", json={"game": "corners", "variant": variant,
-                                        "seats": seats or TWO, **extra})
-    assert r.status_code == 201, r.json
-    return r.json
-
-
-def state(client, gid) -> dict:
-    r = client.get(f"/api/games/{gid}")
-    assert r.status_code == 200, r.json
-    return r.json
-
-
-def events(client, gid, since: int = 0) -> list[dict]:
-    return client.get(f"/api/games/{gid}/events?since={since}").json["events"]
-
-
-def legal(client, gid, seat, square: str | None = None) -> list[dict]:
-    q = f"&from={square}" if square else ""
-    r = client.get(f"/api/games/{gid}/legal?seat={seat}{q}")
-    assert r.status_code == 200, r.json
-    return r.json["moves"]
-
-
-def play(client, gid, seat, move, seq, token):
-    return client.post(f"/api/games/{gid}/moves", json={"seat": seat, "move": move, "seq": seq},
-                       headers=bearer(token))
+    return new_game(client, "corners", variant, seats or TWO, **extra)
 
 
 def act(client, gid, seat, action, seq, token):

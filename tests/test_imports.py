@@ -33,22 +33,31 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def package_of(path: Path) -> str:
+    """The package a relative import in `path` starts from."""
+    name = module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def imported_from(node: ast.ImportFrom, package: str) -> str:
+    """The module `from … import` names, a relative one resolved from `package`."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[:len(base) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(path: Path) -> set[str]:
     """Every module `path` imports (relative imports resolved), with each imported name as
     a possible submodule too (`from engine import registry` -> engine, engine.registry)."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    package = package_of(path)
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
+            mod = imported_from(node, package)
             found.add(mod)
             found.update(f"{mod}.{alias.name}" for alias in node.names)
     return found
@@ -143,7 +152,7 @@ def runtime_imports(path: Path, modules: set[str]) -> set[str]:
     included; not those only a type checker reads (under `if TYPE_CHECKING:`), and for
     `from package import name` the submodule `name` where it is one, else the package."""
     name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    package = package_of(path)
     tree = ast.parse(path.read_text(), str(path))
     typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
                    and getattr(node.test, "id", None) == "TYPE_CHECKING"
@@ -155,12 +164,7 @@ def runtime_imports(path: Path, modules: set[str]) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
+            mod = imported_from(node, package)
             subs = [f"{mod}.{alias.name}" for alias in node.names]
             found.update(s for s in subs if s in modules)
             if not all(s in modules for s in subs):

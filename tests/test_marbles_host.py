@@ -12,6 +12,7 @@ import requests
 from engine.core import Game
 from engine.marbles import SAMPLE_SETUP
 from server.host import host_of
+from tests.rest_calls import events, legal, new_game, play, state
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import bearer, wait_for
 from tests.test_api import assert_error
@@ -25,31 +26,7 @@ DEALT = "marbles_round_dealt"
 
 
 def new_marbles(client, variant: str = "2p", seats=None, **extra) -> dict:
-    r = client.post("/api/games", json={"game": "marbles", "variant": variant,
-                                        "seats": seats or TWO, **extra})
-    assert r.status_code == 201, r.json
-    return r.json
-
-
-def state(client, gid) -> dict:
-    r = client.get(f"/api/games/{gid}")
-    assert r.status_code == 200, r.json
-    return r.json
-
-
-def events(client, gid, since: int = 0) -> list[dict]:
-    return client.get(f"/api/games/{gid}/events?since={since}").json["events"]
-
-
-def legal(client, gid, seat) -> list[dict]:
-    r = client.get(f"/api/games/{gid}/legal?seat={seat}")
-    assert r.status_code == 200, r.json
-    return r.json["moves"]
-
-
-def play(client, gid, seat, move, seq, token):
-    return client.post(f"/api/games/{gid}/moves", json={"seat": seat, "move": move, "seq": seq},
-                       headers=bearer(token))
+    return new_game(client, "marbles", variant, seats or TWO, **extra)
 
 
 def play_one(client, g, rng) -> dict:

@@ -45,11 +45,9 @@ def start_host(data_dir: Path, port: int, *extra: str, mdns: bool = False) -> su
     raise AssertionError("the host did not come up")
 
 
-@pytest.mark.parametrize("server", ["gevent", "threading"])
-def test_an_acknowledged_move_survives_sigkill(tmp_path, server):
-    port = free_port()
-    host = start_host(tmp_path, port, "--server", server)
-    url = f"http://127.0.0.1:{port}"
+def acknowledged_then_killed(host: subprocess.Popen, url: str) -> str:
+    """A Duo game created on `host` (at `url`) and its first move acknowledged, then the host
+    SIGKILLed right after the acknowledgement; the game's id."""
     try:
         g = requests.post(f"{url}/api/games", json={
             "variant": "duo", "seats": [{"kind": "local"}, {"kind": "local"}]}).json()
@@ -57,22 +55,37 @@ def test_an_acknowledged_move_survives_sigkill(tmp_path, server):
                           json={"seat": 1, "move": PLUS, "seq": 1},
                           headers={"Authorization": f"Bearer {g['tokens']['1']}"})
         assert r.status_code == 201
-        host.send_signal(signal.SIGKILL)  # right after the acknowledgement
+        host.send_signal(signal.SIGKILL)
     finally:
         host.kill()
         host.wait()
+    return g["id"]
+
+
+def serves_the_move_then_stops(host: subprocess.Popen, url: str, game_id: str) -> str:
+    """Checks that `host` serves the move `acknowledged_then_killed` made, stops it with
+    SIGTERM and checks that it exits cleanly; its output."""
+    try:
+        state = requests.get(f"{url}/api/games/{game_id}").json()
+        assert state["seq"] == 2 and state["last_move"]["move"] == PLUS
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(DEADLINE)
+    assert host.returncode == 0
+    return host.stdout.read()
+
+
+@pytest.mark.parametrize("server", ["gevent", "threading"])
+def test_an_acknowledged_move_survives_sigkill(tmp_path, server):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    host = start_host(tmp_path, port, "--server", server)
+    game_id = acknowledged_then_killed(host, url)
     # a log line names its logger: here the new store's first schema
     assert re.search(r" INFO server\.store\.sqlite: game store .* schema version 0 -> 1",
                      host.stdout.read())
     again = start_host(tmp_path, port, "--server", server)
-    try:
-        state = requests.get(f"{url}/api/games/{g['id']}").json()
-        assert state["seq"] == 2 and state["last_move"]["move"] == PLUS
-    finally:
-        again.send_signal(signal.SIGTERM)
-        again.wait(DEADLINE)
-    assert again.returncode == 0
-    assert f"http://127.0.0.1:{port}/" in again.stdout.read()
+    assert f"http://127.0.0.1:{port}/" in serves_the_move_then_stops(again, url, game_id)
 
 
 def test_the_command_has_the_documented_options():

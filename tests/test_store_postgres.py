@@ -337,36 +337,15 @@ def test_serve_takes_only_a_postgresql_url_as_its_store(tmp_path):
 def test_a_move_acknowledged_by_a_killed_host_is_served_by_the_next_one(pg_url, tmp_path):
     """The real command on gevent's loop with `--store`: a move it acknowledged survives its
     SIGKILL, and another host process on the same database (its own data folder) serves it."""
-    import signal
-
-    import requests
-
-    from tests.test_serve import DEADLINE, PLUS, start_host
+    from tests.test_serve import acknowledged_then_killed, serves_the_move_then_stops, start_host
     from tests.throwaway import free_port
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    first = start_host(tmp_path / "one", port, "--store", pg_url)
-    try:
-        g = requests.post(f"{url}/api/games", json={
-            "variant": "duo", "seats": [{"kind": "local"}, {"kind": "local"}]}).json()
-        r = requests.post(f"{url}/api/games/{g['id']}/moves",
-                          json={"seat": 1, "move": PLUS, "seq": 1},
-                          headers={"Authorization": f"Bearer {g['tokens']['1']}"})
-        assert r.status_code == 201
-        first.send_signal(signal.SIGKILL)  # right after the acknowledgement
-    finally:
-        first.kill()
-        first.wait()
+    game_id = acknowledged_then_killed(start_host(tmp_path / "one", port, "--store", pg_url), url)
     second = start_host(tmp_path / "two", port, "--store", pg_url)
-    try:
-        state = requests.get(f"{url}/api/games/{g['id']}").json()
-        assert state["seq"] == 2 and state["last_move"]["move"] == PLUS
-    finally:
-        second.send_signal(signal.SIGTERM)
-        second.wait(DEADLINE)
-    assert second.returncode == 0
-    assert "Games are saved in t" in second.stdout.read()  # the database, not a folder
+    output = serves_the_move_then_stops(second, url, game_id)
+    assert "Games are saved in t" in output  # the database, not a folder
 
 
 def test_a_process_opens_at_most_max_open_connections_and_keeps_them(pg_url):
