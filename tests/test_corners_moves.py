@@ -57,6 +57,12 @@ def board_from(rows: list[str]) -> list[int]:
     return out
 
 
+def classic(*rows: str, **fields):
+    """A classic 3×3 position of `rows` (as `board_from` reads them), white to move unless
+    `fields` say otherwise."""
+    return setup_state("classic-3x3", board_from(list(rows)), **fields)
+
+
 def slow_moves(variant_name: str, board: list[int], seat: int, number: int) -> dict:
     """{path text: loses} of `seat`'s legal moves, one per destination, the shortest path and
     the first of those by its squares' names, column letter then row number."""
@@ -171,9 +177,8 @@ def test_halma_perft_from_the_start_agrees_with_the_slow_generator():
 def test_perft_after_given_moves_and_at_depth_zero():
     assert perft("classic-3x3", 0) == 1
     after = perft("classic-3x3", 2, moves=["c3-d3", "f6-e6"])
-    state = setup_state("classic-3x3", board_from([
-        ".....BBB", ".....BBB", "....B.BB", "........",
-        "........", "WW.W....", "WWW.....", "WWW....."]), number=2)
+    state = classic(".....BBB", ".....BBB", "....B.BB", "........",
+                    "........", "WW.W....", "WWW.....", "WWW.....", number=2)
     assert after == perft(state, 2)
     assert perft("classic-3x3", 1, moves=["c3-d3"]) == 12  # black mirrors white's start
 
@@ -230,28 +235,23 @@ def test_a_longer_real_chain_is_stored_as_the_shortest():
     assert RULES.play(state, 1, "c3-e3-e5-c5").move == "c3-c5"
 
 
-def test_a_full_path_must_be_a_real_chain():
-    state = setup_state("classic-3x3", TWO_WAYS)
-    with pytest.raises(E.NotAChainError):
-        RULES.play(state, 1, "c3-d3-e5")  # not a jump
-    with pytest.raises(E.NotAChainError):
-        RULES.play(state, 1, "c3-e3-e5-e3")  # lands twice on e3
-    with pytest.raises(E.UnreachableError):
-        RULES.play(state, 1, "c3-h3")
-    with pytest.raises(E.NotYourPieceError):
-        RULES.play(state, 1, "h8-h6")
-    with pytest.raises(E.NotationError):
-        RULES.play(state, 1, "c3")
-    with pytest.raises(E.NotationError):
-        RULES.play(state, 1, "c3-z9")
+@pytest.mark.parametrize("move, error", [
+    ("c3-d3-e5", E.NotAChainError),  # not a jump
+    ("c3-e3-e5-e3", E.NotAChainError),  # lands twice on e3
+    ("c3-h3", E.UnreachableError),
+    ("h8-h6", E.NotYourPieceError),
+    ("c3", E.NotationError),
+    ("c3-z9", E.NotationError),
+])
+def test_a_full_path_must_be_a_real_chain(move, error):
+    with pytest.raises(error):
+        RULES.play(setup_state("classic-3x3", TWO_WAYS), 1, move)
 
 
 def test_a_chain_never_lands_on_its_start():
     # a1-a3-c3-c1 could jump on over b1 back to a1: a chain may not land on its start
-    board = board_from([
-        "......BB", "........", "........", "........",
-        "........", ".W......", "W.W.....", "WW......"])
-    state = setup_state("classic-3x3", board)
+    state = classic("......BB", "........", "........", "........",
+                    "........", ".W......", "W.W.....", "WW......")
     moves = fast_moves(state, 1)
     assert {"a1-a3", "a1-a3-c3", "a1-c1"} <= set(moves)
     assert not any(m.startswith("a1") and m.endswith("-a1") for m in moves)
@@ -301,10 +301,8 @@ def test_a_move_that_locks_in_by_blocking_a_jump_is_illegal():
 
 def test_a_move_that_locks_in_as_a_neighbour_is_illegal():
     # black h8: white already on h7, f8 and h6; white g7-g8 would take its last step
-    board = board_from([
-        ".....W.B", "......WW", ".......W", "........",
-        "........", "........", "........", "W......."])
-    state = setup_state("classic-3x3", board)
+    state = classic(".....W.B", "......WW", ".......W", "........",
+                    "........", "........", "........", "W.......")
     moves = fast_moves(state, 1)
     assert "g7-g8" not in moves and "g7-f7" in moves
     with pytest.raises(E.LockInError):
@@ -320,25 +318,20 @@ def test_a_piece_walled_in_by_its_own_side_does_not_count():
     assert len(fast_moves(state, 1)) == len(slow_moves("classic-3x3", board, 1, 1)) > 0
     assert RULES.play(state, 1, "h2-h3").move == "h2-h3"
     # white g6-g7 stands next to the wall: nothing is newly locked in
-    assert "g6-g7" in fast_moves(setup_state("classic-3x3", board_from([
-        ".....BBB", ".......B", "......WB", "........",
-        "........", "........", "........", "W......."])), 1)
+    assert "g6-g7" in fast_moves(classic(".....BBB", ".......B", "......WB", "........",
+                                         "........", "........", "........", "W......."), 1)
 
 
 def test_a_piece_locked_in_before_the_move_does_not_count():
     # black h8 got locked in by black's own h5-h6 with white's h7 taking part: white may
     # still move (the lock was there before its move)
-    board = board_from([
-        ".....BBB", ".......W", ".......B", "........",
-        "........", "........", "........", "W......."])
-    state = setup_state("classic-3x3", board)
+    state = classic(".....BBB", ".......W", ".......B", "........",
+                    "........", "........", "........", "W.......")
     assert RULES.play(state, 1, "a1-a2").move == "a1-a2"
     assert "a1-a2" in fast_moves(state, 1)
 
 
 def test_a_side_may_lock_in_its_own_piece():
-    board = board_from([
-        "....B.BB", ".......B", ".......W", "........",
-        "........", "........", "........", "W......."])
-    black = setup_state("classic-3x3", board, to_move=2)
+    black = classic("....B.BB", ".......B", ".......W", "........",
+                    "........", "........", "........", "W.......", to_move=2)
     assert "e8-f8" in fast_moves(black, 2)
