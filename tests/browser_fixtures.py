@@ -8,6 +8,7 @@ build/test-artifacts/browser/ (or $BROWSER_ARTIFACTS).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -26,7 +27,8 @@ CHROMIUM_ARGS = [
 REPO = Path(__file__).resolve().parent.parent
 CLIENT = REPO / "client_web"
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", REPO / "build" / "test-artifacts" / "browser"))
-__all__ = ["host", "browser", "open_page"]  # the fixtures a test module star-imports
+# the fixtures a test module star-imports
+__all__ = ["host", "browser", "open_page", "phone", "phone_height"]
 SOCKET_IO = CLIENT / "node_modules" / "socket.io-client" / "dist" / "socket.io.min.js"
 
 
@@ -89,11 +91,10 @@ class Host:
         return r.json()
 
 
-# Module scope: each test module star-imports these fixtures, which makes a copy per module;
-# module scope keeps those copies from overlapping (one Playwright driver at a time).
-@pytest.fixture(scope="module")
-def host(tmp_path_factory) -> Iterator[Host]:
-    """One host per test module, on a free 127.0.0.1 port; every test makes its own games."""
+@contextlib.contextmanager
+def served_host(data_dir: Path, **config) -> Iterator[Host]:
+    """A host on a free 127.0.0.1 port, its data in `data_dir`, one bot worker with a short
+    delay, and `config` on top; skips the test where the browser tests cannot run."""
     why = _missing()
     if why:
         pytest.skip(why)
@@ -102,8 +103,7 @@ def host(tmp_path_factory) -> Iterator[Host]:
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("host")), "BOT_DELAY": 0.05,
-                      "BOT_WORKERS": 1, "UNDO_TIMEOUT": 30.0})
+    app = create_app({"DATA_DIR": str(data_dir), "BOT_DELAY": 0.05, "BOT_WORKERS": 1, **config})
     server = werkzeug_server("127.0.0.1", 0, app)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -113,6 +113,15 @@ def host(tmp_path_factory) -> Iterator[Host]:
         server.shutdown()
         server.server_close()
         shutdown_app(app)
+
+
+# Module scope: each test module star-imports these fixtures, which makes a copy per module;
+# module scope keeps those copies from overlapping (one Playwright driver at a time).
+@pytest.fixture(scope="module")
+def host(tmp_path_factory) -> Iterator[Host]:
+    """One host per test module, on a free 127.0.0.1 port; every test makes its own games."""
+    with served_host(tmp_path_factory.mktemp("host"), UNDO_TIMEOUT=30.0) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
@@ -176,6 +185,57 @@ def open_page(browser, host, request):
         except Exception:  # noqa: BLE001 - a failed screenshot must not hide the real result
             pass
         context.close()
+
+
+@pytest.fixture
+def phone_height() -> int:
+    """The height in CSS px of a `phone` page given a width (a module may override it)."""
+    return 720
+
+
+@pytest.fixture
+def phone(browser, host, phone_height):
+    """phone(width=None, path="/", storage=None, before=None) -> a page in a new Pixel 7
+    context, `width` CSS px wide and `phone_height` high (width None: the Pixel 7's own 412
+    wide screen); `storage` is put in localStorage and `before(page)` run before it opens
+    `path`; the page's uncaught errors in `page.errors`."""
+    contexts = []
+
+    def _open(width: int | None = None, path: str = "/", storage: dict | None = None,
+              before=None):
+        options = dict(browser.devices["Pixel 7"])
+        if width:
+            options["viewport"] = {"width": width, "height": phone_height}
+        context = browser.new_context(base_url=host.url, **options)
+        contexts.append(context)
+        if storage:
+            context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(storage)}))"
+                                    " localStorage.setItem(k, v);")
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        if before:
+            before(page)
+        page.goto(path)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def sideways(page) -> int:
+    """How many CSS px the page is wider than its screen (0: it never scrolls sideways)."""
+    return page.evaluate("() => document.scrollingElement.scrollWidth"
+                         " - document.scrollingElement.clientWidth")
+
+
+def board_seen(page) -> bool:
+    """Whether some of the replay's board is on the screen."""
+    return page.evaluate("""() => {
+      const r = document.querySelector("[data-testid=replay-board]").getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight && r.height > 0;
+    }""")
 
 
 def screenshot(page, name: str) -> Path:

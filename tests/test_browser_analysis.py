@@ -10,9 +10,7 @@ round takes a moment, and it reviews only when asked (no review on its own).
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -20,7 +18,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
-from tests.browser_fixtures import Host, _missing
+from tests.browser_fixtures import Host, board_seen, served_host
 from tests.server_fixtures import DEADLINE
 
 expect.set_options(timeout=20_000)
@@ -31,32 +29,9 @@ SETUP = "YYYSYK GWWWBR YSBYRR YGRKGB GYGRKB BWRGRS"
 @pytest.fixture(scope="module")
 def host(tmp_path_factory) -> Iterator[Host]:
     """The module's host: the browser fixtures' host, reviewing at level 2, only when asked."""
-    why = _missing()
-    if why:
-        pytest.skip(why)
-    from server.app import create_app, shutdown_app
-    from server.serve import werkzeug_server
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("host")), "BOT_DELAY": 0.05,
-                      "BOT_WORKERS": 1, "ANALYSIS_LEVEL": 2, "ANALYSIS_AUTO": False})
-    server = werkzeug_server("127.0.0.1", 0, app)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Host(f"http://127.0.0.1:{server.port}", app)
-    finally:
-        server.shutdown()
-        server.server_close()
-        shutdown_app(app)
-
-
-def board_seen(page) -> bool:
-    """Whether some of the replay's board is on the screen."""
-    return page.evaluate("""() => {
-      const r = document.querySelector("[data-testid=replay-board]").getBoundingClientRect();
-      return r.bottom > 0 && r.top < innerHeight && r.height > 0;
-    }""")
+    with served_host(tmp_path_factory.mktemp("host"), ANALYSIS_LEVEL=2,
+                     ANALYSIS_AUTO=False) as served:
+        yield served
 
 
 def worth(entry: dict) -> int:

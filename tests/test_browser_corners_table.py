@@ -34,11 +34,29 @@ def two_seats(host, **options) -> tuple[str, dict]:
     return game["id"], tokens_of(game)
 
 
-def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host, open_page):
-    gid, tokens = two_seats(host)
-    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    board = page.get_by_test_id("board")
+def as_white(host, open_page, device: str = "Pixel 7", **options):
+    """A new two-seat game opened on `device` as white (seat 1), once it is white's turn:
+    (the game's id, the seats' tokens, the page, the board)."""
+    gid, tokens = two_seats(host, **options)
+    page = open_page(device, f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
     expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    return gid, tokens, page, page.get_by_test_id("board")
+
+
+def played(host, gid, page, before: int, move: str) -> None:
+    """The page has a move after seq `before`, and the host's last move is `move`."""
+    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
+    assert host.state(gid)["board"]["last_move"] == move
+
+
+def black_replies(host, gid, tokens, page) -> None:
+    """Black plays f6-e6; the page is white's turn again."""
+    host.move(gid, 2, "f6-e6", tokens[2])
+    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+
+
+def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host, open_page):
+    gid, tokens, page, board = as_white(host, open_page)
     before = seq_of(page)
 
     # Tap the piece: the host's targets light up. Tap a target: the move goes.
@@ -46,8 +64,7 @@ def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host,
     expect(board).to_have_attribute("data-picked", "c3")
     expect(board).to_have_attribute("data-targets", "c4 d3")
     page.get_by_test_id("cell-d3").tap()
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "c3-d3"
+    played(host, gid, page, before, "c3-d3")
     expect(board).to_have_attribute("data-picked", "")
     expect(page.get_by_test_id("last-path")).to_have_attribute("data-path", "c3-d3")
     # While the other side moves a finger on the board scrolls the page; on my turn it
@@ -57,8 +74,7 @@ def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host,
     assert board.evaluate(touch_action) == "manipulation"
 
     # A tap on the picked piece puts it down; a tap on an empty square that is no target too.
-    host.move(gid, 2, "f6-e6", tokens[2])
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    black_replies(host, gid, tokens, page)
     expect(board).to_have_attribute("data-active", "true")
     assert board.evaluate(touch_action) == "none"
     page.get_by_test_id("cell-b3").tap()
@@ -80,16 +96,12 @@ def test_two_taps_move_a_piece_and_the_path_shows_while_the_finger_is_down(host,
     expect(page.get_by_test_id("cell-b4")).to_have_class(re.compile(r"\bchosen\b"))
     assert seq_of(page) == before
     lift()
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "b3-b4"
+    played(host, gid, page, before, "b3-b4")
     assert page.errors == []
 
 
 def test_a_finger_held_on_a_target_then_slid_to_another_plays_that_one(host, open_page):
-    gid, tokens = two_seats(host)
-    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    board = page.get_by_test_id("board")
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, tokens, page, board = as_white(host, open_page)
     page.get_by_test_id("cell-c3").tap()
     expect(board).to_have_attribute("data-targets", "c4 d3")
     before = seq_of(page)
@@ -98,12 +110,10 @@ def test_a_finger_held_on_a_target_then_slid_to_another_plays_that_one(host, ope
     expect(page.get_by_test_id("move-hint")).to_have_text("c3-d3: let go to move.")
     assert seq_of(page) == before
     lift()
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "c3-d3"
+    played(host, gid, page, before, "c3-d3")
 
     # Slid off the board and lifted there: nothing is played, the piece stays picked.
-    host.move(gid, 2, "f6-e6", tokens[2])
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    black_replies(host, gid, tokens, page)
     page.get_by_test_id("cell-b3").tap()
     expect(board).to_have_attribute("data-targets", "b4 c3")
     before = seq_of(page)
@@ -116,10 +126,7 @@ def test_a_finger_held_on_a_target_then_slid_to_another_plays_that_one(host, ope
 
 
 def test_dragging_a_piece_onto_a_target_moves_it(host, open_page):
-    gid, tokens = two_seats(host)
-    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    board = page.get_by_test_id("board")
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, tokens, page, board = as_white(host, open_page)
     before = seq_of(page)
 
     # A drag from a piece not yet picked: it is lifted (it follows the finger), the path of
@@ -138,13 +145,11 @@ def test_dragging_a_piece_onto_a_target_moves_it(host, open_page):
     screenshot(page, "corners-drag")
     assert seq_of(page) == before
     lift()
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "c3-d3"
+    played(host, gid, page, before, "c3-d3")
     expect(page.get_by_test_id("drag-piece")).to_be_hidden()
 
     # Dropped on a square it cannot reach: nothing is played, the piece stays picked.
-    host.move(gid, 2, "f6-e6", tokens[2])
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    black_replies(host, gid, tokens, page)
     before = seq_of(page)
     touch_drag(page, "b3", "e5")
     expect(board).to_have_attribute("data-picked", "b3")
@@ -153,16 +158,12 @@ def test_dragging_a_piece_onto_a_target_moves_it(host, open_page):
 
     # A jump by a drag: the host's chain is played.
     touch_drag(page, "b2", "d2")
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "b2-d2"
+    played(host, gid, page, before, "b2-d2")
     assert page.errors == []
 
 
 def test_the_mouse_hovers_to_see_the_path_and_drags_to_move(host, open_page):
-    gid, tokens = two_seats(host)
-    page = open_page("desktop", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    board = page.get_by_test_id("board")
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, tokens, page, board = as_white(host, open_page, "desktop")
     page.get_by_test_id("cell-c3").click()
     expect(board).to_have_attribute("data-targets", "c4 d3")
     page.get_by_test_id("cell-c4").hover()
@@ -179,15 +180,12 @@ def test_the_mouse_hovers_to_see_the_path_and_drags_to_move(host, open_page):
     expect(page.get_by_test_id("path")).to_have_count(0)
     before = seq_of(page)
     page.get_by_test_id("cell-d3").click()
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "c3-d3"
+    played(host, gid, page, before, "c3-d3")
 
-    host.move(gid, 2, "f6-e6", tokens[2])
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    black_replies(host, gid, tokens, page)
     before = seq_of(page)
     page.get_by_test_id("cell-b3").drag_to(page.get_by_test_id("cell-c3"))
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "b3-c3"
+    played(host, gid, page, before, "b3-c3")
     assert page.errors == []
 
 
@@ -198,9 +196,7 @@ def pair_texts(page) -> list[str]:
 
 @pytest.mark.parametrize("phone", ["Pixel 7", "Galaxy S5"])
 def test_the_move_list_in_pairs_under_a_board_that_stays_put(host, open_page, phone):
-    gid, tokens = two_seats(host, reserve_s=0)  # no clock: takebacks allowed
-    page = open_page(phone, f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, tokens, page, _ = as_white(host, open_page, phone, reserve_s=0)  # takebacks: no clock
     moves = page.get_by_test_id("move-list")
     expect(moves).to_be_visible()
     expect(moves).to_have_text("No moves yet")
@@ -245,10 +241,7 @@ def test_the_move_list_in_pairs_under_a_board_that_stays_put(host, open_page, ph
 
 
 def test_the_hint_ring_is_cleared_at_game_over(host, open_page):
-    gid, tokens = two_seats(host)
-    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    board = page.get_by_test_id("board")
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, tokens, page, board = as_white(host, open_page)
     page.get_by_test_id("hint").tap()
     expect(page.get_by_test_id("message")).to_contain_text("Hint: ")
     hinted = page.get_by_test_id("message").inner_text().split("Hint: ")[1].strip()
@@ -307,9 +300,7 @@ def test_a_computers_level_stays_on_one_line_with_its_chip(host, open_page, phon
 
 
 def test_the_board_fills_the_width_and_the_list_sits_right_under_it(host, open_page):
-    gid, tokens = two_seats(host)
-    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    _, _, page, _ = as_white(host, open_page)
     width = page.viewport_size["width"]
     board = page.get_by_test_id("board").bounding_box()
     # As wide as the phone less the page's margins (6 px a side), and square.
@@ -324,14 +315,10 @@ def test_the_board_fills_the_width_and_the_list_sits_right_under_it(host, open_p
 def test_a_click_without_a_pointer_picks_and_moves_as_enter_does(host, open_page):
     """Assistive technology activates a cell with a bare click (no pointer events): the
     piece is picked, then the lit square's move is played."""
-    gid, tokens = two_seats(host)
-    page = open_page("Pixel 7", f"/#/game/{gid}", storage_for(gid, {1: tokens[1]}))
-    board = page.get_by_test_id("board")
-    expect(page.get_by_test_id("turn")).to_have_text("Your turn (White)")
+    gid, tokens, page, board = as_white(host, open_page)
     page.get_by_test_id("cell-c3").evaluate("el => el.click()")
     expect(board).to_have_attribute("data-targets", "c4 d3")
     before = seq_of(page)
     page.get_by_test_id("cell-c4").evaluate("el => el.click()")
-    page.wait_for_function(f"() => ccGame.board && ccGame.state.seq > {before}")
-    assert host.state(gid)["board"]["last_move"] == "c3-c4"
+    played(host, gid, page, before, "c3-c4")
     assert page.errors == []

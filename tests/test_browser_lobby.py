@@ -15,46 +15,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
-from tests.browser_fixtures import screenshot
+from tests.browser_fixtures import screenshot, sideways
 
 expect.set_options(timeout=10_000)
 WIDTHS = {"Pixel 7": None, "320 px phone": 320}
 SETUP = "YYYYYYYY RRRRRRR GGGGGG BBBBB WWWW SSS KKK"  # 36 letters: 8 7 6 5 4 3 3
-
-
-@pytest.fixture
-def phone(browser, host):
-    """phone(width=None, path="/") -> a page in a new Pixel 7 context, `width` CSS px wide
-    (None: the Pixel 7's own 412)."""
-    contexts = []
-
-    def _open(width: int | None = None, path: str = "/", storage: dict | None = None,
-              before=None):
-        options = dict(browser.devices["Pixel 7"])
-        if width:
-            options["viewport"] = {"width": width, "height": 720}
-        context = browser.new_context(base_url=host.url, **options)
-        contexts.append(context)
-        if storage:
-            context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(storage)}))"
-                                    " localStorage.setItem(k, v);")
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        if before:
-            before(page)
-        page.goto(path)
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
-
-
-def sideways(page) -> int:
-    """How many CSS px the page is wider than the phone (0: it never scrolls sideways)."""
-    return page.evaluate("() => document.scrollingElement.scrollWidth"
-                         " - document.scrollingElement.clientWidth")
 
 
 def hidden_text(page) -> list:

@@ -12,7 +12,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import *  # noqa: F403 - the fixtures host, browser, open_page
-from tests.browser_fixtures import screenshot
+from tests.browser_fixtures import board_seen, screenshot, sideways
 from tests.test_browser_replay import DUO, import_record
 
 expect.set_options(timeout=10_000)
@@ -39,38 +39,9 @@ def replays(host) -> dict[str, str]:
 
 
 @pytest.fixture
-def phone(browser, host):
-    """phone(width, path) -> a Pixel 7's page `width` CSS px wide (None: its own 412)."""
-    contexts = []
-
-    def _open(width: int | None, path: str):
-        options = dict(browser.devices["Pixel 7"])
-        if width:
-            options["viewport"] = {"width": width, "height": 640}
-        context = browser.new_context(base_url=host.url, **options)
-        contexts.append(context)
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(path)
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
-
-
-def sideways(page) -> int:
-    return page.evaluate("() => document.scrollingElement.scrollWidth"
-                         " - document.scrollingElement.clientWidth")
-
-
-def board_seen(page) -> bool:
-    """Whether some of the board is on the screen."""
-    return page.evaluate("""() => {
-      const r = document.querySelector("[data-testid=replay-board]").getBoundingClientRect();
-      return r.bottom > 0 && r.top < innerHeight && r.height > 0;
-    }""")
+def phone_height() -> int:
+    """The phones here are 640 CSS px high (given a width)."""
+    return 640
 
 
 @pytest.mark.parametrize("game", ["cornerclaim", "corners", "marbles"])
