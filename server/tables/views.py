@@ -84,7 +84,8 @@ def undo_facts(table: Table) -> dict[str, Any]:
 def last_step(table: Table) -> dict[str, Any] | None:
     """The latest event as a replay words it (`Rules.step`): {seq, kind, seat, text}; None
     at the start and once the host closed the game (`closed` says so)."""
-    event = table.game.events[-1]
+    game = table.game
+    event = game.events_since(game.seq - 1)[0]  # the last one, not a copy of the log
     if isinstance(event, (GameCreated, GameClosed)):
         return None
     step = table.rules.step(table.state, event)

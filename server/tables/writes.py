@@ -133,26 +133,28 @@ class WritePath:
         returns the event's dict. The caller holds the lock.
 
         The engine checks and folds in memory first; if the commit fails the live game is
-        rebuilt from its previous events, so memory never runs ahead of the disk."""
-        before = list(table.game.events)
+        rebuilt from its previous events, so memory never runs ahead of the disk (the log is
+        copied only then: a move costs no copy of it)."""
+        game = table.game
+        seq = game.seq
         try:
-            event = action(table.game)
+            event = action(game)
         except EngineError as e:
             raise from_engine(e) from None
+        body = event.to_dict()  # once: what the store keeps and the listeners push
         try:
-            self.store.append(table.id, event.to_dict())
+            self.store.append(table.id, body)
         except SeqConflict:  # another host process saved this seq first (or the disk says so)
-            self.coord.refused(table, before)
+            self.coord.refused(table, game.events_since(0)[:seq])
             raise
         except BaseException:
-            table.game = Game.from_events(before)
+            table.game = Game.from_events(game.events_since(0)[:seq])
             table.forget()
             raise
         dropped = undo_dropped(table, reason="moved_on")
         if dropped is not None:
             self.notify(dropped)
         self.clocks.arm(table)
-        body = event.to_dict()
         self.notify(Appended(table, body))
         if table.finished:
             self.tables.touch(table)
