@@ -66,6 +66,12 @@ class DeepSearch:
         self.lmr = lv.lmr
         self.width = lv.width
         self.race = lv.race
+        self.reach = lv.reach
+        self.assign = lv.assign
+        if self.assign:
+            self.pair = [dist(p, q) for p in range(n) for q in range(n)]
+            self.targets = (sorted(self.target[0]), sorted(self.target[1]))
+            self.n = n
         self.pieces = ([], [])
         self.sum_d = [0, 0]
         self.outside = [0, 0]
@@ -96,6 +102,12 @@ class DeepSearch:
         d = self.dist[s]
         total = self.sum_d[s]
         c = total - self.least[s] + self.outside_w * self.outside[s]
+        if self.assign and self.outside[s]:
+            own, b, pair, n, tg = s + 1, self.board, self.pair, self.n, self.target[s]
+            open_ = [q for q in self.targets[s] if b[q] != own]
+            near = sum(min([pair[p * n + q] for q in open_]) for p in self.pieces[s]
+                       if p not in tg)
+            c = (1 - self.assign) * c + self.assign * (near + self.outside_w * self.outside[s])
         if self.straggle and self.outside[s]:
             rear = max([d[p] for p in self.pieces[s]])
             rest = (total - rear) / (self.count - 1) if self.count > 1 else rear
@@ -106,10 +118,20 @@ class DeepSearch:
             c += self.at_home[s] * home_penalty(self.variant, number)
         return c
 
+    def tempo(self, s: int) -> float:
+        """What having the move is worth to `s`: `TEMPO`, or with `Level.reach` that times the
+        most one of its moves gains towards the far corner (a long jump chain ready to go),
+        if more."""
+        if not self.reach:
+            return TEMPO
+        d = self.dist[s]
+        gain = max((d[f] - d[t] for f, t in self.pseudo(s)), default=0)
+        return max(TEMPO, self.reach * gain)
+
     def evaluate(self) -> float:
         number = self.plies // 2 + 1
         me = self.plies % 2
-        return self.cost(1 - me, number) - self.cost(me, number) + TEMPO
+        return self.cost(1 - me, number) - self.cost(me, number) + self.tempo(me)
 
     def make(self, s: int, f: int, t: int) -> None:
         self.board[f], self.board[t] = 0, s + 1
@@ -196,7 +218,9 @@ class DeepSearch:
         home = self.home[s]
         late = number > variant.deadline
         after = (self.plies + 1) // 2 + 1
-        base = self.cost(1 - s, after) - TEMPO
+        # the reply's tempo, read before the move (the move seldom changes the other side's
+        # best chain, and this way it is read once a node, not once a move)
+        base = self.cost(1 - s, after) - self.tempo(1 - s)
         best = None
         for f, t in moves:
             if self.locks(s, f, t):

@@ -33,6 +33,8 @@ class Level:
     lmr: int = 0  # moves searched at full depth before non-gaining ones are reduced (0: none)
     keep: bool = False  # the deep search keeps its table from move to move
     race: bool = False  # the deep search decides a race the sides no longer touch by solo.py
+    assign: float = 0.0  # weight of the pieces' steps to the nearest open target square
+    reach: float = 0.0  # the side to move's tempo: this times its best move's gain (at least TEMPO)
 
 
 LEVELS: dict[int, Level] = {
@@ -41,10 +43,11 @@ LEVELS: dict[int, Level] = {
     2: Level("Casual", "plays the move that gains the most right now", 0.02),
     3: Level("Club", "looks at its move, the reply and its next move (alpha-beta, three "
              "plies)", 0.3, depth=3, deep=True),
-    4: Level("Expert", "thinks about a second a move and looks six to eight plies ahead on "
+    4: Level("Expert", "thinks about a second a move and looks five to seven plies ahead on "
              "the classic board (alpha-beta), from its third ply on only the ten moves that "
-             "gain the most", 1.0,
-             deep=True, width=10, lmr=3, keep=True, race=True),
+             "gain the most, weighing how its pieces fill the target's open squares and the "
+             "jumps ready to go", 1.0,
+             deep=True, width=10, lmr=3, keep=True, race=True, assign=1.0, reach=1.0),
 }
 #: A search stops after this many seconds of its thread's CPU time whatever its budget (a slow
 #: machine): with the check
