@@ -196,9 +196,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                               presence=cluster and cluster.presence,
                               once=cluster and cluster.once,
                               others_alive=cluster and cluster.others_alive,
-                              hinter=lambda log_json, seat: pool.call(
-                                  hint_in_worker, log_json, seat, registry.modules(),
-                                  timeout=HINT_TIMEOUT))
+                              hinter=lambda game_id, game, seq, seat: pool.call_game(
+                                  hint_in_worker, game_id, game, seq, seat,
+                                  registry.modules(), timeout=HINT_TIMEOUT))
     except BaseException:
         pool.shutdown()
         lock.release()

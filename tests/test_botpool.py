@@ -17,7 +17,8 @@ from engine import registry
 from engine.core import Game
 from server.bots import worker as worker_module
 from server.bots.pool import BotPool, default_workers
-from server.bots.worker import choose_in_worker, hint_in_worker, start_worker
+from server.bots.worker import Behind, Feed, choose_in_worker, hint_in_worker, start_worker
+from server.host import host_of
 from tests.server_fixtures import *  # noqa: F403 - the fixtures
 from tests.server_fixtures import DEADLINE, alive, bearer, wait_for
 
@@ -258,3 +259,67 @@ def test_the_runner_logs_a_job_it_drops(make_app, caplog):
     assert closed.status_code == 200, closed.json
     wait_for(lambda: f"game {gid} seq 1: dropped the computer's job" in caplog.text,
              "the runner's log line")
+
+
+def test_a_worker_fed_the_events_since_its_last_job_plays_as_one_given_the_whole_log(
+        monkeypatch):
+    """A job sends the events after the worker's last job for the game: the worker folds
+    them onto the game it kept and plays the move it would play from the whole log."""
+    monkeypatch.setattr(worker_module, "_games", type(worker_module._games)())
+    game = Game.new("corners", "classic-3x3")
+    rules = game.rules
+    first = Feed("g1", 0, tuple(game.events))
+    assert choose_in_worker(first, 1, 2, 7) == choose_in_worker(game.to_json(), 1, 2, 7)
+    for _ in range(6):
+        state = game.state
+        game.play(rules.to_move(state), rules.legal(state, rules.to_move(state))[0]["move"])
+    seat = rules.to_move(game.state)
+    fed = Feed("g1", 1, tuple(game.events_since(1)))
+    assert choose_in_worker(fed, seat, 2, 7) == choose_in_worker(game.to_json(), seat, 2, 7)
+    assert worker_module._games["g1"].state == game.state
+    with pytest.raises(Behind):  # it holds the game at seq 7, not 3
+        choose_in_worker(Feed("g1", 3, tuple(game.events_since(3))), seat, 2, 7)
+    with pytest.raises(Behind):  # a game it never saw
+        hint_in_worker(Feed("g2", 1, tuple(game.events_since(1))), seat)
+
+
+def test_a_job_carries_the_new_events_never_the_log_and_a_worker_that_kept_none_gets_it(
+        make_app, monkeypatch):
+    """The computer's jobs send a `Feed` (no log as text): after the first, only the events
+    since the last job. A worker that kept no game (a new one) is sent the whole log."""
+    app = make_app(BOT_DELAY=0)
+    pool = host_of(app).bots.pool
+    sent: list = []
+    real = pool.submit
+
+    def recording(fn, *args, done):
+        sent.append((fn, args))
+        real(fn, *args, done=done)
+
+    monkeypatch.setattr(pool, "submit", recording)
+    client = app.test_client()
+    r = client.post("/api/games", json={
+        "variant": "duo",
+        "seats": [{"kind": "computer", "level": 1}, {"kind": "local", "name": "Wanda"}]})
+    gid, token = r.json["id"], r.json["tokens"]["2"]
+    for seq in (2, 4):
+        wait_for(lambda s=seq: client.get(f"/api/games/{gid}").json["seq"] == s,
+                 "the computer's move")
+        move = client.get(f"/api/games/{gid}/legal?seat=2").json["moves"][0]["move"]
+        r = client.post(f"/api/games/{gid}/moves", json={"seat": 2, "move": move, "seq": seq},
+                        headers=bearer(token))
+        assert r.status_code == 201, r.json
+    wait_for(lambda: client.get(f"/api/games/{gid}").json["seq"] == 6, "the computer's move")
+    jobs = [args for fn, args in sent if fn is choose_in_worker]
+    assert len(jobs) == 3
+    for args in jobs:
+        assert isinstance(args[0], Feed) and not any(isinstance(a, str) for a in args)
+    assert [(f.since, [e.seq for e in f.events]) for f, *_ in jobs] == [
+        (0, [1]), (1, [2, 3]), (3, [4, 5])]
+    # the pool's workers are replaced (none keeps the game): the next job is the whole log
+    for pid in pool.worker_pids():
+        os.kill(pid, signal.SIGKILL)
+    game = host_of(app).service.table(gid).game
+    assert pool.call_game(choose_in_worker, gid, game, 6, 2, 1, 7)
+    assert [(f.since, [e.seq for e in f.events]) for fn, (f, *_) in sent[-2:]] == [
+        (5, [6]), (0, [1, 2, 3, 4, 5, 6])]

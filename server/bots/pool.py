@@ -3,9 +3,11 @@
 Why processes: a strong bot is CPU-bound pure Python, and the GIL would make every request,
 socket and other game wait while it thinks. The pool uses the *spawn* context (the same on
 Linux, macOS and Windows, and safe with the web server's threads) and leaves one core to the
-web server. A worker gets the game's log as JSON, folds it with the engine and asks the game's
-rules (`Rules.choose_move`); the move text comes back and goes through the same service
-command as a person's move (seq-checked, so a takeback meanwhile just discards it). A job
+web server. A worker keeps the games it folded; a job sends it the game's events since the
+pool's last job for that game (`Feed`, `BotPool.game_job`: the whole log to a worker that kept
+none), and the worker asks the game's rules (`Computer.choose_move`) from the state; the move
+text comes back and goes through the same service command as a person's move (seq-checked,
+so a takeback meanwhile just discards it). A job
 names the modules that register the host's games besides the built-ins
 (`engine.registry.modules`), which the worker imports first, so it knows every game the host
 serves. Hints (`Rules.hint`) are computed in the same pool (`BotPool.call`).
@@ -40,7 +42,8 @@ from typing import Any
 
 from engine import registry
 from engine.capabilities import Actions, capability
-from server.bots.worker import _nothing, choose_in_worker, start_worker
+from engine.core import Game
+from server.bots.worker import Behind, Feed, _nothing, choose_in_worker, start_worker
 from server.tables.events import Appended, Learned, Scanned, StateChanged, Synced, TableNews
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,8 @@ class BotPool:
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        #: game id -> the seq of the last `Feed` this pool sent for it (`game_job`)
+        self._sent: dict[str, int] = {}
 
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -89,6 +94,7 @@ class BotPool:
         with self._lock:
             if self._pool is broken:
                 self._pool = None
+                self._sent.clear()  # the new workers keep no game
         broken.shutdown(wait=False, cancel_futures=True)
 
     def submit(self, fn: Callable[..., Any], *args: Any,
@@ -136,18 +142,43 @@ class BotPool:
             threading.Thread(target=self._submit, args=(fn, args, done, attempt + 1),
                              daemon=True).start()
 
+    def feed(self, game_id: str, game: Game, seq: int, *, whole: bool = False) -> Feed:
+        """What a job about `game` at `seq` sends: its events after the seq of this pool's
+        last job for the game (all of them if there was none, or `whole`), up to `seq`. The
+        log only grows (a takeback is an event), so the events up to `seq` never change:
+        reading them outside the game's lock is safe."""
+        with self._lock:
+            since = 0 if whole else self._sent.get(game_id, 0)
+            if since > seq:  # a job for an earlier seq (a hint while the game moved on)
+                since = 0
+            self._sent[game_id] = seq
+        events = [e for e in game.events_since(since) if e.seq <= seq]
+        return Feed(game_id, since, tuple(events))
+
+    def game_job(self, fn: Callable[..., Any], game_id: str, game: Game, seq: int,
+                 *args: Any, done: Callable[[Any, BaseException | None], None]) -> None:
+        """`submit` `fn(feed, *args)`, the feed `game` at `seq` (`feed`); a worker that kept
+        the game at another seq (`Behind`) is sent the whole log."""
+        def first(result: Any, error: BaseException | None) -> None:
+            if isinstance(error, Behind):
+                self.submit(fn, self.feed(game_id, game, seq, whole=True), *args, done=done)
+            else:
+                done(result, error)
+
+        self.submit(fn, self.feed(game_id, game, seq), *args, done=first)
+
     def call(self, fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:
         """Run `fn(*args)` in a worker and wait for its result (its exception is raised here;
         TimeoutError after `timeout` seconds). Under gevent the wait yields to the loop."""
         future: Future = Future()
+        self.submit(fn, *args, done=_settle(future))
+        return future.result(timeout)
 
-        def done(result: Any, error: BaseException | None) -> None:
-            if error is not None:
-                future.set_exception(error)
-            else:
-                future.set_result(result)
-
-        self.submit(fn, *args, done=done)
+    def call_game(self, fn: Callable[..., Any], game_id: str, game: Game, seq: int,
+                  *args: Any, timeout: float | None = None) -> Any:
+        """`call` for a `game_job`: wait for `fn(feed, *args)`."""
+        future: Future = Future()
+        self.game_job(fn, game_id, game, seq, *args, done=_settle(future))
         return future.result(timeout)
 
     def pause(self) -> None:
@@ -200,6 +231,15 @@ class BotPool:
         pool.shutdown(wait=not kill, cancel_futures=True)
 
 
+def _settle(future: Future) -> Callable[[Any, BaseException | None], None]:
+    def done(result: Any, error: BaseException | None) -> None:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+    return done
+
+
 class BotRunner:
     """Watches the service; when a computer seat is to move, has the pool choose its move.
 
@@ -243,11 +283,11 @@ class BotRunner:
             self.poke(news.table.id)
 
     def _due(self, game_id: str, *,
-             latest: bool = False) -> tuple[int, int, int, str, str | None] | None:
-        """(seat, level, seq, log, action) if a computer seat has something to do in a
+             latest: bool = False) -> tuple[int, int, int, Game, str | None] | None:
+        """(seat, level, seq, game, action) if a computer seat has something to do in a
         running game (`latest`: in the game as the store has it now, not as this process last
-        saw it): an action its rules want of it (`Rules.computer_action`: answering an offer,
-        log ""), else its move if it is to move (action None)."""
+        saw it): an action its rules want of it (`Rules.computer_action`: answering an offer),
+        else its move if it is to move (action None)."""
         table = self.service.table(game_id)
         with (self.service.locked(game_id) if latest else table.lock):
             if table.status != "running":
@@ -257,12 +297,11 @@ class BotRunner:
                 action = None if actions is None or record.kind != "computer" else (
                     actions.computer_action(table.state, record.seat))
                 if action:
-                    return record.seat, record.level or 1, table.game.seq, "", action
+                    return record.seat, record.level or 1, table.game.seq, table.game, action
             seat = table.to_move
             if seat is None or table.seats[seat - 1].kind != "computer":
                 return None
-            return (seat, table.seats[seat - 1].level or 1, table.game.seq,
-                    table.game.to_json(), None)
+            return seat, table.seats[seat - 1].level or 1, table.game.seq, table.game, None
 
     def poke(self, game_id: str) -> None:
         """Schedule a move for the game's computer seat if one is due and none is pending."""
@@ -312,7 +351,7 @@ class BotRunner:
             if due is not None and not self._stopped:
                 self.poke(game_id)
             return
-        seat, level, seq, log_json, action = due
+        seat, level, seq, game, action = due
         job = f"bot:{game_id}:{seq}"
         if action is not None:  # an answer, decided by the rules at once: no search
             try:
@@ -354,8 +393,8 @@ class BotRunner:
             if error is None:
                 self.poke(game_id)
 
-        self.pool.submit(choose_in_worker, log_json, seat, level, seed, registry.modules(),
-                         done=done)
+        self.pool.game_job(choose_in_worker, game_id, game, seq, seat, level, seed,
+                           registry.modules(), done=done)
 
     def _release(self, game_id: str) -> None:
         with self._lock:

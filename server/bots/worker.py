@@ -1,6 +1,8 @@
 """What runs inside a bot worker process (`BotPool`'s): the jobs (`choose_in_worker`,
-`hint_in_worker`, `analyse_in_worker`) and the initializer (`start_worker`): each job gets a
-game's log as JSON, folds it with the engine and asks the game's rules; the initializer
+`hint_in_worker`, `analyse_in_worker`) and the initializer (`start_worker`). A move or a hint
+gets a `Feed`: the game's events since the worker's last job for that game, which it folds
+onto the game it kept (`_games`), or the whole log if it kept none (`Behind` asks the pool
+for it); the review gets the whole log as JSON. Each asks the game's rules; the initializer
 imports the host's other games, lowers the worker's priority if asked, ends the worker with
 the host, and starts each game's warm-up in a thread of its own (until it ends, a game with
 a `quick_move` answers with it).
@@ -14,10 +16,13 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
 from engine.capabilities import Computer, Hints, QuickMove, capability
+from engine.core import Event, Game
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +38,57 @@ def _know_games(modules: tuple[str, ...] | list[str]) -> None:
         importlib.import_module(module)
 
 
-def choose_in_worker(log_json: str, seat: int, level: int, seed: int,
-                     modules: tuple[str, ...] | list[str] = ()) -> str | None:
-    """Runs in a worker process: fold the log, ask the game's computer player for `seat`'s
-    move at `level`; returns the move text (None: it has none)."""
-    from engine.core import Game
+@dataclass(frozen=True)
+class Feed:
+    """What a move's or a hint's job is sent of a game: its events after seq `since`, up to
+    the seq the job is for (`since` 0: the whole log). A worker folds them onto the game it
+    kept from its last job for that game. Events, not the state: a state carries what its
+    game shares between states (Corner Claim's board tables, megabytes pickled) or its
+    history (Corners' earlier states), a move's events a few hundred bytes."""
 
+    game_id: str
+    since: int
+    events: tuple[Event, ...]
+
+
+class Behind(Exception):
+    """The worker does not hold the game at the feed's `since` (another worker took the
+    game's last job, or this one started since): the pool sends the whole log."""
+
+
+#: The games this worker folded for its last jobs, by id, the most recent last.
+_games: OrderedDict[str, Game] = OrderedDict()
+KEEP_GAMES = 32
+
+
+def game_of(source: str | Feed) -> Game:
+    """The game a job is about: a whole log as JSON, or a `Feed` (folded onto the game this
+    worker kept at its `since`, every event checked as it is folded; `Behind` if it kept
+    none at that seq)."""
+    if isinstance(source, str):
+        return Game.from_json(source)
+    kept = _games.pop(source.game_id, None)
+    if source.since == 0:
+        game = Game.from_events(source.events)
+    elif kept is None or kept.seq != source.since:
+        raise Behind(f"game {source.game_id}: this worker has no game at seq {source.since}")
+    else:
+        game = kept
+        for event in source.events:  # a failure raises with the game left out of _games
+            game.append(event)
+    _games[source.game_id] = game
+    while len(_games) > KEEP_GAMES:
+        _games.popitem(last=False)
+    return game
+
+
+def choose_in_worker(source: str | Feed, seat: int, level: int, seed: int,
+                     modules: tuple[str, ...] | list[str] = ()) -> str | None:
+    """Runs in a worker process: the game (`game_of`: a `Feed`, or a whole log as JSON), then
+    the game's computer player's move for `seat` at `level` from its state; returns the move
+    text (None: it has none)."""
     _know_games(modules)
-    game = Game.from_json(log_json)
+    game = game_of(source)
     computer = capability(game.rules, Computer)
     if computer is None:  # a game without computer players has no computer seats
         return None
@@ -50,13 +98,12 @@ def choose_in_worker(log_json: str, seat: int, level: int, seed: int,
     return computer.choose_move(game.state, seat, level=level, seed=seed)
 
 
-def hint_in_worker(log_json: str, seat: int,
+def hint_in_worker(source: str | Feed, seat: int,
                    modules: tuple[str, ...] | list[str] = ()) -> str | None:
-    """Runs in a worker process: the game's hint for `seat` (move text or None)."""
-    from engine.core import Game
-
+    """Runs in a worker process: the game's hint for `seat` (move text or None), the game
+    as for `choose_in_worker`."""
     _know_games(modules)
-    game = Game.from_json(log_json)
+    game = game_of(source)
     hints = capability(game.rules, Hints)
     if hints is None:
         return None
@@ -77,7 +124,6 @@ def analyse_in_worker(log_json: str, index: int, level: int | None,
     dict, or None past the last move or for a game without an analysis."""
     from engine.analysis import moves_of, review_ply
     from engine.capabilities import Analysis
-    from engine.core import Game
 
     _know_games(modules)
     if not _reviewing or _reviewing[0] != log_json:

@@ -21,8 +21,9 @@ from server.tables.table import Table
 from server.tables.tableset import TableSet
 from server.tables.writes import require_playing
 
-#: hinter(log_json, seat) -> move text or None: where hints are computed.
-Hinter = Callable[[str, int], "str | None"]
+#: hinter(game id, game, seq, seat) -> move text or None: where hints are computed (the
+#: game's events up to `seq` are the position's).
+Hinter = Callable[[str, Game, int, int], "str | None"]
 
 
 class Reads:
@@ -107,10 +108,10 @@ class Reads:
             cached = table.memo(("hint", seat), dict)  # filled below once computed
             if cached:
                 return cached["body"]
-            log_json, state = table.game.to_json(), table.state
+            game, state = table.game, table.state
         try:
             if self.hinter is not None:
-                move = self.hinter(log_json, seat)
+                move = self.hinter(game_id, game, seq, seat)
             else:
                 move = hints.hint(state, seat)
         except EngineError as e:

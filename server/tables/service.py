@@ -113,7 +113,7 @@ class GameService:
 
     `shared`: the store is shared with other host processes (`Shared` coordination, with
     `once` the host's lock for once-only jobs and `others_alive` whether another process is
-    up). `hinter(log_json, seat)` computes a hint (the bot pool's workers; None: in the
+    up). `hinter(game_id, game, seq, seat)` computes a hint (the bot pool's workers; None: in the
     caller's thread)."""
 
     def __init__(self, store: EventStore, *, undo_timeout: float = 30.0,
