@@ -7,6 +7,7 @@ game-over card, and the pages' icons.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -487,3 +488,65 @@ def test_four_seats_on_one_phone_play_to_the_end_with_a_leaver(host, open_page):
     screenshot(page, "four-seats-game-over")
     assert saw_out or all(not s["view"]["pieces_left"] for s in state["seats"])
     assert page.errors == []
+
+
+def test_a_move_shows_from_the_hosts_answer_while_the_rooms_push_is_held(browser, host):
+    """The answer to a move carries the state after it: the page shows the move while the
+    socket's push is held back and a GET of the state is refused; the push, let through
+    afterwards, changes nothing (the page keeps the state it showed)."""
+    game = host.create("duo", [{"kind": "local", "name": "Ann"}, {"kind": "local", "name": "Bo"}])
+    gid = game["id"]
+    holding, held, sockets, refused = [], [], [], []
+    marker = json.dumps(["thinking", {"game_id": gid, "seat": 2, "thinking": True}])
+
+    def socket_route(ws):
+        sockets.append(ws)
+        server = ws.connect_to_server()
+
+        def from_host(message):
+            if isinstance(message, str) and message.startswith('42["event"'):
+                if holding:
+                    held.append(message)
+                    return
+                ws.send(message)
+                ws.send("42" + marker)  # handled after the event: the page has seen it
+                return
+            ws.send(message)
+
+        server.on_message(from_host)
+
+    def state_route(route):
+        if holding:
+            refused.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    context = browser.new_context(base_url=host.url, **browser.devices["Pixel 7"])
+    try:
+        storage = storage_for(gid, game["tokens"])
+        context.add_init_script(f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
+                                "localStorage.setItem(k, v);")
+        context.route_web_socket(re.compile(r"/socket\.io/"), socket_route)
+        page = context.new_page()
+        page.route(f"**/api/games/{gid}", state_route)
+        page.goto(f"/#/game/{gid}")
+        page.wait_for_function("() => window.ccGame?.board && window.ccGame.state?.seq === 1")
+        expect(page.get_by_test_id("turn")).to_have_text("Ann's turn (Blue) — pass the phone")
+        holding.append(True)
+        lift(page, "1")
+        page.get_by_test_id("place").tap()
+        page.wait_for_function("() => window.ccGame.state.seq === 2")
+        expect(page.get_by_test_id("turn")).to_contain_text("Bo's turn")
+        assert page.locator(".board .cell.o-blue").count() == 1
+        page.evaluate("() => { window.shownState = window.ccGame.state; }")
+        holding.clear()
+        for message in held:  # the push, late: then a marker the page handles after it
+            sockets[0].send(message)
+        if held:
+            sockets[0].send("42" + marker)
+        page.wait_for_function("() => window.ccGame.thinking[2] === true")
+        assert page.evaluate("() => window.ccGame.state === window.shownState")
+        assert page.evaluate("() => window.ccGame.state.seq") == 2
+    finally:
+        context.close()

@@ -28,6 +28,7 @@ from server.errors import ApiError, error_body, from_store
 from server.store import StoreError
 from server.tables.events import Appended, PresenceChanged, StateChanged, TableNews, UndoChanged
 from server.tables.service import GameService
+from server.tables.table import Table
 from server.web.limits import RateLimiter
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,16 @@ def acked(schema: type[ma.Schema], fn: Callable[[dict], dict],
     return handler
 
 
+def pushed_state(table: Table, presence: Any) -> dict[str, Any]:
+    """The state the room is pushed with the table's latest event, built once per seq: the
+    push and the REST answer to the command that made the event send the same dict. The
+    caller holds `table.lock`."""
+    return table.memo(PUSHED_STATE, lambda: views.game_body(table, presence))
+
+
+PUSHED_STATE = "pushed_state"  # its key in `Table.memo`
+
+
 class Emitters(NamedTuple):
     """What `init_realtime` gives the host's wiring: the listener that pushes the service's
     news to the game rooms (`server.host.wire` subscribes it) and the `thinking` emitter."""
@@ -143,7 +154,7 @@ def init_realtime(socketio: SocketIO, service: GameService,
         room = table.id
         if isinstance(news, Appended):
             socketio.emit("event", {"game_id": room, "event": news.event,
-                                    "state": views.game_body(table, service.presence)}, to=room)
+                                    "state": pushed_state(table, service.presence)}, to=room)
         elif isinstance(news, StateChanged):
             socketio.emit("state", {"game_id": room,
                                     "state": views.game_body(table, service.presence)}, to=room)

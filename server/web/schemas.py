@@ -363,13 +363,19 @@ class Analysis(ma.Schema):
     error = fields.String(metadata={"description": "why a failed analysis failed"})
 
 
+STATE_AFTER = {"description": "the game's state after the command: the one its room is "
+               "pushed with the command's event"}
+
+
 class EventResult(ma.Schema):
     event = EventBody(required=True)
+    state = fields.Nested(GameState, metadata=STATE_AFTER)
 
 
 class UndoResult(ma.Schema):
     event = EventBody(allow_none=True)
     undo_request = fields.Nested(UndoRequestState, allow_none=True)
+    state = fields.Nested(GameState, metadata=STATE_AFTER)
 
 
 class Events(ma.Schema):

@@ -59,10 +59,15 @@ export function tableCommands(g, v, host, keeper, on) {
     }
   }
 
-  /** A command the host answered: its state now, and the socket's in case the answer has none. */
+  /** A command the host answered: the state in its answer, shown at once if newer than the
+   *  one shown (the room's push of it, later, changes nothing); an answer without one waits
+   *  for the socket's, fetched in case the socket is down. */
   function sent(answer) {
-    if (answer?.state) keeper.apply(answer.state);
-    // The socket brings the new state; fetch it in case the socket is down.
+    const s = answer?.state;
+    if (s) {
+      if (!g.state || s.seq > g.state.seq) keeper.apply(s);
+      return;
+    }
     setTimeout(() => !g.gone && g.state && g.state.seq <= seqAtAction && keeper.fetch(), 1200);
   }
   /** A command on the state shown, for `seat`, whose answer is a command's answer. */

@@ -1,7 +1,8 @@
 // The table's state from the host, in seq order. States come three ways: pushed by the live
 // link, fetched with GET, and in the answer to a command; an older picture than the one shown
-// is dropped. Seat changes (claims, presence) keep the same seq, so a GET answer that set out
-// before a pushed state arrived may be older than it: such an answer is dropped too.
+// is dropped, and so is an event's push at the seq shown (a command's answer brought it). Seat
+// changes (claims, presence) keep the same seq, so a GET answer that set out before a pushed
+// state arrived may be older than it: such an answer is dropped too.
 
 import { api } from "../api.js";
 import { follow } from "../net.js";
@@ -49,8 +50,10 @@ export function stateKeeper(g, v, on) {
         else fetch();
       },
       onEvent: (msg) => {
-        if (msg.state) pushed(msg.state);
-        else fetch();
+        if (!msg.state) return fetch();
+        // an event's state at the seq shown came in a command's answer (or a read) already
+        if (msg.event && g.state && msg.state.seq <= g.state.seq) return;
+        pushed(msg.state);
       },
       onUndoRequest: (msg) => {
         if (!g.state) return;
