@@ -49,6 +49,7 @@ from server.tables.events import Appended, Learned, Scanned, StateChanged, Synce
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
+SENT_GAMES = 1024  # at most this many games' last seqs kept (`BotPool.feed`)
 
 def default_workers() -> int:
     """Every core but one (for the web server), at least one."""
@@ -151,6 +152,8 @@ class BotPool:
             since = 0 if whole else self._sent.get(game_id, 0)
             if since > seq:  # a job for an earlier seq (a hint while the game moved on)
                 since = 0
+            if len(self._sent) >= SENT_GAMES and game_id not in self._sent:
+                self._sent.clear()  # a worker keeps fewer games: it asks for their logs
             self._sent[game_id] = seq
         events = [e for e in game.events_since(since) if e.seq <= seq]
         return Feed(game_id, since, tuple(events))
