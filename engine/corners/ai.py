@@ -9,7 +9,8 @@ distance minus one's own. Levels 3 and 4 search with their own (`DeepSearch`).
 1. Beginner: one move ahead, picking at random with the better moves likelier; often does not
    see a chain of more than one jump, and never takes a move that loses outright.
 2. Casual: one move ahead, the best by the evaluation (ties broken by the seed).
-3. Club: `DeepSearch` three plies deep (its move, the reply, its next move), every move.
+3. Club: `DeepSearch` four plies deep (its move, the reply, its next move, the reply) with level
+   4's filling of the open target squares, every move.
 4. Expert: `DeepSearch` for a second of its thread's CPU time, as deep as that allows, from
    the third ply on only the ten moves that bring a piece nearest its far corner, its table
    kept from move to move. Once the sides can no longer touch (`race.py`) the game is two

@@ -16,6 +16,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: The deep search's tables kept from move to move, per variant (cleared past a size).
 _KEPT: dict[str, dict] = {}
 KEPT_ENTRIES = 200_000
+#: Per variant, per side and square: the side's target squares, nearest first (`Level.assign`).
+_NEAREST: dict[str, tuple] = {}
 
 
 class DeepSearch:
@@ -69,9 +71,12 @@ class DeepSearch:
         self.reach = lv.reach
         self.assign = lv.assign
         if self.assign:
-            self.pair = [dist(p, q) for p in range(n) for q in range(n)]
-            self.targets = (sorted(self.target[0]), sorted(self.target[1]))
-            self.n = n
+            # per side and square: the target's squares nearest first, with their distances
+            self.nearest = _NEAREST.get(variant.name)
+            if self.nearest is None:
+                self.nearest = _NEAREST[variant.name] = tuple(
+                    [sorted((dist(p, q), q) for q in self.target[side]) for p in range(n)]
+                    for side in (0, 1))
         self.pieces = ([], [])
         self.sum_d = [0, 0]
         self.outside = [0, 0]
@@ -96,6 +101,10 @@ class DeepSearch:
         self.killers: dict[int, list] = {}
         self.history: dict = {}
         self.nodes = 0
+        #: positions searched or evaluated after which the search stops (`Level.nodes`: the
+        #: same move on any machine)
+        self.work = 0
+        self.work_cap = lv.nodes or float("inf")
         self.depth_done = 0
 
     def cost(self, s: int, number: int) -> float:
@@ -103,10 +112,14 @@ class DeepSearch:
         total = self.sum_d[s]
         c = total - self.least[s] + self.outside_w * self.outside[s]
         if self.assign and self.outside[s]:
-            own, b, pair, n, tg = s + 1, self.board, self.pair, self.n, self.target[s]
-            open_ = [q for q in self.targets[s] if b[q] != own]
-            near = sum(min([pair[p * n + q] for q in open_]) for p in self.pieces[s]
-                       if p not in tg)
+            own, b, tg, nearest = s + 1, self.board, self.target[s], self.nearest[s]
+            near = 0
+            for p in self.pieces[s]:
+                if p not in tg:
+                    for dq, q in nearest[p]:
+                        if b[q] != own:
+                            near += dq
+                            break
             c = (1 - self.assign) * c + self.assign * (near + self.outside_w * self.outside[s])
         if self.straggle and self.outside[s]:
             rear = max([d[p] for p in self.pieces[s]])
@@ -213,6 +226,7 @@ class DeepSearch:
         number = self.plies // 2 + 1
         d = self.dist[s]
         moves = sorted(moves, key=lambda m: d[m[1]] - d[m[0]])
+        self.work += len(moves)
         exact = self.pending or (s == 1 and (number == variant.deadline
                                              or number >= variant.limit))
         home = self.home[s]
@@ -264,7 +278,9 @@ class DeepSearch:
         if depth <= 0:
             return self.evaluate()
         self.nodes += 1
-        if not self.nodes & 127 and time.thread_time() > self.stop_at:
+        self.work += 1
+        if self.work > self.work_cap or (not self.nodes & 127
+                                         and time.thread_time() > self.stop_at):
             raise Stop
         s = self.plies % 2
         if self.race and not self.pending and race_mod.apart(self.variant, self.board):

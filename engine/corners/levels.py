@@ -22,7 +22,7 @@ class Level:
     description: str
     seconds: float
     depth: int = 1
-    nodes: int = 0  # the iterative deepening's budget of positions (0: a fixed depth)
+    nodes: int = 0  # the search's budget of positions searched or evaluated (0: none)
     width: int = 0  # moves kept below the root's children (0: all)
     temperature: float = 0.0  # the beginner's randomness (0: the best move)
     miss_chains: float = 0.0  # how often the beginner overlooks chains of several jumps
@@ -41,8 +41,9 @@ LEVELS: dict[int, Level] = {
     1: Level("Beginner", "plays one move ahead with a random streak and often misses long "
              "jump chains", 0.01, temperature=1.5, miss_chains=0.5),
     2: Level("Casual", "plays the move that gains the most right now", 0.02),
-    3: Level("Club", "looks at its move, the reply and its next move (alpha-beta, three "
-             "plies)", 0.3, depth=3, deep=True),
+    3: Level("Club", "looks four moves ahead, its own and the replies (alpha-beta), weighing "
+             "how its pieces fill the target's open squares", 0.3, depth=4, deep=True,
+             assign=1.0, nodes=300_000),
     4: Level("Expert", "thinks about a second a move and looks five to seven plies ahead on "
              "the classic board (alpha-beta), from its third ply on only the ten moves that "
              "gain the most, weighing how its pieces fill the target's open squares and the "
