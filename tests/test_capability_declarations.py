@@ -15,7 +15,7 @@ import pytest
 import tests.games.tictactoe  # noqa: F401 - the test-only game registers itself
 from engine import core, registry
 from engine.capabilities import CAPABILITIES, Clocked, Hints, capability, members
-from engine.core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft, event_type
+from engine.core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -110,9 +110,8 @@ ASKED: set[str] = set()
 PILE = 7
 
 
-@event_type
 @dataclass(frozen=True, kw_only=True)
-class Took(Event):
+class Took(Event):  # registered as an event type by the `takeaway` fixture, for its test only
     TYPE: ClassVar[str] = "takeaway_took"
     seat: int
     move: str
@@ -275,6 +274,7 @@ def takeaway(monkeypatch, tmp_path):
     monkeypatch.setitem(registry._GAMES, rules.game,
                         registry.Registration(rules, board, __name__, False))
     monkeypatch.setitem(core.RULES, rules.game, rules)
+    monkeypatch.setitem(core.EVENT_TYPES, Took.TYPE, Took)
     ASKED.clear()
     yield rules
 
