@@ -107,3 +107,8 @@ def test_the_race_solver_s_time_counts_against_the_search(monkeypatch):
     monkeypatch.setattr(ai.time, "thread_time", lambda: 11.0)  # past the budget
     with pytest.raises(ai.Stop):
         search.negamax(3, -2 * WIN, 2 * WIN, 0)
+
+
+def test_the_root_race_on_halma_gets_the_leaves_budget():
+    assert race.root_budget(VARIANTS["halma-16x16"]) == (race.LEAF_WIDTH, race.LEAF_NODES)
+    assert race.root_budget(CLASSIC) == (race.ROOT_WIDTH, race.ROOT_NODES)

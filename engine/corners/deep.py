@@ -355,7 +355,7 @@ class DeepSearch:
         if self.race and not self.pending and race_mod.apart(self.variant, self.board):
             line = race_mod.solo_range(self.variant, race_mod.frame(self.variant, self.board,
                                                                    s + 1),
-                                       race_mod.ROOT_WIDTH, race_mod.ROOT_NODES)[2]
+                                       *race_mod.root_budget(self.variant))[2]
             if line:
                 f, t = line[0]
                 if s == 1:

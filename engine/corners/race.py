@@ -25,6 +25,18 @@ SEEN_ENTRIES = 100_000
 #: runs at many nodes), and at the root (once a move).
 LEAF_WIDTH, LEAF_NODES = 4, 100
 ROOT_WIDTH, ROOT_NODES = 60, 1_000
+#: Boards above this many squares (Halma's 256) get the leaves' budget at the root as well: a
+#: root's beam of 60 over nineteen pieces takes seconds there.
+ROOT_SQUARES = 64
+
+
+def root_budget(variant) -> tuple[int, int]:
+    """The beam's width and IDA*'s node budget for the race at the root on `variant`."""
+    if variant.squares > ROOT_SQUARES:
+        return LEAF_WIDTH, LEAF_NODES
+    return ROOT_WIDTH, ROOT_NODES
+
+
 #: IDA* runs only where the line found is at most this many moves above the lower bound.
 CLOSE = 2
 
