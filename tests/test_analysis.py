@@ -163,4 +163,4 @@ def test_a_corners_review_at_the_timed_expert_searches_as_deep_as_the_review_goe
     monkeypatch.setattr(analysis, "scored", scored)
     analysis.analyse_ply(start_state("classic-3x3"), 1, "c3-d3", level=4)
     analysis.analyse_ply(start_state("classic-3x3"), 1, "c3-d3", level=3)
-    assert depths == [analysis.DEPTH, 3]
+    assert depths == [analysis.DEPTH, analysis.ai.LEVELS[3].depth]

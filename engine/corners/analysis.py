@@ -93,7 +93,7 @@ def scored(state, seat: int, depth: int) -> dict[tuple[int, int], float]:
         try:
             for f, t in order:
                 got[(f, t)] = search.child(s, f, t, d, -ai.WIN * 2, ai.WIN * 2, 0)
-        except ai._Stop:
+        except ai.Stop:
             break
         values = got
         order = sorted(order, key=lambda m: -got[m])
