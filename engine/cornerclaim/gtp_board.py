@@ -1,4 +1,4 @@
-"""`showboard`'s text for the GTP session (engine/cornerclaim/gtp.py): the board with each
+"""`showboard`'s text for `GtpSession` (engine/cornerclaim/gtp.py): the board with each
 colour's points and pieces left beside it, as Pentobi draws it."""
 
 from __future__ import annotations

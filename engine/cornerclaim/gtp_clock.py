@@ -1,7 +1,7 @@
-"""Time for the GTP session (engine/cornerclaim/gtp.py): GTP's `time_settings` and
+"""Time for `GtpSession` (engine/cornerclaim/gtp.py): GTP's `time_settings` and
 `time_left` (Canadian byo-yomi, as GTP version 2 defines them) as `TimeSettings` and a
 colour's `Clock`, the seconds a `genmove` may think (`move_budget`), and a clock after a move
-(`spend`). Pure arithmetic: the session hands in the seconds a move took."""
+(`spend`). Pure arithmetic: `GtpSession` hands in the seconds a move took."""
 
 from __future__ import annotations
 
