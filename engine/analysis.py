@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .core import GameClosed
+from .events import GameClosed
 
 #: What an analysis's body gives for one reviewed move.
 PLY_FIELDS = ("ply", "seq", "seat", "move", "best", "value_before", "value_after", "loss",

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from .analysis import PlyReview, Thresholds
-    from .core import Event, Game
+    from .events import Event
     from .views import LadderSeat
 
 S = TypeVar("S")
@@ -108,8 +108,11 @@ class Takebacks(Protocol[S]):
 
 
 class Records(Protocol):
-    def export(self, game: Game, fmt: str) -> str: ...
-    def read(self, text: str) -> Game | None: ...
+    """`game` is the host's `engine.core.Game`, typed loosely here because `Game` folds its log
+    through the capabilities."""
+
+    def export(self, game: Any, fmt: str) -> str: ...
+    def read(self, text: str) -> Any: ...
 
 
 class Gtp(Protocol):

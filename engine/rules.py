@@ -36,7 +36,7 @@ from .catalog import (
     computer_name,
     computer_names,
 )
-from .core import Event, GameCreated
+from .core import is_over, outcome_of
 from .errors import (
     BadSeatError,
     EngineError,
@@ -44,6 +44,7 @@ from .errors import (
     NotYourTurnError,
     SeatLeftError,
 )
+from .events import Event, GameCreated
 from .views import (
     GENERIC_ENDINGS,
     LadderSeat,
@@ -55,8 +56,6 @@ from .views import (
     Team,
     abandoned,
     ending_text,
-    is_over,
-    outcome_of,
 )
 
 S = TypeVar("S")

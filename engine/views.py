@@ -6,11 +6,7 @@ from."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .core import Game
-
+from typing import Any
 
 # -- what a game says about a state -----------------------------------------------------------
 
@@ -78,21 +74,6 @@ def abandoned(outcome: Outcome, reason: str) -> Outcome:
     "cancelled"): nobody wins, no seat has a result or match points; the scores as they
     stood."""
     return Outcome((), (), outcome.scores, reason, (), ending_text(reason), outcome.teams)
-
-
-def outcome_of(game: Game, seq: int | None = None) -> Outcome:
-    """The outcome of `game` after event `seq` (default: now): its rules' outcome, or, once
-    the host has closed it, that of an abandoned game (`abandoned`), the same for every game."""
-    seq = game.seq if seq is None else seq
-    outcome = game.rules.outcome(game.state_at(seq))
-    closed = game.closed_at(seq)
-    return outcome if closed is None else abandoned(outcome, closed.reason)
-
-
-def is_over(game: Game, seq: int | None = None) -> bool:
-    """Whether `game` has ended after event `seq` (default: now): by its rules, or closed."""
-    seq = game.seq if seq is None else seq
-    return game.closed_at(seq) is not None or game.rules.is_over(game.state_at(seq))
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from engine.core import Event, Game, GameClosed, GameCreated, MoveTakenBack
+from engine.core import Game
 from engine.errors import EngineError
+from engine.events import Event, GameClosed, GameCreated, MoveTakenBack
 from engine.rules import Step, abandoned, is_over, is_practice
 
 from .frames import encode_frames

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import GameCreated  # noqa: E402
+from engine.events import GameCreated  # noqa: E402
 from engine.marbles import ai  # noqa: E402
 from engine.marbles.rules import GAME, RULES  # noqa: E402
 from scripts.match_tally import (  # noqa: E402

@@ -10,8 +10,9 @@ import pytest
 
 from engine.analysis import end_value
 from engine.capabilities import Chance, capability
-from engine.core import Game, PlayerLeft
+from engine.core import Game
 from engine.corners import DrawAccepted, DrawOffered, FlagFell, Resigned
+from engine.events import PlayerLeft
 
 
 def played(game_id: str, variant: str, options: dict, plies: int | None = None,

@@ -13,9 +13,9 @@ from typing import Any, ClassVar, Protocol
 import pytest
 
 import tests.games.tictactoe  # noqa: F401 - the test-only game registers itself
-from engine import core, registry
+from engine import core, events, registry
 from engine.capabilities import CAPABILITIES, Clocked, Hints, capability, members
-from engine.core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft
+from engine.core import Game
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -25,6 +25,7 @@ from engine.errors import (
     NotYourTurnError,
     SeatLeftError,
 )
+from engine.events import Event, GameCreated, MoveTakenBack, PlayerLeft
 from engine.rules import (
     CORE,
     BaseRules,
@@ -274,7 +275,7 @@ def takeaway(monkeypatch, tmp_path):
     monkeypatch.setitem(registry._GAMES, rules.game,
                         registry.Registration(rules, board, __name__, False))
     monkeypatch.setitem(core.RULES, rules.game, rules)
-    monkeypatch.setitem(core.EVENT_TYPES, Took.TYPE, Took)
+    monkeypatch.setitem(events.EVENT_TYPES, Took.TYPE, Took)
     ASKED.clear()
     yield rules
 

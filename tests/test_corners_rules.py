@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine import core
-from engine.core import Game, GameCreated, MoveTakenBack, PlayerLeft
+from engine.core import Game
 from engine.corners import (
     RULES,
     ClockResumed,
@@ -20,6 +20,7 @@ from engine.corners import (
 )
 from engine.corners import errors as E
 from engine.corners.rules import VARIANT_SPECS
+from engine.events import GameCreated, MoveTakenBack, PlayerLeft
 from engine.rules import can_undo
 from tests.test_corners_moves import board_from
 

@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine.core import GameCreated
 from engine.cornerclaim import RULES as CLAIM
 from engine.cornerclaim import new_game as claim_game
 from engine.corners import RULES as CORNERS
 from engine.corners import setup_state, start_state
+from engine.events import GameCreated
 from engine.marbles import RULES as MARBLES
 from engine.marbles import start_state as marbles_state
 from engine.marbles.rules import NO_COUNTS, RoundScore

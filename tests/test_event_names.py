@@ -1,4 +1,4 @@
-"""One naming rule for every game's events (engine.core.EVENT_TYPES), and the old names still
+"""One naming rule for every game's events (engine.events.EVENT_TYPES), and the old names still
 read from the logs that have them."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import json
 import re
 
 import tests.games.tictactoe  # noqa: F401 - the test-only game registers itself
-from engine import core, registry
-from engine.core import EVENT_ALIASES, EVENT_TYPES, Game
+from engine import events, registry
+from engine.core import Game
+from engine.events import EVENT_ALIASES, EVENT_TYPES
 
 SHARED = {"game_created", "player_left", "move_taken_back", "game_closed"}
 
@@ -17,7 +18,7 @@ def test_every_event_type_follows_the_rule():
     games = {rules.game for rules in registry.games()}
     for name, cls in EVENT_TYPES.items():
         assert re.fullmatch(r"[a-z]+(_[a-z]+)+", name), name
-        if cls.__module__ == core.__name__:
+        if cls.__module__ == events.__name__:
             assert name in SHARED
         else:
             assert name.split("_", 1)[0] in games, name

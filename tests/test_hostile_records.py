@@ -10,9 +10,10 @@ import tracemalloc
 
 import pytest
 
-from engine.core import MAX_AT_MS, Game
+from engine.core import Game
 from engine.cornerclaim.sgf import max_moves as blksgf_moves
 from engine.corners.variants import VARIANTS
+from engine.events import MAX_AT_MS
 from replays import read_record
 from server.host import host_of
 from tests.server_fixtures import *  # noqa: F403 - the fixtures

@@ -4,9 +4,10 @@ import json
 
 import pytest
 
-from engine.core import Game, log_from_json
+from engine.core import Game
 from engine.cornerclaim import PiecePlaced, new_game
 from engine.errors import LogError
+from engine.events import log_from_json
 
 
 def sample_game():
@@ -84,8 +85,8 @@ def test_events_are_frozen():
 
 
 def test_a_closed_game_keeps_its_state_refuses_what_follows_and_is_abandoned():
-    from engine.core import GameClosed
     from engine.errors import GameOverError
+    from engine.events import GameClosed
     from engine.rules import is_over, outcome_of
 
     g = new_game("duo", ("Ann", "Ben"))
@@ -112,7 +113,7 @@ def test_a_closed_game_keeps_its_state_refuses_what_follows_and_is_abandoned():
 
 
 def test_only_a_game_not_over_is_closed_and_only_for_a_known_reason():
-    from engine.core import GameClosed
+    from engine.events import GameClosed
 
     g = new_game("duo", ("Ann", "Ben"))
     g.leave(2)

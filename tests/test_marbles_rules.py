@@ -11,7 +11,8 @@ from dataclasses import replace
 import pytest
 
 from engine import core
-from engine.core import Game, GameCreated, MoveTakenBack, PlayerLeft
+from engine.core import Game
+from engine.events import GameCreated, MoveTakenBack, PlayerLeft
 from engine.marbles import RULES, SAMPLE_SETUP, Moved, RoundDealt, new_game, start_state
 from engine.marbles import errors as E
 from engine.marbles.board import (

@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import registry
-from engine.core import Game, MoveTakenBack
+from engine.core import Game
 from engine.errors import EngineError
+from engine.events import MoveTakenBack
 from replays import cursor
 from replays.cursor import Replay
 from replays.frames import SAME, delta, expand_frames, patch

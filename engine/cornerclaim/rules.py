@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..capabilities import ApplyMove
-from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
+from ..events import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from ..rules import (
     BaseRules,
     ColourSpec,

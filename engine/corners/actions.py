@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..capabilities import Actions
-from ..core import Event
+from ..events import Event
 from . import errors as E
 from .events import ACTION_EVENTS, ACTIONS, DrawAccepted, DrawOffered, Resigned, check_ms, to_ms
 from .state import State, later, stopped

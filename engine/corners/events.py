@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..core import Event, event_type
+from ..events import Event, event_type
 from . import errors as E
 
 ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")

@@ -31,7 +31,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..core import Game, GameCreated, rules_for
+from ..core import Game, rules_for
+from ..events import GameCreated
 from .errors import EngineError, RecordError
 from .practice import setup_text
 from .variants import COLOURS, GAME, REASONS, VARIANTS

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..capabilities import ApplyMove
-from ..core import Event, GameCreated, MoveTakenBack, PlayerLeft
+from ..events import Event, GameCreated, MoveTakenBack, PlayerLeft
 from ..rules import (
     BaseRules,
     ColourSpec,

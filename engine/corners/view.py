@@ -3,7 +3,7 @@ a picture of the board."""
 
 from __future__ import annotations
 
-from ..core import Event
+from ..events import Event
 from ..rules import Picture, PublicView, SeatView, Step
 from . import practice as P
 from .events import STEP_WORDS, Moved

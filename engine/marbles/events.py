@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..core import Event, event_type
+from ..events import Event, event_type
 
 
 @event_type

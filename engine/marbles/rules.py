@@ -28,7 +28,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..capabilities import ApplyMove
-from ..core import Event, Game, GameCreated, MoveTakenBack, PlayerLeft
+from ..core import Game
+from ..events import Event, GameCreated, MoveTakenBack, PlayerLeft
 from ..rules import (
     BaseRules,
     ColourSpec,

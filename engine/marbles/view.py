@@ -3,7 +3,7 @@ picture of the board."""
 
 from __future__ import annotations
 
-from ..core import Event, PlayerLeft
+from ..events import Event, PlayerLeft
 from ..rules import Outcome, Picture, PublicView, SeatView, Step
 from .board import (
     COLOUR_LETTERS,

@@ -22,7 +22,8 @@ from typing import Any
 
 from engine import registry
 from engine.capabilities import Computer, Hints, QuickMove, capability
-from engine.core import Event, Game
+from engine.core import Game
+from engine.events import Event
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,9 @@ from typing import Any
 
 from engine import registry
 from engine.catalog import LevelSpec
-from engine.core import Game, GameCreated
+from engine.core import Game
 from engine.errors import EngineError
+from engine.events import GameCreated
 from engine.rules import is_practice, ladder_seats
 from server.store import HUMAN_KINDS, EventStore, load_game
 

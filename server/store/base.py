@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from engine.core import Event, Game
+from engine.core import Game
+
+#: Seat kinds a person plays (an open seat someone claims, or a seat on the host's device).
+from engine.events import Event
 
 #: Seat kinds a person plays (an open seat someone claims, or a seat on the host's device).
 HUMAN_KINDS = ("open", "local")

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from engine.core import Event
+from engine.events import Event
 from server.tables.table import Table
 from server.tables.tableset import TableSet
 

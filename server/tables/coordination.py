@@ -22,8 +22,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from engine.core import Event, Game
+from engine.core import Game
 from engine.errors import EngineError
+from engine.events import Event
 from server.errors import ApiError
 from server.store import EventStore, Head, RecordConflict, StoreUnavailable, load_game
 from server.tables.events import Learned, Notify, Synced

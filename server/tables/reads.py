@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.capabilities import Hints, Records, capability
-from engine.core import Event, Game, log_to_json
+from engine.core import Game
 from engine.errors import EngineError, GameOverError, NotYourTurnError
+from engine.events import Event, log_to_json
 from engine.rules import legal_json
 from server.errors import ApiError, from_engine
 from server.store import StoreUnavailable

@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 
 from engine import registry
 from engine.capabilities import Clocked, capability
-from engine.core import Game, GameCreated
+from engine.core import Game
+from engine.events import GameCreated
 from engine.rules import Rules, is_practice
 from server.errors import ApiError
 from server.store import HUMAN_KINDS, GameRecord, SeatRecord

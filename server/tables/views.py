@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.capabilities import Actions, Takebacks, capability
-from engine.core import GameClosed, GameCreated
+from engine.events import GameClosed, GameCreated
 from engine.rules import abandoned, computer_names, is_practice, outcome_of
 from server.realtime.presence import Presence
 from server.tables.table import Table

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.capabilities import Chance, capability
-from engine.core import Event, Game
+from engine.core import Game
 from engine.errors import EngineError, GameOverError
+from engine.events import Event
 from server.errors import ApiError, from_engine
 from server.store import EventStore, GameRecord, SeatRecord, SeqConflict
 from server.tables.clocks import Clocks

@@ -30,8 +30,9 @@ from flask.views import MethodView
 import server.ladder.standings as L
 from engine import registry
 from engine.capabilities import Records, capability
-from engine.core import Game, log_to_json
+from engine.core import Game
 from engine.errors import LogError
+from engine.events import log_to_json
 from replays import read_record
 from replays.board_svg import board_svg
 from replays.cursor import Replay

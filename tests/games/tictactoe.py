@@ -17,7 +17,6 @@ from typing import ClassVar
 
 from engine import registry
 from engine.capabilities import ApplyMove, Computer
-from engine.core import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from engine.errors import (
     EngineError,
     GameOverError,
@@ -27,6 +26,7 @@ from engine.errors import (
     NotYourTurnError,
     SeatLeftError,
 )
+from engine.events import Event, GameCreated, MoveTakenBack, PlayerLeft, event_type
 from engine.rules import (
     BaseRules,
     ColourSpec,
