@@ -24,7 +24,9 @@ Games run in parallel (`--jobs N`; the default `auto` is 2 when the load average
 match (what this worker process has seen of it; `--start-seconds` before B's first move):
 an in-process `level:N` gets it as its budget (`ai.choose_move`'s `seconds`, what
 `cornerclaim gtp --seconds` and GTP's time controls set), a GTP engine A as a byo-yomi of
-that many seconds a move (`time_settings 0 T 1`), so both sides think about as long.
+that many seconds a move (`time_settings 0 T 1`), so both sides think about as long;
+`--time-factor F` gives A F times that (what time buys), and `--a-seat S` plays only the
+games where A sits in seat S (S = 2: A as the second player).
 
 `--plies N` plays only each game's first N plies and saves them (no result): starting
 positions for `lab/diagnose.py finish`, which needs only a record's opening (to finish
@@ -187,7 +189,7 @@ def play_game(job: tuple) -> dict:
     """Play game `index` (its first `plies` plies, when not 0); returns scores, A's seat,
     seconds per move, the plies played and the .blksgf path. `equal`: None, or the seconds
     A thinks before B has moved (then A gets B's mean seconds per move so far)."""
-    index, a_spec, b_spec, variant, out_dir, seed, plies, equal = job
+    index, a_spec, b_spec, variant, out_dir, seed, plies, equal, factor = job
     game = new_game(variant)
     n = game.state.nu_seats
     a_seat = seat_of_a(index, n)
@@ -204,7 +206,7 @@ def play_game(job: tuple) -> dict:
             who = "a" if eng is a else "b"
             seconds = None
             if equal is not None and who == "a":
-                seconds = B_SPENT[0] / B_SPENT[1] if B_SPENT[1] else equal
+                seconds = factor * (B_SPENT[0] / B_SPENT[1] if B_SPENT[1] else equal)
             t = time.perf_counter()
             cells = eng.genmove(game, seat, seconds)
             took = time.perf_counter() - t
@@ -271,6 +273,16 @@ def summarise(results: list[dict]) -> dict:
             "max_a": spent["a"][2], "max_b": spent["b"][2]}
 
 
+def match_jobs(args: argparse.Namespace) -> list[tuple]:
+    """`play_game`'s jobs for the parsed command line: game indices 0 to `--games` − 1, only
+    those where A sits in `--a-seat` when it is given."""
+    equal = args.start_seconds if args.equal_time else None
+    seats = new_game(args.game).state.nu_seats
+    return [(i, args.a, args.b, args.game, args.out, args.seed, args.plies, equal,
+             args.time_factor)
+            for i in range(args.games) if not args.a_seat or seat_of_a(i, seats) == args.a_seat]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--a", required=True, help="engine A: GTP command or level:N")
@@ -284,13 +296,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="A thinks each move as long as B's mean seconds per move so far")
     ap.add_argument("--start-seconds", type=float, default=1.0,
                     help="with --equal-time: A's seconds a move before B has moved")
+    ap.add_argument("--time-factor", type=float, default=1.0,
+                    help="with --equal-time: A thinks this many times B's mean (what time buys)")
+    ap.add_argument("--a-seat", type=int, default=0,
+                    help="play only the games where A sits in this seat (1 = first player)")
     ap.add_argument("--plies", type=int, default=0,
                     help="play only each game's first N plies (openings for lab/diagnose.py)")
     args = ap.parse_args(argv)
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    equal = args.start_seconds if args.equal_time else None
-    jobs = [(i, args.a, args.b, args.game, args.out, args.seed, args.plies, equal)
-            for i in range(args.games)]
+    jobs = match_jobs(args)
     results = []
     load = os.getloadavg()[0]
     workers = (2 if load < 1.5 else 1) if args.jobs == "auto" else int(args.jobs)

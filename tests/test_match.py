@@ -10,7 +10,7 @@ from tests.test_load import script
 
 def test_a_game_is_played_to_its_end_and_saved_with_a_in_its_seat(tmp_path):
     match = script("match")
-    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0, None))
+    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0, None, 1.0))
     assert r["a_seat"] == 2 and r["forfeit"] is None
     record = read_sgf((tmp_path / "game001.blksgf").read_bytes())
     game = new_game("classic")
@@ -46,15 +46,36 @@ def test_equal_time_gives_a_the_mean_seconds_b_took(tmp_path, monkeypatch):
 
     monkeypatch.setattr(match.LevelEngine, "genmove", record)
     monkeypatch.setattr(match, "B_SPENT", [0.0, 0])
-    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25))
+    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25, 1.0))
     assert given == [0.25]  # B has not moved yet: the start value
     given.clear()
     monkeypatch.setattr(match, "B_SPENT", [3.0, 2])  # B took 1.5 s a move so far
-    r = match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 4, 0.25))
+    r = match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 4, 0.25, 1.0))
     assert r["plies"] == 4 and match.B_SPENT[1] == 4
     # then (3.0 + B's first move here) / 3
     assert given[0] == 1.5 and given[1] >= 1.0 and len(given) == 2
+    # `--time-factor 2`: twice B's mean so far
+    given.clear()
+    monkeypatch.setattr(match, "B_SPENT", [3.0, 2])
+    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25, 2.0))
+    assert given == [3.0]
 
+
+def test_a_seat_plays_only_the_games_where_a_sits_there(tmp_path):
+    """`--a-seat 2`: only the games where A is the second player (the odd games in duo, every
+    fourth from the second in classic), with `--time-factor` in each job."""
+    import argparse
+
+    match = script("match")
+    args = argparse.Namespace(a="level:1", b="level:1", game="duo", games=6, out=str(tmp_path),
+                              seed=1, plies=0, equal_time=True, start_seconds=1.0,
+                              time_factor=2.0, a_seat=2)
+    jobs = match.match_jobs(args)
+    assert [j[0] for j in jobs] == [1, 3, 5] and {j[-1] for j in jobs} == {2.0}
+    args.game, args.games = "classic", 8
+    assert [j[0] for j in match.match_jobs(args)] == [1, 5]
+    args.a_seat = 0
+    assert len(match.match_jobs(args)) == 8
 
 def test_a_gtp_command_takes_the_engines_seed_where_it_says_seed():
     match = script("match")
