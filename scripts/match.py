@@ -183,13 +183,27 @@ def seat_of_a(index: int, seats: int) -> int:
 
 #: B's seconds and moves so far in this worker process (`--equal-time`).
 B_SPENT = [0.0, 0]
+#: B's seconds and moves so far at each of its move numbers (1 = its first move) in this
+#: worker process (`--time-profile by-move`).
+B_BY_MOVE: dict[int, list] = {}
+
+
+def a_seconds(equal: float, factor: float, profile: str, number: int) -> float:
+    """A's budget for its move `number` (1 = its first) under `--equal-time`: B's mean
+    seconds a move so far (`flat`), or B's mean at its own move `number` over the games so
+    far (`by-move`, B's overall mean before B has made that move), times `factor`;
+    `equal` (`--start-seconds`) before B has moved at all."""
+    at = B_BY_MOVE.get(number)
+    if profile == "by-move" and at and at[1]:
+        return factor * at[0] / at[1]
+    return factor * (B_SPENT[0] / B_SPENT[1] if B_SPENT[1] else equal)
 
 
 def play_game(job: tuple) -> dict:
     """Play game `index` (its first `plies` plies, when not 0); returns scores, A's seat,
     seconds per move, the plies played and the .blksgf path. `equal`: None, or the seconds
     A thinks before B has moved (then A gets B's mean seconds per move so far)."""
-    index, a_spec, b_spec, variant, out_dir, seed, plies, equal, factor = job
+    index, a_spec, b_spec, variant, out_dir, seed, plies, equal, factor, profile = job
     game = new_game(variant)
     n = game.state.nu_seats
     a_seat = seat_of_a(index, n)
@@ -197,6 +211,7 @@ def play_game(job: tuple) -> dict:
     b = make_engine(b_spec, variant, seed * 1000 + index + 500)
     engines = {s: (a if s == a_seat else b) for s in range(1, n + 1)}
     spent = {"a": [0.0, 0, 0.0], "b": [0.0, 0, 0.0]}  # seconds, moves, longest move
+    each: dict[str, list[float]] = {"a": [], "b": []}  # seconds of each move, in order
     forfeit = None
     played = 0
     try:
@@ -206,13 +221,17 @@ def play_game(job: tuple) -> dict:
             who = "a" if eng is a else "b"
             seconds = None
             if equal is not None and who == "a":
-                seconds = factor * (B_SPENT[0] / B_SPENT[1] if B_SPENT[1] else equal)
+                seconds = a_seconds(equal, factor, profile, len(each["a"]) + 1)
             t = time.perf_counter()
             cells = eng.genmove(game, seat, seconds)
             took = time.perf_counter() - t
             if who == "b":
                 B_SPENT[0] += took
                 B_SPENT[1] += 1
+                at = B_BY_MOVE.setdefault(len(each["b"]) + 1, [0.0, 0])
+                at[0] += took
+                at[1] += 1
+            each[who].append(took)
             spent[who][0] += took
             spent[who][1] += 1
             spent[who][2] = max(spent[who][2], took)
@@ -239,7 +258,7 @@ def play_game(job: tuple) -> dict:
     if forfeit is not None:
         scores[forfeit - 1] = -999
     return {"index": index, "a_seat": a_seat, "scores": scores, "spent": spent,
-            "path": str(path), "forfeit": forfeit, "plies": played}
+            "path": str(path), "forfeit": forfeit, "plies": played, "each": each}
 
 
 def rank_of(scores: list[int], index: int) -> float:
@@ -252,12 +271,23 @@ def rank_of(scores: list[int], index: int) -> float:
 def summarise(results: list[dict]) -> dict:
     points = diffs = ranks = 0.0
     spent = {"a": [0.0, 0, 0.0], "b": [0.0, 0, 0.0]}
+    by_seat: dict[int, list] = {}  # A's seat -> [points, games]
+    by_move: dict[str, dict[int, list]] = {"a": {}, "b": {}}  # move number -> [s, moves]
     for r in results:
         s = r["scores"]
         mine = s[r["a_seat"] - 1]
         others = [x for i, x in enumerate(s) if i != r["a_seat"] - 1]
         best_other = max(others)
-        points += 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+        won = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+        points += won
+        seat = by_seat.setdefault(r["a_seat"], [0.0, 0])
+        seat[0] += won
+        seat[1] += 1
+        for k, times in r.get("each", {}).items():
+            for number, took in enumerate(times, 1):
+                at = by_move[k].setdefault(number, [0.0, 0])
+                at[0] += took
+                at[1] += 1
         diffs += mine - sum(others) / len(others)
         ranks += rank_of(s, r["a_seat"] - 1)
         for k in spent:
@@ -270,7 +300,9 @@ def summarise(results: list[dict]) -> dict:
     return {"games": n, "rate": rate, "lo": lo, "hi": hi, "diff": diffs / n, "rank": ranks / n,
             "sec_a": spent["a"][0] / max(spent["a"][1], 1),
             "sec_b": spent["b"][0] / max(spent["b"][1], 1),
-            "max_a": spent["a"][2], "max_b": spent["b"][2]}
+            "max_a": spent["a"][2], "max_b": spent["b"][2],
+            "by_seat": {seat: tuple(v) for seat, v in sorted(by_seat.items())},
+            "by_move": {k: [v[n][0] / v[n][1] for n in sorted(v)] for k, v in by_move.items()}}
 
 
 def match_jobs(args: argparse.Namespace) -> list[tuple]:
@@ -279,7 +311,7 @@ def match_jobs(args: argparse.Namespace) -> list[tuple]:
     equal = args.start_seconds if args.equal_time else None
     seats = new_game(args.game).state.nu_seats
     return [(i, args.a, args.b, args.game, args.out, args.seed, args.plies, equal,
-             args.time_factor)
+             args.time_factor, args.time_profile)
             for i in range(args.games) if not args.a_seat or seat_of_a(i, seats) == args.a_seat]
 
 
@@ -298,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --equal-time: A's seconds a move before B has moved")
     ap.add_argument("--time-factor", type=float, default=1.0,
                     help="with --equal-time: A thinks this many times B's mean (what time buys)")
+    ap.add_argument("--time-profile", choices=("flat", "by-move"), default="flat",
+                    help="with --equal-time: B's mean over all its moves (flat), or at the "
+                         "same move number as A's (by-move: B's own spread over the game)")
     ap.add_argument("--a-seat", type=int, default=0,
                     help="play only the games where A sits in this seat (1 = first player)")
     ap.add_argument("--plies", type=int, default=0,
@@ -329,6 +364,11 @@ def main(argv: list[str] | None = None) -> int:
           f"s/move A {s['sec_a']:.2f} (longest {s['max_a']:.1f}), "
           f"B {s['sec_b']:.2f} (longest {s['max_b']:.1f}); {time.perf_counter() - t0:.0f} s, "
           f"load average now {os.getloadavg()[0]:.2f}")
+    print("A by seat: " + ", ".join(f"seat {seat} {won:g} of {games}"
+                                    for seat, (won, games) in s["by_seat"].items()))
+    for k in ("a", "b"):
+        print(f"s/move {k.upper()} by its move number: "
+              + " ".join(f"{sec:.2f}" for sec in s["by_move"][k]))
     return 0
 
 

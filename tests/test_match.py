@@ -10,7 +10,8 @@ from tests.test_load import script
 
 def test_a_game_is_played_to_its_end_and_saved_with_a_in_its_seat(tmp_path):
     match = script("match")
-    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0, None, 1.0))
+    r = match.play_game((1, "level:2", "level:1", "classic", str(tmp_path), 7, 0, None, 1.0,
+                         "flat"))
     assert r["a_seat"] == 2 and r["forfeit"] is None
     record = read_sgf((tmp_path / "game001.blksgf").read_bytes())
     game = new_game("classic")
@@ -46,19 +47,48 @@ def test_equal_time_gives_a_the_mean_seconds_b_took(tmp_path, monkeypatch):
 
     monkeypatch.setattr(match.LevelEngine, "genmove", record)
     monkeypatch.setattr(match, "B_SPENT", [0.0, 0])
-    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25, 1.0))
+    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25, 1.0, "flat"))
     assert given == [0.25]  # B has not moved yet: the start value
     given.clear()
     monkeypatch.setattr(match, "B_SPENT", [3.0, 2])  # B took 1.5 s a move so far
-    r = match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 4, 0.25, 1.0))
+    r = match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 4, 0.25, 1.0, "flat"))
     assert r["plies"] == 4 and match.B_SPENT[1] == 4
     # then (3.0 + B's first move here) / 3
     assert given[0] == 1.5 and given[1] >= 1.0 and len(given) == 2
     # `--time-factor 2`: twice B's mean so far
     given.clear()
     monkeypatch.setattr(match, "B_SPENT", [3.0, 2])
-    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25, 2.0))
+    match.play_game((0, "level:2", "level:1", "duo", str(tmp_path), 7, 1, 0.25, 2.0, "flat"))
     assert given == [3.0]
+
+
+def test_by_move_gives_a_what_b_took_at_the_same_move_number(monkeypatch):
+    """`--time-profile by-move`: A's nth move gets B's mean at its nth move so far; a move
+    number B has not reached yet gets B's overall mean, and nothing yet the start value."""
+    match = script("match")
+    monkeypatch.setattr(match, "B_SPENT", [0.0, 0])
+    monkeypatch.setattr(match, "B_BY_MOVE", {})
+    assert match.a_seconds(0.5, 1.0, "by-move", 1) == 0.5
+    monkeypatch.setattr(match, "B_SPENT", [12.0, 4])
+    monkeypatch.setattr(match, "B_BY_MOVE", {1: [10.0, 2], 2: [2.0, 2]})
+    assert match.a_seconds(0.5, 1.0, "by-move", 1) == 5.0
+    assert match.a_seconds(0.5, 2.0, "by-move", 2) == 2.0
+    assert match.a_seconds(0.5, 1.0, "by-move", 3) == 3.0  # B's overall mean
+    assert match.a_seconds(0.5, 1.0, "flat", 1) == 3.0
+
+
+def test_the_summary_splits_a_by_seat_and_times_by_move_number():
+    match = script("match")
+    results = [{"a_seat": 1, "scores": [-5, -9], "spent": {"a": [3.0, 2, 2.0], "b": [1.0, 2, 0.6]},
+                "each": {"a": [2.0, 1.0], "b": [0.6, 0.4]}},
+               {"a_seat": 2, "scores": [-5, -9], "spent": {"a": [1.0, 1, 1.0], "b": [1.0, 1, 1.0]},
+                "each": {"a": [1.0], "b": [1.0]}},
+               {"a_seat": 2, "scores": [-5, -5], "spent": {"a": [1.0, 1, 1.0], "b": [1.0, 1, 1.0]},
+                "each": {"a": [3.0], "b": [0.2]}}]
+    s = match.summarise(results)
+    assert s["by_seat"] == {1: (1.0, 1), 2: (0.5, 2)}
+    assert s["by_move"]["a"] == [2.0, 1.0] and s["by_move"]["b"] == [0.6, 0.4]
+    assert abs(s["rate"] - 0.5) < 1e-9
 
 
 def test_a_seat_plays_only_the_games_where_a_sits_there(tmp_path):
@@ -69,9 +99,9 @@ def test_a_seat_plays_only_the_games_where_a_sits_there(tmp_path):
     match = script("match")
     args = argparse.Namespace(a="level:1", b="level:1", game="duo", games=6, out=str(tmp_path),
                               seed=1, plies=0, equal_time=True, start_seconds=1.0,
-                              time_factor=2.0, a_seat=2)
+                              time_factor=2.0, a_seat=2, time_profile="flat")
     jobs = match.match_jobs(args)
-    assert [j[0] for j in jobs] == [1, 3, 5] and {j[-1] for j in jobs} == {2.0}
+    assert [j[0] for j in jobs] == [1, 3, 5] and {j[-2] for j in jobs} == {2.0}
     args.game, args.games = "classic", 8
     assert [j[0] for j in match.match_jobs(args)] == [1, 5]
     args.a_seat = 0
