@@ -22,9 +22,19 @@ capability together is a function here: `legal_json`, `can_undo`, `ladder_seats`
 from __future__ import annotations
 
 import json
+from importlib import import_module
 from typing import Any, Protocol, TypeVar
 
-from .capabilities import Actions, Hints, Ladder, LegalJson, Perft, Practice, capability
+from .capabilities import (
+    Actions,
+    Analysis,
+    Hints,
+    Ladder,
+    LegalJson,
+    Perft,
+    Practice,
+    capability,
+)
 from .catalog import (
     ColourSpec,
     FormatSpec,
@@ -280,6 +290,23 @@ class BaseRules(Perft):
                 "actions": list(actions.actions) if actions is not None else [],
                 "hint": hints is not None and hints.hint_level is not None,
                 "pass": self.passing}
+
+
+class ReviewModule(Analysis):
+    """`Analysis` written in a module of the game's own (`review_module`, which holds
+    `THRESHOLDS` and `analyse_ply`), imported at the first review: it loads the game's
+    search."""
+
+    review_module: str
+
+    @property
+    def analysis_thresholds(self):  # type: ignore[override]
+        return import_module(self.review_module).THRESHOLDS
+
+    def analyse_ply(self, state, seat: int, move: str, *, level: int | None = None,
+                    seed: int = 0):
+        return import_module(self.review_module).analyse_ply(state, seat, move, level=level,
+                                                            seed=seed)
 
 
 # -- what the host derives from the core and the capabilities -----------------------------------

@@ -8,9 +8,9 @@ without a loop back to this one.
 
 from __future__ import annotations
 
-from ..capabilities import Analysis, Computer, Gtp, Hints, QuickMove, Records
+from ..capabilities import Computer, Gtp, Hints, QuickMove, Records
 from ..errors import EngineError
-from ..rules import LevelSpec
+from ..rules import LevelSpec, ReviewModule
 from .gtp import GtpSession
 from .levels import HINT_LEVEL, LEVELS
 from .rules import CornerClaimRules, State
@@ -30,11 +30,12 @@ def _level_specs() -> dict[int, LevelSpec]:
             for n, lv in LEVELS.items()}
 
 
-class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, Analysis):
+class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, ReviewModule):
     """Corner Claim with its computer levels, hints, records, GTP and a review of a finished
     game's moves."""
 
     hint_level = HINT_LEVEL
+    review_module = "engine.cornerclaim.analysis"
 
     levels = _level_specs()
 
@@ -74,18 +75,6 @@ class CornerClaim(CornerClaimRules, Computer, QuickMove, Hints, Records, Gtp, An
         if not text.lstrip().startswith("("):
             return None
         return load_game(text)
-
-    @property
-    def analysis_thresholds(self):
-        from .analysis import THRESHOLDS
-
-        return THRESHOLDS
-
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
-                    seed: int = 0):
-        from .analysis import analyse_ply
-
-        return analyse_ply(state, seat, move, level=level, seed=seed)
 
     def gtp_session(self, variant: str, **options):
         """A Go Text Protocol session (`gtp.GtpSession`) on an empty board of `variant`."""

@@ -4,7 +4,8 @@ Each loads its search with its first use."""
 
 from __future__ import annotations
 
-from ..capabilities import Analysis, Computer, Hints
+from ..capabilities import Computer, Hints
+from ..rules import ReviewModule
 from . import practice as P
 from .state import State
 
@@ -12,10 +13,11 @@ from .state import State
 HINT_SECONDS = 0.4
 
 
-class CornersPlayers(Computer, Hints, Analysis):
+class CornersPlayers(Computer, Hints, ReviewModule):
     """The computer levels, the hint at `hint_level` and the move review."""
 
     hint_level = 3
+    review_module = "engine.corners.analysis"
 
     def choose_move(self, state: State, seat: int, *, level: int, seed: int) -> str | None:
         from .ai import choose_move
@@ -37,16 +39,4 @@ class CornersPlayers(Computer, Hints, Analysis):
 
             return choose_move(state, seat, level=max(LEVELS), seed=0, seconds=HINT_SECONDS)
         return self.choose_move(state, seat, level=self.hint_level, seed=0)
-
-    @property
-    def analysis_thresholds(self):
-        from .analysis import THRESHOLDS
-
-        return THRESHOLDS
-
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
-                    seed: int = 0):
-        from .analysis import analyse_ply
-
-        return analyse_ply(state, seat, move, level=level, seed=seed)
 

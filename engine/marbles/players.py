@@ -4,14 +4,16 @@ and the computer that plays on for a seat that left a 4-player game (`Replacemen
 
 from __future__ import annotations
 
-from ..capabilities import Analysis, Computer, Hints, Replacement
+from ..capabilities import Computer, Hints, Replacement
+from ..rules import ReviewModule
 from .state import State
 
 
-class MarblesPlayers(Computer, Hints, Analysis, Replacement):
+class MarblesPlayers(Computer, Hints, ReviewModule, Replacement):
     """The computer levels, the hint at `hint_level`, the move review and the replacement."""
 
     hint_level = 3
+    review_module = "engine.marbles.analysis"
     #: The computer level the host seats for a player who leaves a 4-player game.
     left_seat_level = 3
 
@@ -35,16 +37,4 @@ class MarblesPlayers(Computer, Hints, Analysis, Replacement):
     def hint(self, state: State, seat: int) -> str | None:
         """The move of level `hint_level`."""
         return self.choose_move(state, seat, level=self.hint_level, seed=0)
-
-    @property
-    def analysis_thresholds(self):
-        from .analysis import THRESHOLDS
-
-        return THRESHOLDS
-
-    def analyse_ply(self, state: State, seat: int, move: str, *, level: int | None = None,
-                    seed: int = 0):
-        from .analysis import analyse_ply
-
-        return analyse_ply(state, seat, move, level=level, seed=seed)
 
