@@ -25,10 +25,10 @@ match (what this worker process has seen of it; `--start-seconds` before B's fir
 an in-process `level:N` gets it as its budget (`ai.choose_move`'s `seconds`, what
 `cornerclaim gtp --seconds` and GTP's time controls set), a GTP engine A as a byo-yomi of
 that many seconds a move (`time_settings 0 T 1`), so both sides think about as long;
-`--time-profile by-move` gives A B's mean at the same move number, `level` B's overall mean
-times A's level's own share for the move (`Level.share`: level 6 spends more in the opening);
-`--time-factor F` gives A F times that (what time buys), and `--a-seat S` plays only the
-games where A sits in seat S (S = 2: A as the second player).
+`--time-profile by-move` gives A B's mean at the same move number (B's own spread over
+the game) in place of its overall mean; `--time-factor F` gives A F times that (what time
+buys), and `--a-seat S` plays only the games where A sits in seat S (S = 2: A as the second
+player).
 
 `--plies N` plays only each game's first N plies and saves them (no result): starting
 positions for `lab/diagnose.py finish`, which needs only a record's opening (to finish
@@ -42,7 +42,6 @@ interval, the mean score difference (A minus the mean of the other seats), A's m
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import shlex
 import subprocess
@@ -137,14 +136,6 @@ class LevelEngine:
     def played(self, game, seat: int, cells: str) -> None:
         pass
 
-    def share(self, game, seat: int) -> float:
-        """The level's own share of its mean time for `seat`'s next move (`Level.share`)."""
-        from engine.cornerclaim.ai import LEVELS
-
-        spec = self.options.get("spec") or LEVELS[self.level]
-        pos = game.state.position
-        return spec.share(pos.nu_played[seat - 1], pos.variant.size)
-
     def set_position(self, game, moves) -> None:
         pass  # it reads the position from `game` at each genmove
 
@@ -170,10 +161,6 @@ def flag(value: str) -> bool:
 
 
 OPTION_TYPES = {"playouts": int, "seconds": float, "book": flag}
-#: Options that change the level itself (`Level` fields), not one search: `taper`, and
-#: `mean`, the level's own mean seconds a move (its `seconds`; the option `seconds` is a
-#: budget every move gets as it is).
-LEVEL_FIELDS = {"taper": ("taper", float), "mean": ("seconds", float)}
 
 
 def make_engine(spec: str, variant: str, seed: int):
@@ -181,19 +168,10 @@ def make_engine(spec: str, variant: str, seed: int):
         return QuickEngine(int(spec.split(":", 1)[1]), seed)
     if spec.startswith("level:"):
         level, *pairs = spec.split(":", 1)[1].split("/")
-        options: dict = {}
-        fields = {}
+        options = {}
         for pair in pairs:
             name, value = pair.split("=", 1)
-            if name in LEVEL_FIELDS:
-                field, kind = LEVEL_FIELDS[name]
-                fields[field] = kind(value)
-            else:
-                options[name] = OPTION_TYPES[name](value)
-        if fields:
-            from engine.cornerclaim.ai import LEVELS
-
-            options["spec"] = dataclasses.replace(LEVELS[int(level)], **fields)
+            options[name] = OPTION_TYPES[name](value)
         return LevelEngine(int(level), seed, options)
     # a GTP command may take the seed where it says {seed} (e.g. Pentobi's `--seed {seed}`),
     # so an engine that searches a fixed number of simulations repeats its game
@@ -246,8 +224,6 @@ def play_game(job: tuple) -> dict:
             seconds = None
             if equal is not None and who == "a":
                 seconds = a_seconds(equal, factor, profile, len(each["a"]) + 1)
-                if profile == "level" and isinstance(a, LevelEngine):
-                    seconds *= a.share(game, seat)
             t = time.perf_counter()
             cells = eng.genmove(game, seat, seconds)
             took = time.perf_counter() - t
@@ -356,11 +332,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --equal-time: A's seconds a move before B has moved")
     ap.add_argument("--time-factor", type=float, default=1.0,
                     help="with --equal-time: A thinks this many times B's mean (what time buys)")
-    ap.add_argument("--time-profile", choices=("flat", "by-move", "level"), default="flat",
+    ap.add_argument("--time-profile", choices=("flat", "by-move"), default="flat",
                     help="with --equal-time: B's mean over all its moves (flat), or at the "
-                         "same move number as A's (by-move: B's own spread over the game), "
-                         "or B's mean times A's level's own share of it (level: `Level.share`, "
-                         "as a clock's main time is spent)")
+                         "same move number as A's (by-move: B's own spread over the game)")
     ap.add_argument("--a-seat", type=int, default=0,
                     help="play only the games where A sits in this seat (1 = first player)")
     ap.add_argument("--plies", type=int, default=0,

@@ -17,7 +17,6 @@ from engine.cornerclaim.gtp import (
     spend,
     split_command,
 )
-from engine.cornerclaim.levels import LEVELS
 from engine.cornerclaim.sgf import load_game, read_sgf
 from tests.conftest import PENTOBI, load_record, pentobi_records
 
@@ -448,7 +447,7 @@ def test_a_move_runs_main_time_down_then_opens_byo_yomi():
 
 
 def test_time_settings_and_time_left_set_the_budget_genmove_passes():
-    gtp = GtpSession("duo", level=5)  # a level without a taper: main time shared evenly
+    gtp = GtpSession("duo", level=6)
     assert ok(gtp, "time_settings 42 0 0") == ""
     assert gtp.time_settings == TimeSettings(42, 0, 0)
     assert gtp.budget(1) == pytest.approx(SAFETY * 2)  # 42 s over 21 pieces
@@ -460,27 +459,6 @@ def test_time_settings_and_time_left_set_the_budget_genmove_passes():
     assert gtp.budget(1) == pytest.approx(SAFETY * 2)  # 40 s over the 20 pieces left
     ok(gtp, "clear_board")  # a new game: the clocks start again, the settings stay
     assert gtp.clock_of(2) == Clock(42) and gtp.time_settings == TimeSettings(42, 0, 0)
-
-
-def test_level_6_spends_main_time_by_its_shares_more_in_the_opening():
-    """Main time is shared out by the level's `Level.share` of each move the colour could
-    still make, this one first: level 6 gives its opening moves more than an even share and
-    its late moves less, and never more than the time left."""
-    level = LEVELS[6]
-    gtp = GtpSession("duo", level=6)
-    ok(gtp, "time_settings 60 0 0")
-    shares = [level.share(k, 14) for k in range(21)]
-    first = gtp.budget(1)
-    assert first == pytest.approx(SAFETY * 60 * shares[0] / sum(shares))
-    assert first > SAFETY * 60 / 21
-    assert move_budget(21, settings=TimeSettings(60, 0, 0), clock=Clock(60),
-                       shares=[1.0] * 21) == pytest.approx(SAFETY * 60 / 21)
-    # twelve pieces in, with 10 s left: this move's part of what its nine pieces left are
-    # worth, the floor of the late shares keeping time for each of them
-    late = [level.share(12 + k, 14) for k in range(9)]
-    budget = move_budget(9, settings=TimeSettings(60, 0, 0), clock=Clock(10), shares=late)
-    assert budget == pytest.approx(SAFETY * 10 * late[0] / sum(late))
-    assert late[-1] == late[-2] > 0 and budget < SAFETY * 10 / 3
 
 
 @pytest.mark.parametrize("line, message", [

@@ -3,8 +3,6 @@ saves only each game's opening (starting positions for lab/diagnose.py finish)."
 
 import sys
 
-import pytest
-
 from engine.cornerclaim import RULES, new_game
 from engine.cornerclaim.sgf import read_sgf
 from tests.test_load import script
@@ -79,30 +77,6 @@ def test_by_move_gives_a_what_b_took_at_the_same_move_number(monkeypatch):
     assert match.a_seconds(0.5, 1.0, "flat", 1) == 3.0
 
 
-def test_the_level_profile_scales_the_mean_by_the_level_s_own_share(tmp_path, monkeypatch):
-    """`--time-profile level`: A's level spends B's mean as its own clock would, by
-    `Level.share` (level 6 more in the opening)."""
-    from engine.cornerclaim.ai import LEVELS
-
-    match = script("match")
-    given = []
-    real = match.LevelEngine.genmove
-
-    def record(self, game, seat, seconds=None):
-        if self.level == 6:
-            given.append((seconds, self.share(game, seat)))
-            return real(self, game, seat, 0.02)
-        return real(self, game, seat, seconds)
-
-    monkeypatch.setattr(match.LevelEngine, "genmove", record)
-    monkeypatch.setattr(match, "B_SPENT", [2.0, 2])  # B: 1 s a move
-    monkeypatch.setattr(match, "B_BY_MOVE", {})
-    match.play_game((0, "level:6/book=0", "level:1", "duo", str(tmp_path), 7, 3, 0.5, 1.0,
-                     "level"))
-    (first, share), _ = given
-    assert share == LEVELS[6].share(0, 14) > 1 and first == pytest.approx(share, rel=0.1)
-
-
 def test_the_summary_splits_a_by_seat_and_times_by_move_number():
     match = script("match")
     results = [{"a_seat": 1, "scores": [-5, -9], "spent": {"a": [3.0, 2, 2.0], "b": [1.0, 2, 0.6]},
@@ -165,11 +139,6 @@ def test_every_level_option_names_a_search_move_keyword():
         assert key == name and key in keywords
         assert value == match.OPTION_TYPES[name]("1")
     assert match.make_engine("level:6/book=0", "classic", 1).options == {"book": False}
-    # a level's own fields make a level of their own, passed as `spec`
-    assert "spec" in keywords
-    spec = match.make_engine("level:6/taper=0/mean=1.5/book=0", "duo", 1).options
-    assert spec["book"] is False and spec["spec"].taper == 0 and spec["spec"].seconds == 1.5
-    assert spec["spec"].lgr and spec["spec"].number == 6
 
 
 def test_match_plays_the_other_games_levels_through_their_runners(capfd):

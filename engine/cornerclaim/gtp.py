@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from .gtp_board import render_board
 from .gtp_clock import MIN_BUDGET, SAFETY, Clock, TimeSettings, move_budget, spend
-from .levels import LEVELS
 
 if TYPE_CHECKING:
     from .rules import State
@@ -144,21 +143,10 @@ class GtpSession:
             return self.clocks[seat]
         return self.time_settings.start() if self.time_settings else None
 
-    def played_level(self) -> int:
-        """The level that plays: the session's, or the highest below it there is."""
-        return max((n for n in LEVELS if n <= self.level), default=min(LEVELS))
-
     def budget(self, seat: int) -> float | None:
-        """The seconds `seat`'s next `genmove` may think (`move_budget`, main time shared out
-        by the level's `Level.share` of each move the colour could still make); None: the
-        level's."""
-        color = seat - 1
-        left = len(self.position.pieces_left(color))
-        spec = LEVELS[self.played_level()]
-        placed, size = self.position.nu_played[color], self.position.variant.size
-        shares = [spec.share(placed + k, size) for k in range(left)]
-        return move_budget(left, cap=self.seconds, settings=self.time_settings,
-                           clock=self.clock_of(seat), shares=shares)
+        """The seconds `seat`'s next `genmove` may think (`move_budget`); None: the level's."""
+        return move_budget(len(self.position.pieces_left(seat - 1)), cap=self.seconds,
+                           settings=self.time_settings, clock=self.clock_of(seat))
 
     def handle(self, line: str) -> str:
         """The response to one command line ("" for an empty or comment line). A control
@@ -253,13 +241,13 @@ class GtpSession:
 
     def _search(self, seat: int) -> int | None:
         from ..errors import EngineError
-        from .ai import choose_move, quick_move
+        from .ai import LEVELS, choose_move, quick_move
         from .rules import RULES
 
         state = self._state(seat)
         if not state.can_move(seat):
             return None
-        level = self.played_level()
+        level = max((n for n in LEVELS if n <= self.level), default=min(LEVELS))
         seed = self._seeds.randrange(2**32) if self._seeds else None
         if self._quick is not None and self._quick():
             move = quick_move(state, seat, level=level, seed=seed)

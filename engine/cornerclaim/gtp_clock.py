@@ -5,7 +5,6 @@ colour's `Clock`, the seconds a `genmove` may think (`move_budget`), and a clock
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: A move spends at most this share of its even share of the time left (the rest is the
@@ -50,15 +49,13 @@ class Clock:
 
 
 def move_budget(pieces_left: int, *, cap: float | None = None,
-                settings: TimeSettings | None = None, clock: Clock | None = None,
-                shares: Sequence[float] | None = None) -> float | None:
+                settings: TimeSettings | None = None, clock: Clock | None = None
+                ) -> float | None:
     """The seconds the next move may think; None: the level's own budget.
 
     In byo-yomi: the period's time left over its stones left. In main time: the time left
-    over the pieces the colour still has (the most moves it can still make), or, given
-    `shares` (the level's share of each of those moves, this one first: `Level.share`), the
-    time left times this move's part of their sum; or a byo-yomi period's share when that is
-    more (the period follows the main time). Either times
+    over the pieces the colour still has (the most moves it can still make), or a byo-yomi
+    period's share when that is more (the period follows the main time). Either times
     `SAFETY`, at least `MIN_BUDGET`. `cap` (`--seconds`) is the most a move may think: with
     no clock it is the budget. No clock, or no time limit, and no cap: None."""
     budget = None
@@ -66,8 +63,7 @@ def move_budget(pieces_left: int, *, cap: float | None = None,
         if clock.stones > 0:
             share = clock.left / clock.stones
         else:
-            share = (clock.left * shares[0] / sum(shares) if shares
-                     else clock.left / max(1, pieces_left))
+            share = clock.left / max(1, pieces_left)
             if settings is not None:
                 share = max(share, settings.period_share())
         budget = max(MIN_BUDGET, SAFETY * share)

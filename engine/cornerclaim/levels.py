@@ -27,26 +27,6 @@ class Level:
     #: searching colour places its `CORNERS_MIDDLE` pieces (0: never).
     corners_big: float = 0.0
     race_corners: bool = False  # the race's later moves: only those gaining most attach points
-    #: `seconds` is the mean over a colour's moves, spent more in the opening: once the colour
-    #: has placed `TAPER_FROM` pieces, each piece more gives the next move this factor of the
-    #: last one's time (0: every move `seconds`). See `move_seconds`.
-    taper: float = 0.0
-
-    def share(self, placed: int, size: int) -> float:
-        """The share of `seconds` this level gives a colour's move when it has `placed`
-        pieces on a board `size` wide: 1 up to `TAPER_FROM` pieces placed, then `taper` times
-        the last, scaled so the mean over a colour's usual number of moves (`USUAL_MOVES`) is
-        1; at least `MIN_SHARE`, so the last moves still search. 1 without a taper."""
-        if not self.taper:
-            return 1.0
-        usual = USUAL_MOVES.get(size, 16)
-        scale = usual / sum(self.taper ** max(0, n - TAPER_FROM) for n in range(usual))
-        return max(MIN_SHARE, self.taper ** max(0, placed - TAPER_FROM) * scale)
-
-    def move_seconds(self, placed: int, size: int) -> float:
-        """The seconds this level's own budget gives a colour's move when it has `placed`
-        pieces on a board `size` wide: `seconds` times the move's `share`."""
-        return self.seconds * self.share(placed, size)
 
     def search_options(self, pos, color: int) -> dict:
         """The `flat.FlatSearch` options of this level's search for `color` in `pos`."""
@@ -69,20 +49,11 @@ LEVELS: dict[int, Level] = {
              playouts=60),
     4: Level(4, "Strategist", "plans ahead (Monte-Carlo search, 250 games)", playouts=250),
     5: Level(5, "Master", "reads deeply (Monte-Carlo search, 800 games)", playouts=800),
-    6: Level(6, "Grandmaster", "opening book, then thinks about 3 seconds a move, longer early",
+    6: Level(6, "Grandmaster", "opening book, then thinks for about 3 seconds a move",
              playouts=1_000_000, seconds=3.0, book=True, local=True, learned=True, lgr=True,
              relative=0.3, expand_inc=0.5, length=0.12, uct_big=0.35, corners_big=4.0,
-             race_corners=True, taper=0.8),
+             race_corners=True),
 }
-#: The pieces a colour has placed before its budget starts to taper (`Level.taper`): its
-#: first three moves get the full share.
-TAPER_FROM = 2
-#: The moves a colour usually makes, by board width: duo (14) about 15, the 20×20 boards
-#: about 17 (31 plies a game in level 6's and Pentobi 7's duo self-play, 73 in Pentobi's
-#: classic games in tests/data/pentobi).
-USUAL_MOVES = {14: 15, 20: 17}
-#: The least share of `seconds` a tapered move gets.
-MIN_SHARE = 0.1
 #: The level whose search gives the hint (for `ai.HINT_SECONDS`).
 HINT_LEVEL = 6
 #: The pieces (a colour has placed at least the first and fewer than the second number)

@@ -47,17 +47,13 @@ def choose_move(state, seat: int, *, level: int = 1, seed: int | None = None,
 
 def search_move(state, seat: int, *, level: int, seed: int | None = None,
                 playouts: int | None = None, seconds: float | None = None,
-                book: bool = True, reuse: bool = True, spec: Level | None = None
-                ) -> int | None:
+                book: bool = True, reuse: bool = True) -> int | None:
     """`choose_move` with the budget overridden: `playouts` and `seconds` in place of the
     level's (tests, `warm_up` and the benchmarks use a fixed count), `book=False` to search
     positions the book knows, `reuse=False` for a search that depends on its arguments
-    alone, `spec` in place of `LEVELS[level]` (experiments: `scripts/match.py`'s
-    `level:6/taper=0`). Without `seconds`, a move thinks the level's `move_seconds` for the
-    pieces its colour has placed. A time-bound search's seconds count from the start of the
-    call, so building its root and freeing the unused part of the last tree come out of
-    them."""
-    spec = LEVELS.get(level) if spec is None else spec
+    alone. A time-bound search's seconds count from the start of the call, so building its
+    root and freeing the unused part of the last tree come out of them."""
+    spec = LEVELS.get(level)
     if spec is None:
         raise ValueError(f"no computer level {level} (levels: {sorted(LEVELS)})")
     pos = state.position
@@ -77,8 +73,7 @@ def search_move(state, seat: int, *, level: int, seed: int | None = None,
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     budget = spec.playouts if playouts is None else playouts
-    limit = (spec.move_seconds(pos.nu_played[color], pos.variant.size) if seconds is None
-             else seconds)
+    limit = spec.seconds if seconds is None else seconds
     started = time.perf_counter()  # the budget covers the whole call, not only the search
     placements = tuple((s, m) for _, s, m in state.placements)
     dead = frozenset(s - 1 for s in getattr(state, "left", ()) if s != seat)
