@@ -5,11 +5,15 @@ The new environment gets the product only from the wheel (`pip install --no-deps
 dependencies come from the project's own environment through a .pth file added after the
 install, so the test needs no network and no second copy of numba or gevent. It runs in a
 temporary folder, so nothing of the checkout is on sys.path; the first test checks that.
-The build uses the project environment's setuptools (no build isolation).
+The build uses the project environment's setuptools (no build isolation). setuptools lays
+the sdist's files out in a folder of the checkout (`cornerclaim-<version>/`), so the suite's
+workers, each of which may run this module's fixture, build it one at a time under a lock
+and share the one sdist.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -58,13 +62,26 @@ class Installed:
         self.command = venv / "bin" / "cornerclaim"
 
 
+def shared_sdist(shared: Path) -> Path:
+    """The sdist, built once for the whole run in `shared` (the run's temporary folder, which
+    its workers share): two builds at once in the checkout would race on setuptools' release
+    folder."""
+    out = shared / "sdist"
+    with open(shared / "sdist.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not list(out.glob("cornerclaim-*.tar.gz")):
+            run([sys.executable, "-c", BUILD_SDIST, out], cwd=REPO)
+    [sdist] = out.glob("cornerclaim-*.tar.gz")
+    return sdist
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Installed:
     if not SOCKET_IO.exists():
         pytest.skip("client_web/node_modules is missing (scripts/test runs npm ci)")
     tmp = tmp_path_factory.mktemp("wheel")
-    run([sys.executable, "-c", BUILD_SDIST, tmp / "sdist"], cwd=REPO)
-    [sdist] = (tmp / "sdist").glob("cornerclaim-*.tar.gz")
+    run_temp = tmp_path_factory.getbasetemp()  # a worker's own folder under the run's
+    sdist = shared_sdist(run_temp.parent if os.environ.get("PYTEST_XDIST_WORKER") else run_temp)
     run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
          "--no-index", "-w", tmp / "dist", sdist], cwd=tmp)
     [wheel] = (tmp / "dist").glob("cornerclaim-*.whl")
