@@ -124,7 +124,7 @@ def priors_table() -> None:
 def expansion_table(nodes: int = 300) -> None:
     """The cost of listing and scoring one node of level 6's search: in Python (a position
     built along the tree path, `mcts.expand_lists`, as the levels without the learned
-    prior expand their nodes) and compiled (`leaf.leaf_lists`, which `flat._run` calls
+    prior expand their nodes) and compiled (`leaf.leaf_lists`, which `simulate._run` calls
     itself; from here through `leaf_lists_from_python`), on `nodes` leaves one to three
     random placements below each benchmark position, CPU time of this thread."""
     print("| variant | placements per seat | moves a node | Python µs/node "

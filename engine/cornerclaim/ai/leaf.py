@@ -1,5 +1,5 @@
 """A flat-tree node's moves listed and scored in compiled code (`FlatSearch` with the
-learned prior: level 6's search, where `flat._run` calls it without returning to Python).
+learned prior: level 6's search, where `simulate._run` calls it without returning to Python).
 
 `mcts.expand_lists` builds the node's position in Python, lists its moves and scores them
 with the learned prior: about 90 Python calls an expansion, half of the expansion's time

@@ -30,7 +30,7 @@ A call from Python passes them as plain tuples to a compiled entry (`_playout_pl
 `_legal_moves_plain`) that names them again: numba's dispatcher takes 1–3 µs longer to
 take in a named tuple argument than a plain one (5.7 against 2.8 µs for `PlayArrays`, 14
 against 6 µs for `_playout`'s arguments), which a late-game playout of some 15 moves
-would feel; calls between compiled functions (`flat._run`'s) pass them as they are.
+would feel; calls between compiled functions (`simulate._run`'s) pass them as they are.
 
 Candidates come in segments, one per (attach point, unused piece): the placements of that
 piece covering the point that avoid the forbidden cells of the 3×3 window around it (a
