@@ -12,7 +12,7 @@ ships:
 - `wide_root`: every root move eligible (training data, `lab/train_priors.py`).
 
 With the levels' options it grows the same tree as `FlatSearch`, simulation for simulation
-(`lab/tests/test_pysearch.py`). Its playouts are the engine's (`playout.playout`).
+(`lab/tests/test_pysearch.py`). Its playouts are the engine's (`playing.playout`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from engine.cornerclaim.ai.features import prior_logit_array, weights_for
 from engine.cornerclaim.ai.heuristic import opponents_attach, score_moves
 from engine.cornerclaim.ai.mcts import _dist_array, corner_gains, mirror_capped
-from engine.cornerclaim.ai.playout import (
+from engine.cornerclaim.ai.playing import (
     Replies,
     legal_array,
     min_piece_size,
@@ -395,7 +395,7 @@ class Search:
             if relative or length else rewards
         self.roots = root_lists(pos)  # every colour's candidates, pruned once for all playouts
         self.packed = pack_position(pos)  # the root for the playouts, packed once
-        self.corners = corners  # playouts weigh a candidate's new corners (`playout.playout`)
+        self.corners = corners  # playouts weigh a candidate's new corners (`playing.playout`)
         #: Last good replies for the playouts (`lgr`; `replies`: an earlier search's, kept).
         self.replies = (replies or Replies(pos.bc.size, pos.nu_colors)) if lgr else None
         self._isq: list[float] = []

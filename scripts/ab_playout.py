@@ -5,10 +5,12 @@
 
 This machine's speed drifts by ±25 % between runs (and by more at times), so two runs of
 `bench_ai.py --playouts-only`, one per commit, cannot see a change of a few per cent. Here
-`engine/cornerclaim/ai/playout.py` as it was at `--base` is loaded as a second module beside the
-working tree's (its own compiled code; the rest of the engine is the working tree's, so the base's
-playout file must still fit it), and the two play the same playouts from the same positions
-in alternating rounds (A B, then B A, ...). The table gives each side's CPU µs per playout
+the playouts' files as they were at `--base` (the kernels, `engine/cornerclaim/ai/playout.py`,
+and their Python side, `playing.py` beside it, where the revision has one; before it
+everything was in `playout.py`) are loaded as second modules beside the working tree's
+(their own compiled code; the rest of the engine is the working tree's, so the base's files
+must still fit it), and the two play the same playouts from the same positions in
+alternating rounds (A B, then B A, ...). The table gives each side's CPU µs per playout
 move (this thread's time) and the median of the per-round ratios work / base, which the
 drift moves far less. The last column says whether both played exactly the same playouts
 (the same moves and scores for every seed): a change meant only to be faster should say yes.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
 import statistics
 import subprocess
 import sys
@@ -37,41 +40,60 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_ai import _game  # noqa: E402
 
 from engine.cornerclaim.ai import LEVELS  # noqa: E402
-from engine.cornerclaim.ai import playout as work  # noqa: E402
+from engine.cornerclaim.ai import playing as work  # noqa: E402
 from engine.cornerclaim.ai.features import recent_placements  # noqa: E402
 
-#: The base file's relative imports, made absolute so it loads outside the package.
-IMPORTS = (("from ..board import", "from engine.cornerclaim.board import"),
-           ("from ..pieces import", "from engine.cornerclaim.pieces import"),
-           ("from .tables import", "from engine.cornerclaim.ai.tables import"))
-
-
+#: Where the kernels' file was, newest first; the Python side is `playing.py` beside it.
 PLAYOUT_PATHS = ("engine/cornerclaim/ai/playout.py", "engine/ai/playout.py")
+PYTHON_SIDE = "playing.py"
+#: The base files' relative imports, made absolute so they load outside the package.
+IMPORTS = ((re.compile(r"^from \.\.(\w+) import", re.M), r"from engine.cornerclaim.\1 import"),
+           (re.compile(r"^from \.(\w+) import", re.M), r"from engine.cornerclaim.ai.\1 import"))
 
 
-def load_base(rev: str | None, into: Path, name: str = "playout_base"):
-    """The playouts' file at git revision `rev` (None: the working tree's file) as a
-    module of its own, `name` (numba's cache off, so its compiled code is never mistaken
-    for the working tree's)."""
+def _source(rev: str | None, path: str) -> str | None:
+    """The text of `path` at git revision `rev` (None: the working tree's), None if absent."""
     if rev is None:
-        src = (ROOT / "engine" / "cornerclaim" / "ai" / "playout.py").read_text()
-    else:
-        for path in PLAYOUT_PATHS:  # where the file was at `rev`
-            shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT,
-                                   capture_output=True, text=True)
-            if shown.returncode == 0:
-                break
-        shown.check_returncode()
-        src = shown.stdout
-    for old, new in IMPORTS:
-        src = src.replace(old, new)
+        file = ROOT / path
+        return file.read_text() if file.is_file() else None
+    shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True,
+                           text=True)
+    return shown.stdout if shown.returncode == 0 else None
+
+
+def _load(src: str, into: Path, name: str, kernels: str | None = None):
+    """`src` as module `name` (in `sys.modules`, so a later file can import it), its
+    relative imports absolute, `from .playout import` taken from the module `kernels`,
+    and numba's cache off (so its compiled code is never mistaken for the working tree's)."""
+    if kernels is not None:
+        src = re.sub(r"^from \.playout import", f"from {kernels} import", src, flags=re.M)
+    for pattern, absolute in IMPORTS:
+        src = pattern.sub(absolute, src)
     src = src.replace("cache=True", "cache=False")
     path = into / f"{name}.py"
     path.write_text(src)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_base(rev: str | None, into: Path, name: str = "playout_base"):
+    """The playouts at git revision `rev` (None: the working tree's) as modules of their
+    own: the kernels' file as `name`_kernels and, where `rev` has it, the Python side as
+    `name`, calling those kernels. Returns the module whose `playout` plays them."""
+    for path in PLAYOUT_PATHS:  # where the kernels' file was at `rev`
+        kernels_src = _source(rev, path)
+        if kernels_src is not None:
+            break
+    else:
+        raise FileNotFoundError(f"no playouts' file at {rev or 'the working tree'}")
+    python_src = _source(rev, str(Path(path).with_name(PYTHON_SIDE)))
+    if python_src is None:  # everything in one file
+        return _load(kernels_src, into, name)
+    kernels = _load(kernels_src, into, f"{name}_kernels")
+    return _load(python_src, into, name, kernels=kernels.__name__)
 
 
 def compare(base, variant: str, plies: int, rounds: int, per_round: int) -> dict:
@@ -122,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         base = load_base(args.base, Path(tmp))
-        print(f"{args.game}: {PLAYOUT_PATHS[0]} of the working tree against {args.base}, "
+        print(f"{args.game}: the playouts of the working tree against {args.base}, "
               f"{args.rounds} rounds of {args.playouts} playouts a side\n")
         print("| placements | base µs/move | work µs/move | work / base (median) | "
               "min–max | same playouts |")

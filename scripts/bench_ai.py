@@ -8,7 +8,7 @@
   python scripts/bench_ai.py --search-only   # only level 6's simulations per second
   python scripts/bench_ai.py --playouts-only --fixed 2000   # CPU time of fixed work
 
-Playouts per second: weighted playouts (`ai.playout`) from the empty board and from a
+Playouts per second: weighted playouts (`ai.playing.playout`) from the empty board and from a
 position 8 placements per seat in, for `--seconds` each, after 300 warm-up playouts; with the
 sampled policy (levels 3–5) and the local-first one (level 6), the last three placements
 before the position given as the recent moves, as the search gives them.
@@ -50,7 +50,7 @@ from engine.cornerclaim.ai.flat import FlatSearch  # noqa: E402
 from engine.cornerclaim.ai.heuristic import score_moves  # noqa: E402
 from engine.cornerclaim.ai.leaf import leaf_lists_from_python, random_path  # noqa: E402
 from engine.cornerclaim.ai.mcts import expand_lists  # noqa: E402
-from engine.cornerclaim.ai.playout import playout  # noqa: E402
+from engine.cornerclaim.ai.playing import playout  # noqa: E402
 
 
 def playouts_per_second(variant: str, plies: int, seconds: float,

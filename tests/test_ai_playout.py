@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.cornerclaim.ai.features import recent_placements
-from engine.cornerclaim.ai.playout import Replies, legal_moves, playout, root_lists
+from engine.cornerclaim.ai.playing import Replies, legal_moves, playout, root_lists
 from engine.cornerclaim.ai.tables import move_facts
 from tests.test_ai import random_game
 
@@ -75,7 +75,7 @@ def test_dead_colours_never_move_in_a_playout():
 def test_the_window_cache_starts_over_when_half_full(monkeypatch):
     """A long-running process does not grow the candidate cache without bound; playouts
     after the reset still play legal games."""
-    import engine.cornerclaim.ai.playout as P
+    import engine.cornerclaim.ai.playing as P
 
     tables = P.play_tables(20)
     opening = random_game("classic", 0, seed=12).state
@@ -252,7 +252,8 @@ def test_playouts_weighing_new_corners_stay_legal_and_open_more_corners(local):
     """`corners` multiplies a candidate's weight per corner it opens for its colour: the
     playouts stay legal, with the engine's scores, and their placements open more new
     corners than the same playouts without it (Corner Claim's own count of them)."""
-    from engine.cornerclaim.ai.playout import MAX_NEW_CORNERS, corner_weights
+    from engine.cornerclaim.ai.playing import corner_weights
+    from engine.cornerclaim.ai.playout import MAX_NEW_CORNERS
 
     assert corner_weights(0).tolist() == [1.0]
     assert corner_weights(2.0).tolist() == [2.0 ** j for j in range(MAX_NEW_CORNERS + 1)]
@@ -282,7 +283,7 @@ def test_a_playout_from_a_packed_root_and_placements_equals_one_from_their_posit
     """A search packs its root once and hands the playout its tree's placements below it
     (`pack_position`, `after`): the playout is move for move and score for score the one from
     the position those placements lead to, first placements and stuck colours included."""
-    from engine.cornerclaim.ai.playout import pack_position
+    from engine.cornerclaim.ai.playing import pack_position
 
     rng = np.random.default_rng(5)
     for seed, plies in ((1, 0), (2, 3), (3, 10), (4, 24), (5, 40)):

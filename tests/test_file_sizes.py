@@ -14,8 +14,9 @@ MAX_LINES = 450
 #: path -> (the most lines it may have, why it may be longer than MAX_LINES)
 ALLOWED = {
     "engine/cornerclaim/ai/playout.py": (
-        1300, "numba kernels: `_playout` alone is ~550 lines, and numba's on-disk cache does "
-              "not see edits to compiled callees in other files (docs/performance.md)"),
+        1000, "numba kernels that call each other (their Python side is playing.py): "
+              "`_playout` alone is ~550 lines, and numba's on-disk cache does not see "
+              "edits to compiled callees in other files (docs/performance.md)"),
 }
 
 

@@ -18,7 +18,7 @@ class Level:
     book: bool = False  # play our opening book (`book.py`) while in book
     local: bool = False  # playouts answer the opponents' last moves first (`playout.py`)
     learned: bool = False  # priors from the fitted feature model (`features.py`, `priors.json`)
-    lgr: bool = False  # playouts play the last good replies first (`playout.Replies`)
+    lgr: bool = False  # playouts play the last good replies first (`playing.Replies`)
     relative: float = 0.0  # weight of the margin bonus relative to the search's playouts
     length: float = 0.0  # weight of the game-length bonus (with `relative`)
     expand_inc: float = 0.0  # visits more a node needs before expanding, per level of depth

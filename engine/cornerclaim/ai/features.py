@@ -32,7 +32,8 @@ import numpy as np
 from numba import njit
 
 from ..pieces import NU_PIECES, PIECE_NAMES
-from .playout import PlayArrays, play_tables
+from .playing import play_tables
+from .playout import PlayArrays
 from .tables import move_facts
 
 PRIORS_FILE = Path(__file__).with_name("priors.json")

@@ -55,7 +55,7 @@ from .mcts import (
     expand_lists,
     mirror_capped,
 )
-from .playout import (
+from .playing import (
     Replies,
     _alive,
     _no_replies,

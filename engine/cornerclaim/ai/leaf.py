@@ -56,8 +56,8 @@ class LeafArgs(NamedTuple):
     `flat.FlatSearch._leaf`; numba passes a named tuple by value and reads its fields by
     name)."""
 
-    root: Packed  # the packed root (`playout.pack_position`)
-    tables: PlayArrays  # the board size's tables (`playout.PlayTables.arrays`)
+    root: Packed  # the packed root (`playing.pack_position`)
+    tables: PlayArrays  # the board size's tables (`playing.PlayTables.arrays`)
     occupied: np.ndarray  # the colours' occupied cells at the root, packed the same way
     big: bool  # the 20×20 board
     alive: np.ndarray  # which colours may move

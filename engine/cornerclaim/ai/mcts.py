@@ -1,7 +1,7 @@
 """The search's parameters, and what a node of the search tree holds: the moves of the
 colour to play there, best first, with their prior scores (`expand_lists`).
 
-- Early in the game only big pieces are considered (`playout.min_piece_size`; Pentobi
+- Early in the game only big pieces are considered (`playing.min_piece_size`; Pentobi
   prunes the same way).
 - The race to the middle (20×20 boards): while the colours have placed at most
   `RACE_PLACEMENTS` pieces each on average, a node keeps only the moves that come within
@@ -26,7 +26,7 @@ import numpy as np
 
 from .features import prior_logit_array
 from .heuristic import score_moves
-from .playout import legal_array, min_piece_size
+from .playing import legal_array, min_piece_size
 from .tables import move_facts
 
 UCT_C = 0.25  # the UCT exploration constant (level 6 on the 20×20 boards: its own)

@@ -7,7 +7,7 @@ compiled: plain Python over the engine's own move generator.
 
 It is a flat Monte-Carlo search over the moves the levels' search would look at first: the
 `QUICK_WIDTH` best by the one-ply heuristic (big pieces only in a colour's first moves, as
-the search prunes, `playout.min_piece_size`), each starting with the search's prior value
+the search prunes, `playing.min_piece_size`), each starting with the search's prior value
 (`mcts.PRIOR_N` virtual simulations worth `PRIOR_TOP − PRIOR_SLOPE·(best − its score)`),
 then UCB1 over them; a simulation plays the candidate and then the game to its end, every
 colour drawing `QUICK_DRAWS` random legal moves (`Position.random_move`) and keeping one with
@@ -38,7 +38,7 @@ from .mcts import (
     SCORE_BONUS,
     SCORE_SCALE,
 )
-from .playout import min_piece_size
+from .playing import min_piece_size
 from .tables import move_facts
 
 QUICK_WIDTH = 8  # candidates: the best by the one-ply heuristic

@@ -17,7 +17,7 @@ from .playout import WINDOW_POOL, _playout
 
 MAX_DEPTH = 128  # more than the placements of any game (4 colours × 21 pieces)
 # `_run`'s integer state (`FlatSearch.state`): the next seed to use, the playouts' generation
-# (`playout._Work.gen`), the RAVE marks' stamp, the pending path's depth, and whether the
+# (`playing._Work.gen`), the RAVE marks' stamp, the pending path's depth, and whether the
 # call stopped for an expansion.
 ST_SEED, ST_GEN, ST_STAMP, ST_DEPTH, ST_EXPAND = range(5)
 
