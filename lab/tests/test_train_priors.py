@@ -111,7 +111,7 @@ from engine.cornerclaim.gtp import GtpSession
 class Session(GtpSession):
     """Answers genmove with the highest-numbered move a search node considers."""
 
-    def _computer_move(self, seat):
+    def _search(self, seat):
         state = self._state(seat)
         moves, _ = considered_moves(state.position, seat - 1, race=RACE_PLACEMENTS)
         return max(moves)
