@@ -19,6 +19,8 @@ on nothing but its arguments.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 import time
 
@@ -178,14 +180,15 @@ def warm_up() -> float:
 
 
 def compiled_kernels() -> set[tuple[str, str]]:
-    """(module.function, signature) for every compiled kernel of the search modules that
-    this process has compiled or loaded so far (how the tests check `warm_up`)."""
-    from . import features, flat, leaf, playout
-
+    """(module.function, signature) for every compiled kernel of this package's modules
+    that this process has compiled or loaded so far (how the tests check `warm_up`)."""
     found = set()
-    for module in (features, flat, leaf, playout):
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
         for name, value in vars(module).items():
-            for signature in getattr(value, "signatures", None) or ():
+            if getattr(getattr(value, "py_func", None), "__module__", None) != module.__name__:
+                continue  # not a kernel, or one imported from another module
+            for signature in value.signatures:
                 found.add((f"{module.__name__}.{name}", str(signature)))
     return found
 
