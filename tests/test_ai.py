@@ -109,6 +109,22 @@ def test_the_opening_book_gives_legal_moves_and_only_in_book():
         new_game("duo").state, 1)
 
 
+def test_the_second_player_answers_a_first_piece_with_the_reply_games_chose():
+    """Level 6 as the second player answers e8,d9,e9,e10,f10 at once from its book with
+    i5,j5,j6,k6,j7: of a long search's best replies, the one that won the most games
+    Pentobi 7 finished from each (lab/second_reply.py), not the search's most visited
+    (h4,i4,i5,j5,i6); and its book goes on after Pentobi's usual second pieces."""
+    from engine.cornerclaim.ai.book import book_move
+
+    game = new_game("duo")
+    game.play(1, "e8,d9,e9,e10,f10")
+    state = game.state
+    assert state.move_str(choose_move(state, 2, level=6, seed=1)) == "i5,j5,j6,k6,j7"
+    game.play(2, "i5,j5,j6,k6,j7")
+    game.play(1, "g7,g8,h8,i8,g9")
+    assert book_move(game.state, 2) is not None
+
+
 @pytest.mark.parametrize("plies", [5, 18, 33])
 def test_priors_are_the_same_from_every_corner(plies):
     """The big board turned a quarter (a20 -> t20 -> t1 -> a1), each colour moved on a

@@ -1,5 +1,7 @@
 """An opening book of our own: the move a long search of ours chose in a few opening
 positions, stored as data (`book.json`) and played instantly by the levels that use it.
+Where the search cannot rank its best moves (the second player's first reply), games
+finished from each by a strong engine chose among them (`lab/second_reply.py`).
 
 The book maps a variant and the placements so far (each in our notation, in play order,
 joined by spaces; "" is the empty board) to a placement. It is generated offline by
