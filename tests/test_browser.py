@@ -205,6 +205,9 @@ def test_two_phones_see_each_others_moves_and_a_watcher_sees_both(host, open_pag
     # Bob finds the game in the lobby and joins with one tap.
     bob = open_page("Pixel 7", "/")
     bob.get_by_test_id(f"join-{gid}").tap()
+    # The table is drawn once its state and its board module are in, which moves the seat
+    # panel down: a tap before would land where "Play Green" was (as `open_page` waits).
+    bob.wait_for_function("() => window.ccGame?.board && window.ccGame.state")
     bob.get_by_test_id("claim-name").fill("Bob")
     bob.get_by_test_id("claim-2").tap()
     watcher = open_page("Pixel 7", f"/#/game/{gid}/watch")
