@@ -71,6 +71,7 @@ from .simulate import (
     ST_GEN,
     ST_SEED,
     Settings,
+    TreeArrays,
     _compact,
     _fill,
     _run,
@@ -97,6 +98,11 @@ class Tree:
         for name, dtype in self.CHILD_FIELDS:
             setattr(self, name, np.zeros(kids, dtype))
         self.used = np.zeros(2, np.int64)  # nodes and children in use (`_run` adds too)
+
+    def arrays(self) -> TreeArrays:
+        """The arrays as the compiled loop takes them (the fields' order)."""
+        fields = self.NODE_FIELDS + self.CHILD_FIELDS
+        return TreeArrays(*(getattr(self, name) for name, _ in fields))
 
     @property
     def nodes(self) -> int:
@@ -147,8 +153,7 @@ class Tree:
         """A compact copy of the subtree at node `v` (its node 0), children in the same
         order."""
         out = Tree.__new__(Tree)
-        arrays = _compact(v, self.color, self.first, self.k, self.visits, self.move, self.n,
-                          self.w, self.rn, self.rw, self.q, self.kid, self.cap)
+        arrays = _compact(v, self.arrays())
         names = [name for name, _ in self.NODE_FIELDS + self.CHILD_FIELDS]
         for name, array in zip(names, arrays, strict=True):
             setattr(out, name, array)
@@ -301,8 +306,7 @@ class FlatSearch:
         self.state[ST_GEN] = w.gen
         self.state[ST_EXPAND] = 0
         t = self.tree
-        done = _run(count, resume, t.color, t.first, t.k, t.visits, t.move, t.n, t.w, t.rn,
-                    t.rw, t.q, t.kid, t.cap, self.path_node, self.path_child, self.mark,
+        done = _run(count, resume, t.arrays(), self.path_node, self.path_child, self.mark,
                     self.state, self.reward_stats, seeds, self._settings, self._pre_c,
                     self._pre_m, self._compiled_listing, t.used, self.prior_n, self.slope,
                     self._leaf, self._packed, self._alive, self._leaf.tables, w.scratch,

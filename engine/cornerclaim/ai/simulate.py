@@ -102,22 +102,30 @@ def _rewards(scores, moves, settings, reward_stats, out):
         out[c] = rank + bonus - long * (rank - 0.5)
 
 
+class TreeArrays(NamedTuple):
+    """A search tree's arrays as the compiled loop takes them (`flat.Tree.arrays`): per
+    node its colour, first child, children and visits; per child its move, visits, summed
+    reward, RAVE visits and reward, value, node (−1 until expanded) and cap."""
+
+    node_color: np.ndarray
+    node_first: np.ndarray
+    node_kids: np.ndarray
+    node_visits: np.ndarray
+    child_move: np.ndarray
+    child_n: np.ndarray
+    child_w: np.ndarray
+    child_rave_n: np.ndarray
+    child_rave_w: np.ndarray
+    child_q: np.ndarray
+    child_node: np.ndarray
+    child_capped: np.ndarray
+
+
 @njit(cache=True)
 def _run(
     count,
     resume,
-    node_color,
-    node_first,
-    node_kids,
-    node_visits,
-    child_move,
-    child_n,
-    child_w,
-    child_rave_n,
-    child_rave_w,
-    child_q,
-    child_node,
-    child_capped,
+    tree,
     path_node,
     path_child,
     mark,
@@ -141,16 +149,19 @@ def _run(
     corner_powers,
 ):
     """Up to `count` simulations from node 0 (select, play out, reward, back up); returns
-    how many it finished. The tree is `Tree`'s arrays (`node_*` per node, `child_*` per
-    child); `tree_used` its nodes and children in use. A child due for expansion gets its
-    node here with `learned` (the learned prior: `leaf.leaf_lists` on `leaf_args`,
-    `FlatSearch._leaf`) while the arrays have room for it; otherwise the call stops early,
-    with state[ST_EXPAND] set: the path is in `path_node`/`path_child` (state[ST_DEPTH]
-    long), and the call after the expansion (`resume`) finishes that simulation first.
+    how many it finished. The tree is `Tree`'s arrays (`TreeArrays`: `node_*` per node,
+    `child_*` per child); `tree_used` its nodes and children in use. A child due for
+    expansion gets its node here with `learned` (the learned prior: `leaf.leaf_lists` on
+    `leaf_args`, `FlatSearch._leaf`) while the arrays have room for it; otherwise the call
+    stops early, with state[ST_EXPAND] set: the path is in `path_node`/`path_child`
+    (state[ST_DEPTH] long), and the call after the expansion (`resume`) finishes that
+    simulation first.
     `pre_c`/`pre_m`: the last placements before the root; the arguments from `root` on are
     the playouts' (`playout._playout`: the packed root, which colours may move, the board's
     `PlayArrays`, the `Scratch` lists, the `RootLists`, the `ReplyArrays` and the
     new-corner weights)."""
+    (node_color, node_first, node_kids, node_visits, child_move, child_n, child_w,
+     child_rave_n, child_rave_w, child_q, child_node, child_capped) = tree
     uct_c, rave_k, expand_inc = settings.uct_c, settings.rave_k, settings.expand_inc
     widen_base, widen_rate = settings.widen_base, settings.widen_rate
     n = settings.colors
@@ -377,22 +388,11 @@ def _fill(
 
 
 @njit(cache=True)
-def _compact(
-    root,
-    node_color,
-    node_first,
-    node_kids,
-    node_visits,
-    child_move,
-    child_n,
-    child_w,
-    child_rave_n,
-    child_rave_w,
-    child_q,
-    child_node,
-    child_capped,
-):
-    """The subtree at `root` in fresh arrays (`Tree`'s fields, in order), breadth first."""
+def _compact(root, tree):
+    """The subtree at `root` of `tree` (`TreeArrays`) in fresh arrays (`Tree`'s fields, in
+    order), breadth first."""
+    (node_color, node_first, node_kids, node_visits, child_move, child_n, child_w,
+     child_rave_n, child_rave_w, child_q, child_node, child_capped) = tree
     nodes = 0
     kids = 0
     queue = np.empty(node_color.shape[0], np.int64)
